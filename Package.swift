@@ -1,0 +1,118 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Tickwire: market data and portfolio services that talk Codable JSON over ZeroMQ.
+///
+/// Libraries live in `Sources/<Module>`, executables in `Services/<name>`,
+/// and each test target sits in `Tests/<Module>Tests`.
+let package = Package(
+    name: "tickwire",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "rates-fetcher", targets: ["rates-fetcher"]),
+        .executable(name: "converter", targets: ["converter"]),
+        .executable(name: "portfolio", targets: ["portfolio"]),
+        .executable(name: "presenter", targets: ["presenter"]),
+        .library(name: "Bus", targets: ["Bus"]),
+        .library(name: "Money", targets: ["Money"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.23.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+    ],
+    targets: [
+        // The C library and its Swift wrapper.
+        .systemLibrary(
+            name: "CZeroMQ",
+            pkgConfig: "libzmq",
+            providers: [.apt(["libzmq3-dev"])]
+        ),
+        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+
+        // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
+        .target(name: "Bus", dependencies: [
+            "ZeroMQ",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // Exact money and shared domain values.
+        .target(name: "Money"),
+        .target(name: "Market", dependencies: ["Money"]),
+
+        // Outside APIs as witness clients (live, test, mock).
+        .target(
+            name: "Feeds",
+            dependencies: [
+                "Market", "Money",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+
+        // What every executable shares: flags, logging, metrics, lifecycle.
+        .target(name: "ServiceSupport", dependencies: [
+            "Bus",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
+        // Each service's logic, as a library tests run in-process.
+        .target(name: "RatesFetcherCore", dependencies: ["Bus", "Feeds", "Market", "Money", "ServiceSupport"]),
+        .target(name: "ConverterCore", dependencies: ["Bus", "Market", "Money", "ServiceSupport"]),
+        .target(name: "PortfolioCore", dependencies: [
+            "Bus", "Market", "Money", "ServiceSupport",
+            .product(name: "GRDB", package: "GRDB.swift"),
+        ]),
+        .target(name: "PresenterCore", dependencies: [
+            "Bus", "Market", "Money", "ServiceSupport",
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+
+        service("rates-fetcher", core: "RatesFetcherCore"),
+        service("converter", core: "ConverterCore"),
+        service("portfolio", core: "PortfolioCore"),
+        service("presenter", core: "PresenterCore"),
+
+        .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
+        .testTarget(name: "BusTests", dependencies: ["Bus", "Money"]),
+        .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "FeedsTests", dependencies: [
+            "Feeds", "Market", "Money",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+        ]),
+        .testTarget(name: "RatesFetcherCoreTests", dependencies: ["RatesFetcherCore", "Bus", "Feeds", "Market"]),
+        .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Market", "Money"]),
+        .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Market", "Money"]),
+        .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Money"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Money"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+/// An executable in `Services/<name>` whose logic lives in `core`.
+func service(_ name: String, core: String) -> Target {
+    .executableTarget(
+        name: name,
+        dependencies: [
+            .byName(name: core),
+            "ServiceSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ],
+        path: "Services/\(name)"
+    )
+}

@@ -1,0 +1,203 @@
+import Foundation
+import Logging
+import Metrics
+import ServiceLifecycle
+import Synchronization
+import ZeroMQ
+
+/// A stream publisher: numbers messages per topic, keeps each topic's last value for
+/// late joiners (``snapshot(prefix:)``), and sends a heartbeat every second.
+///
+/// `publish` is synchronous and cheap: it encodes, records and queues the message for
+/// the PUB socket's owner thread. Messages the socket drops at its high-water mark are
+/// counted (``droppedMessages``); subscribers notice the sequence gap and re-synchronise.
+public final class Publisher: Service, Sendable {
+    /// The service name, used in `heartbeat.<service>` and as the default envelope source.
+    public let service: String
+    /// A fresh identity for this run; subscribers re-synchronise when it changes.
+    public let instance: String
+    /// The endpoints the PUB socket is bound to.
+    public let endpoints: [String]
+    /// How often the heartbeat goes out.
+    public let heartbeatInterval: Duration
+
+    private let socket: OwnedSocket
+    private let state = Mutex(State())
+    private let logger: Logger
+    private let published: Counter
+
+    private struct State {
+        var seqs: [Topic: UInt64] = [:]
+        var retained: [Topic: Retained] = [:]
+        var heartbeatSeq: UInt64 = 0
+    }
+
+    private struct Retained: @unchecked Sendable {
+        // @unchecked: `payload` is only ever a `Sendable` value (see `publish`); it is
+        // kept type-erased to compare the next payload of the same topic.
+        var seq: UInt64
+        var body: Data
+        var payload: Any
+    }
+
+    /// Binds a PUB socket to each of `endpoints`.
+    public init(
+        context: ZMQContext,
+        service: String,
+        endpoints: [String],
+        highWaterMark: Int32 = 100_000,
+        heartbeatInterval: Duration = .seconds(1),
+        logger: Logger
+    ) throws {
+        self.service = service
+        self.instance = UUID().uuidString.lowercased()
+        self.endpoints = endpoints
+        self.heartbeatInterval = heartbeatInterval
+        self.logger = logger
+        self.published = Counter(label: "tickwire_bus_published_total", dimensions: [("service", service)])
+        socket = try OwnedSocket(context: context, type: .pub, name: "\(service)-pub") { socket in
+            try socket.set(.sendHighWaterMark, highWaterMark)
+            for endpoint in endpoints { try socket.bind(endpoint) }
+        }
+    }
+
+    /// Messages the PUB socket refused at its high-water mark since start.
+    public var droppedMessages: Int { socket.droppedSends }
+
+    /// Publishes `data` on `topic` in an envelope of `type` (default: the topic's kind).
+    ///
+    /// - Parameters:
+    ///   - source: the envelope's source (default: the topic's source).
+    ///   - onlyIfChanged: skip the message when the topic's last payload is equal.
+    ///   - retain: keep it as the topic's last value for snapshots.
+    /// - Returns: the envelope's sequence number, or `nil` when skipped as unchanged.
+    @discardableResult
+    public func publish<Payload: Codable & Sendable & Equatable>(
+        _ data: Payload, on topic: Topic, type: String? = nil, source: String? = nil,
+        onlyIfChanged: Bool = false, retain: Bool = true
+    ) throws -> UInt64? {
+        try state.withLock { state -> UInt64? in
+            if onlyIfChanged, let last = state.retained[topic], (last.payload as? Payload) == data {
+                return nil
+            }
+            let seq = (state.seqs[topic] ?? 0) + 1
+            let envelope = Envelope(
+                type: type ?? String(topic.kind), seq: seq, time: Date(),
+                source: source ?? topic.source.map(String.init) ?? service, data: data)
+            let body = try Wire.encode(envelope)
+            state.seqs[topic] = seq
+            if retain { state.retained[topic] = Retained(seq: seq, body: body, payload: data) }
+            socket.post([Data(topic.rawValue.utf8), body])
+            return seq
+        }.map { seq in
+            published.increment()
+            return seq
+        }
+    }
+
+    /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
+    public func boundEndpoint() async throws -> String {
+        try await socket.perform { try $0.lastEndpoint() }
+    }
+
+    /// Every retained topic under `prefix` with its last envelope and sequence number.
+    public func snapshot(prefix: String) -> Snapshot {
+        let entries = state.withLock { state in
+            state.retained.filter { $0.key.rawValue.hasPrefix(prefix) }
+                .map { Snapshot.Entry(topic: $0.key, seq: $0.value.seq, body: String(decoding: $0.value.body, as: UTF8.self)) }
+        }
+        return Snapshot(publisher: service, instance: instance, entries: entries.sorted { $0.topic < $1.topic })
+    }
+
+    /// Sends heartbeats until graceful shutdown, then closes the socket.
+    public func run() async throws {
+        let topic = try Topic(kind: "heartbeat", source: service)
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                self.sendHeartbeat(on: topic)
+                try? await Task.sleep(for: self.heartbeatInterval)
+            }
+        }
+        await socket.close()
+        logger.info("publisher closed", metadata: ["service": "\(service)"])
+    }
+
+    /// Publishes one heartbeat now.
+    func sendHeartbeat(on topic: Topic) {
+        let (seq, topics) = state.withLock { state in
+            state.heartbeatSeq += 1
+            return (state.heartbeatSeq, state.retained.count)
+        }
+        let heartbeat = Heartbeat(
+            service: service, instance: instance, topics: topics, dropped: droppedMessages,
+            intervalMilliseconds: Int(heartbeatInterval.components.seconds * 1000
+                + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
+        let envelope = Envelope(type: "heartbeat", seq: seq, time: Date(), source: service, data: heartbeat)
+        if let body = try? Wire.encode(envelope) {
+            socket.post([Data(topic.rawValue.utf8), body])
+        }
+    }
+
+    /// Closes the socket without waiting for shutdown (tests and error paths).
+    public func close() async { await socket.close() }
+}
+
+/// The payload of `heartbeat.<service>`.
+public struct Heartbeat: Codable, Sendable, Equatable {
+    /// The publishing service.
+    public var service: String
+    /// The publisher's run identity; a new value means it restarted.
+    public var instance: String
+    /// How many topics it retains.
+    public var topics: Int
+    /// Messages it dropped at its high-water mark since start.
+    public var dropped: Int
+    /// How often heartbeats come.
+    public var intervalMilliseconds: Int
+}
+
+/// A publisher's last values: the answer to the `snapshot` method (Clone pattern).
+///
+/// Each entry is exactly what the stream would carry: its topic, and the envelope
+/// JSON as text, with the sequence number it stands at.
+public struct Snapshot: Codable, Sendable, Equatable {
+    /// One retained topic.
+    public struct Entry: Codable, Sendable, Equatable {
+        /// The topic.
+        public var topic: Topic
+        /// The envelope's sequence number.
+        public var seq: UInt64
+        /// The envelope JSON.
+        public var body: String
+
+        /// An entry for `topic` at `seq`.
+        public init(topic: Topic, seq: UInt64, body: String) {
+            self.topic = topic
+            self.seq = seq
+            self.body = body
+        }
+    }
+
+    /// The publishing service.
+    public var publisher: String
+    /// The publisher's run identity.
+    public var instance: String
+    /// The topics, sorted.
+    public var entries: [Entry]
+
+    /// A snapshot of `publisher`'s run `instance`.
+    public init(publisher: String, instance: String, entries: [Entry]) {
+        self.publisher = publisher
+        self.instance = instance
+        self.entries = entries
+    }
+}
+
+/// Parameters of the `snapshot` method.
+public struct SnapshotRequest: Codable, Sendable, Equatable {
+    /// Only topics starting with this ("" for all).
+    public var prefix: String
+
+    /// A request for every topic under `prefix`.
+    public init(prefix: String = "") { self.prefix = prefix }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import Logging
+import ZeroMQ
+
+/// A JSON-RPC client over REQ with the Lazy Pirate pattern: each attempt waits at most
+/// `timeout`; an unanswered attempt closes the socket, opens a fresh one and tries
+/// again, up to `retries` more times, then fails with ``RPCClientError/unreachable``.
+///
+/// Calls are answered one at a time, in order; a dead peer is a clear error within
+/// `timeout × (retries + 1)`, and once the peer is back the same client works again.
+public actor RPCClient {
+    /// Where the server is.
+    public let endpoint: String
+    /// How long one attempt waits for its reply.
+    public let timeout: Duration
+    /// How many times an unanswered request is sent again.
+    public let retries: Int
+
+    private let socket: OwnedSocket
+    private let logger: Logger
+    private var nextID: Int64 = 0
+    private var busy = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+    private var pending: (id: Int64, continuation: CheckedContinuation<Data?, Never>)?
+    private var reader: Task<Void, Never>?
+
+    /// A client of the server at `endpoint`.
+    public init(
+        context: ZMQContext, endpoint: String, timeout: Duration = .seconds(2), retries: Int = 2,
+        logger: Logger = Logger(label: "tickwire.rpc-client")
+    ) throws {
+        self.endpoint = endpoint
+        self.timeout = timeout
+        self.retries = max(0, retries)
+        self.logger = logger
+        socket = try OwnedSocket(context: context, type: .req, name: "rpc-client") { socket in
+            try socket.set(.reqRelaxed, true)
+            try socket.set(.reqCorrelate, true)
+            try socket.connect(endpoint)
+        }
+    }
+
+    /// Calls `method` with `params` and decodes its result.
+    ///
+    /// - Throws: ``RPCError`` when the server answers with an error;
+    ///   ``RPCClientError`` when it does not answer or answers garbage.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, as resultType: Result.Type = Result.self
+    ) async throws -> Result {
+        startReader()
+        await acquire()
+        defer { release() }
+        nextID += 1
+        let id = nextID
+        let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params))
+        for attempt in 0...retries {
+            try Task.checkCancellation()
+            try await socket.send([request])
+            if let reply = await reply(to: id) {
+                return try decode(reply, method: method, as: resultType)
+            }
+            logger.debug("no reply", metadata: ["endpoint": "\(endpoint)", "method": "\(method)", "attempt": "\(attempt + 1)"])
+            try await socket.reset()
+        }
+        throw RPCClientError.unreachable(endpoint: endpoint, method: method, attempts: retries + 1, timeout: timeout)
+    }
+
+    /// Calls `method` without params.
+    public func call<Result: Decodable & Sendable>(_ method: String, as resultType: Result.Type = Result.self) async throws -> Result {
+        try await call(method, params: NoParams(), as: resultType)
+    }
+
+    /// Closes the socket; later calls fail.
+    public func close() async {
+        reader?.cancel()
+        await socket.close()
+    }
+
+    private func decode<Result: Decodable>(_ reply: Data, method: String, as: Result.Type) throws -> Result {
+        let header: RPCResponseHeader
+        do {
+            header = try Wire.decode(RPCResponseHeader.self, from: reply)
+        } catch {
+            throw RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error))
+        }
+        if let error = header.error { throw error }
+        do {
+            return try Wire.decode(RPCResult<Result>.self, from: reply).result
+        } catch {
+            throw RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error))
+        }
+    }
+
+    private func startReader() {
+        guard reader == nil else { return }
+        let incoming = socket.incoming
+        reader = Task { [weak self] in
+            for await frames in incoming {
+                guard let self, let body = frames.last else { return }
+                await self.deliver(body)
+            }
+        }
+    }
+
+    /// Hands a reply to the waiting call if it answers that call's id; anything else is stale.
+    private func deliver(_ body: Data) {
+        guard let pending, let header = try? Wire.decode(RPCResponseIDOnly.self, from: body),
+              header.id == .number(pending.id) || header.id == .null else { return }
+        self.pending = nil
+        pending.continuation.resume(returning: body)
+    }
+
+    /// Waits for the reply to `id`, or `nil` after `timeout`.
+    private func reply(to id: Int64) async -> Data? {
+        let timer = Task { [weak self, timeout] in
+            try? await Task.sleep(for: timeout)
+            await self?.expire(id)
+        }
+        defer { timer.cancel() }
+        return await withCheckedContinuation { continuation in
+            pending = (id, continuation)
+        }
+    }
+
+    private func expire(_ id: Int64) {
+        guard let pending, pending.id == id else { return }
+        self.pending = nil
+        pending.continuation.resume(returning: nil)
+    }
+
+    private func acquire() async {
+        if !busy {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    private func release() {
+        if waiters.isEmpty {
+            busy = false
+        } else {
+            waiters.removeFirst().resume()
+        }
+    }
+}
+
+private struct RPCResponseIDOnly: Decodable {
+    let id: RPCID?
+}
+
+/// Failures of a call that are not the server's own answer.
+public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// No reply after every attempt: the service is down or unreachable.
+    case unreachable(endpoint: String, method: String, attempts: Int, timeout: Duration)
+    /// A reply that is not a JSON-RPC response of the expected shape.
+    case malformedResponse(endpoint: String, method: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .unreachable(let endpoint, let method, let attempts, let timeout):
+            "no reply from \(endpoint) to \(method) after \(attempts) attempts of \(timeout) each: is the service running?"
+        case .malformedResponse(let endpoint, let method, let reason):
+            "malformed reply from \(endpoint) to \(method): \(reason)"
+        }
+    }
+}

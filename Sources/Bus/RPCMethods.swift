@@ -1,0 +1,92 @@
+import Foundation
+
+/// A service's JSON-RPC methods: typed handlers behind one `handle(_:)` that takes
+/// request bytes and always returns response bytes.
+///
+/// Malformed input never escapes as a crash: not JSON is -32700, not a request
+/// -32600, an unknown method -32601, params that do not decode -32602 with the
+/// field named, and a handler's own error its `RPCError` (or -32603).
+public struct RPCMethods: Sendable {
+    typealias Handler = @Sendable (_ request: Data, _ id: RPCID) async -> Reply
+
+    /// A response and what the server logs and counts about it.
+    struct Reply: Sendable {
+        var body: Data
+        var method = "invalid"
+        var failed: Bool
+    }
+
+    private var handlers: [String: Handler] = [:]
+
+    /// No methods yet.
+    public init() {}
+
+    /// The registered method names, sorted.
+    public var names: [String] { handlers.keys.sorted() }
+
+    /// Registers `method` taking `Params` and answering `Result`.
+    public mutating func register<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+        _ method: String, params: Params.Type,
+        _ handler: @escaping @Sendable (Params) async throws -> Result
+    ) {
+        handlers[method] = { request, id in
+            let params: Params
+            do {
+                params = try Wire.decode(RPCParams<Params>.self, from: request).params
+            } catch {
+                return RPCMethods.failure(id, .invalidParams(describe(error)))
+            }
+            return await RPCMethods.respond(id) { try await handler(params) }
+        }
+    }
+
+    /// Registers `method` that takes no params (any or none are accepted).
+    public mutating func register<Result: Encodable & Sendable>(
+        _ method: String, _ handler: @escaping @Sendable () async throws -> Result
+    ) {
+        handlers[method] = { _, id in await RPCMethods.respond(id) { try await handler() } }
+    }
+
+    /// Answers one request: bytes in, bytes out.
+    public func handle(_ request: Data) async -> Data {
+        await reply(to: request).body
+    }
+
+    func reply(to request: Data) async -> Reply {
+        let header: RPCRequestHeader
+        do {
+            header = try Wire.decode(RPCRequestHeader.self, from: request)
+        } catch DecodingError.typeMismatch {
+            return Self.failure(.null, .invalidRequest("expected a JSON object (batches are not supported)"))
+        } catch {
+            return Self.failure(.null, .parseError(describe(error)))
+        }
+        let id = header.id ?? .null
+        guard header.jsonrpc == "2.0" else { return Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\"")) }
+        guard let method = header.method else { return Self.failure(id, .invalidRequest("missing \"method\"")) }
+        guard let handler = handlers[method] else { return Self.failure(id, .methodNotFound(method)) }
+        var reply = await handler(request, id)
+        reply.method = method
+        return reply
+    }
+
+    private static func respond<Result: Encodable>(_ id: RPCID, _ body: () async throws -> Result) async -> Reply {
+        do {
+            let result = try await body()
+            return Reply(body: try Wire.encode(RPCSuccess(id: id, result: result)), failed: false)
+        } catch let error as RPCError {
+            return failure(id, error)
+        } catch let error as any RPCErrorConvertible {
+            return failure(id, error.rpcError)
+        } catch {
+            return failure(id, .internalError(describe(error)))
+        }
+    }
+
+    static func failure(_ id: RPCID, _ error: RPCError) -> Reply {
+        // Encoding a struct of strings and integers cannot fail; the fallback keeps the promise of an answer.
+        let body = (try? Wire.encode(RPCFailure(id: id, error: error)))
+            ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#.utf8)
+        return Reply(body: body, failed: true)
+    }
+}

@@ -1,0 +1,40 @@
+/// The sequence bookkeeping of a subscriber (the ZeroMQ guide's Clone pattern), as a
+/// plain value: which sequence number each topic stands at, and whether the next
+/// message of a topic is new, stale or shows a gap.
+public struct ReplicaTracker: Sendable, Equatable {
+    /// What to do with a stream message.
+    public enum Verdict: Sendable, Equatable {
+        /// The next message of its topic: apply it.
+        case apply
+        /// Already covered by the snapshot or an earlier message: drop it.
+        case stale
+        /// Messages are missing between the last one and this: re-synchronise.
+        case gap(expected: UInt64, received: UInt64)
+    }
+
+    private var seqs: [Topic: UInt64] = [:]
+    /// The publisher run the state belongs to.
+    public private(set) var instance: String?
+
+    /// An empty tracker that has seen no snapshot.
+    public init() {}
+
+    /// Starts over from a snapshot: its entries' sequence numbers become the state.
+    public mutating func reset(instance: String, entries: [Snapshot.Entry]) {
+        self.instance = instance
+        seqs = Dictionary(entries.map { ($0.topic, $0.seq) }, uniquingKeysWith: max)
+    }
+
+    /// The verdict on `message`, recording it when it is to be applied.
+    public mutating func check(_ message: BusMessage) -> Verdict {
+        let last = seqs[message.topic] ?? 0
+        let seq = message.header.seq
+        if seq <= last { return .stale }
+        if seq != last + 1 { return .gap(expected: last + 1, received: seq) }
+        seqs[message.topic] = seq
+        return .apply
+    }
+
+    /// The sequence number `topic` stands at (0 when never seen).
+    public func seq(of topic: Topic) -> UInt64 { seqs[topic] ?? 0 }
+}

@@ -1,0 +1,81 @@
+/// A stream topic: `kind.source.KEY`, e.g. `quote.bitso.BTC-MXN`, `status.bitso`, `price.BTC.SEK`.
+///
+/// Components are non-empty runs of letters, digits, `-` and `_`, joined by dots;
+/// subscribers filter by prefix, so `quote.` receives every quote and
+/// `quote.bitso.` every Bitso quote.
+public struct Topic: Hashable, Sendable, Codable, CustomStringConvertible, Comparable {
+    /// The topic as sent in the first frame.
+    public let rawValue: String
+
+    /// A topic from its text; throws for an empty component or a character outside the grammar.
+    public init(_ rawValue: String) throws(BusError) {
+        guard Topic.isValid(rawValue) else { throw .invalidTopic(rawValue) }
+        self.rawValue = rawValue
+    }
+
+    /// A topic from its parts; `key` may be left out (`status.bitso`).
+    public init(kind: String, source: String, key: String? = nil) throws(BusError) {
+        try self.init([kind, source, key].compactMap { $0 }.joined(separator: "."))
+    }
+
+    /// The first component: what the message is (`quote`, `rate`, `heartbeat`, ...).
+    public var kind: Substring { components.first ?? "" }
+    /// The second component: who produced it (`bitso`, `ecb`, or an asset for `price`).
+    public var source: Substring? { components.dropFirst().first }
+    /// The rest after `kind.source.`, if any.
+    public var key: Substring? {
+        let parts = components
+        return parts.count > 2 ? rawValue[parts[2].startIndex...] : nil
+    }
+
+    private var components: [Substring] { rawValue.split(separator: ".", omittingEmptySubsequences: false) }
+
+    public var description: String { rawValue }
+
+    public static func < (lhs: Topic, rhs: Topic) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        let text = try decoder.singleValueContainer().decode(String.self)
+        try self.init(text)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    static func isValid(_ text: String) -> Bool {
+        var componentLength = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "."):
+                if componentLength == 0 { return false }
+                componentLength = 0
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                componentLength += 1
+            default:
+                return false
+            }
+        }
+        return componentLength > 0
+    }
+}
+
+/// Errors of the bus that are not ZeroMQ's or JSON-RPC's.
+public enum BusError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// A topic outside the `kind.source.KEY` grammar.
+    case invalidTopic(String)
+    /// A stream message that is not two frames `[topic, json]`.
+    case malformedFrames(count: Int)
+    /// A stream message whose JSON is not an envelope.
+    case malformedEnvelope(topic: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .invalidTopic(let text): "invalid topic \"\(text)\": expected kind.source.KEY of letters, digits, - and _"
+        case .malformedFrames(let count): "expected two frames [topic, json], got \(count)"
+        case .malformedEnvelope(let topic, let reason): "malformed envelope on \(topic): \(reason)"
+        }
+    }
+}

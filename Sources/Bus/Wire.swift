@@ -1,0 +1,54 @@
+import Foundation
+
+/// The one JSON configuration of the whole wire.
+///
+/// Dates are ISO 8601 UTC with milliseconds (`2026-11-23T10:15:30.123Z`); money
+/// types encode themselves as decimal strings, so no number on the money path is
+/// ever a JSON float.
+public enum Wire {
+    /// The date format of every message.
+    public static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let plainDateStyle = Date.ISO8601FormatStyle()
+
+    /// Encodes `value` as wire JSON.
+    public static func encode<T: Encodable>(_ value: T) throws -> Data {
+        try encoder.encode(value)
+    }
+
+    /// Decodes wire JSON into `type`.
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder.decode(type, from: data)
+    }
+
+    /// A date as the wire writes it.
+    public static func format(_ date: Date) -> String { date.formatted(dateStyle) }
+
+    /// A wire date, with or without milliseconds.
+    public static func parseDate(_ text: String) -> Date? {
+        (try? dateStyle.parse(text)) ?? (try? plainDateStyle.parse(text))
+    }
+
+    private static let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(format(date))
+        }
+        return encoder
+    }()
+
+    private static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            guard let date = parseDate(text) else {
+                throw DecodingError.dataCorruptedError(
+                    in: container, debugDescription: "not an ISO 8601 date: \(text)")
+            }
+            return date
+        }
+        return decoder
+    }()
+}

@@ -1,0 +1,256 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A socket owned by a thread of its own, so async code can use it safely.
+///
+/// libzmq sockets are not thread-safe and their blocking calls must never run on
+/// Swift's cooperative pool. Here one dedicated thread creates nothing, but owns
+/// everything afterwards: it sleeps in `zmq_poll` on the socket and a wake-up pipe,
+/// wakes when a message arrives or a command is queued, and never busy-polls.
+/// Received messages come out of ``incoming``; sends and socket changes go in as
+/// commands that run on the owner thread in order.
+public final class OwnedSocket: Sendable {
+    /// A name for logs and thread names.
+    public let name: String
+    /// The socket's pattern.
+    public let type: SocketType
+    /// Every multipart message the socket receives, in order. Finishes when the socket closes.
+    public let incoming: AsyncStream<[Data]>
+
+    private let shared: Shared
+
+    /// Makes a socket, lets `configure` set options, bind and connect it (on the
+    /// caller's thread, before the owner thread starts), then hands it to its thread.
+    ///
+    /// - Parameters:
+    ///   - receiveBuffer: how many received messages may wait for a reader; past
+    ///     it the newest are dropped and counted (a subscriber sees a sequence gap).
+    ///   - configure: also re-run by ``reset()`` on a fresh socket.
+    public init(
+        context: ZMQContext,
+        type: SocketType,
+        name: String,
+        receiveBuffer: Int = 100_000,
+        configure: @escaping @Sendable (Socket) throws -> Void
+    ) throws {
+        let socket = try Socket(context: context, type: type)
+        try configure(socket)
+        var pipeFDs: [Int32] = [-1, -1]
+        guard pipe(&pipeFDs) == 0 else {
+            throw ZMQError(operation: "pipe", code: errno, message: String(cString: strerror(errno)))
+        }
+        for fd in pipeFDs { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+        let (stream, continuation) = AsyncStream<[Data]>.makeStream(bufferingPolicy: .bufferingOldest(receiveBuffer))
+        self.name = name
+        self.type = type
+        self.incoming = stream
+        self.shared = Shared(wakeReader: pipeFDs[0], wakeWriter: pipeFDs[1])
+        let owner = SocketThread(
+            socket: socket, context: context, type: type, configure: configure,
+            shared: shared, continuation: continuation
+        )
+        let thread = Thread { owner.run() }
+        thread.name = "zmq-\(name)"
+        thread.start()
+    }
+
+    /// Messages sent with ``post(_:)`` that the socket refused (a PUB at its high-water mark).
+    public var droppedSends: Int { shared.droppedSends.load(ordering: .relaxed) }
+    /// Received messages dropped because ``incoming`` was full.
+    public var droppedReceives: Int { shared.droppedReceives.load(ordering: .relaxed) }
+
+    /// Queues `frames` to be sent and returns at once; a refusal is only counted.
+    /// The fast path for publishers.
+    public func post(_ frames: [Data]) {
+        shared.enqueue(.post(frames))
+    }
+
+    /// Sends `frames` and reports whether the socket took them without blocking.
+    @discardableResult
+    public func send(_ frames: [Data]) async throws -> Bool {
+        try await perform { socket in try socket.send(frames) }
+    }
+
+    /// Runs `body` with the socket on its owner thread and returns its result.
+    public func perform<T: Sendable>(_ body: @escaping @Sendable (Socket) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            shared.enqueue(.run({ socket in
+                continuation.resume(with: Result { try body(socket) })
+            }, cancel: { continuation.resume(throwing: $0) }))
+        }
+    }
+
+    /// Closes the socket and opens a fresh one with the same configuration (Lazy Pirate's
+    /// way to drop a request that will never be answered).
+    public func reset() async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            shared.enqueue(.reset({ continuation.resume(with: $0) }))
+        }
+    }
+
+    /// Closes the socket, finishes ``incoming`` and ends the owner thread. Safe to call twice.
+    public func close() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            shared.enqueue(.stop({ continuation.resume() }))
+        }
+    }
+}
+
+/// State shared between callers and the owner thread.
+private final class Shared: Sendable {
+    let wakeReader: Int32
+    let wakeWriter: Int32
+    let droppedSends = Atomic<Int>(0)
+    let droppedReceives = Atomic<Int>(0)
+    private let queue = Mutex(Queue())
+
+    struct Queue {
+        var commands: [Command] = []
+        var wakePending = false
+        var stopped = false
+    }
+
+    init(wakeReader: Int32, wakeWriter: Int32) {
+        self.wakeReader = wakeReader
+        self.wakeWriter = wakeWriter
+    }
+
+    /// Adds a command and wakes the owner thread, writing the pipe only when it is not already awake.
+    func enqueue(_ command: Command) {
+        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
+            if queue.stopped { return (false, false) }
+            queue.commands.append(command)
+            defer { queue.wakePending = true }
+            return (true, !queue.wakePending)
+        }
+        if !accepted {
+            command.refuse()
+        } else if wake {
+            var byte: UInt8 = 1
+            _ = write(wakeWriter, &byte, 1)
+        }
+    }
+
+    /// Takes every queued command; after `stop` no more are accepted.
+    func drain(stopping: Bool = false) -> [Command] {
+        var bytes = (UInt64(0), UInt64(0))
+        while read(wakeReader, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
+        return queue.withLock { queue in
+            let commands = queue.commands
+            queue.commands = []
+            queue.wakePending = false
+            if stopping { queue.stopped = true }
+            return commands
+        }
+    }
+}
+
+/// Work for the owner thread.
+private enum Command: Sendable {
+    case post([Data])
+    case run(@Sendable (Socket) -> Void, cancel: @Sendable (ZMQError) -> Void)
+    case reset(@Sendable (Result<Void, any Error>) -> Void)
+    case stop(@Sendable () -> Void)
+
+    static let closed = ZMQError(operation: "socket", code: ENOTSOCK, message: "socket is closed")
+
+    /// Answers a command that arrived after the socket closed.
+    func refuse() {
+        switch self {
+        case .post: break
+        case .run(_, let cancel): cancel(Self.closed)
+        case .reset(let done): done(.failure(Self.closed))
+        case .stop(let done): done()
+        }
+    }
+}
+
+/// The owner thread's side: the only code that touches the socket after start-up.
+private final class SocketThread: @unchecked Sendable {
+    // @unchecked: `socket` is handed over once, before the thread starts, and is
+    // used only by `run()` on that thread from then on.
+    private var socket: Socket
+    private let context: ZMQContext
+    private let type: SocketType
+    private let configure: @Sendable (Socket) throws -> Void
+    private let shared: Shared
+    private let continuation: AsyncStream<[Data]>.Continuation
+
+    init(
+        socket: Socket, context: ZMQContext, type: SocketType,
+        configure: @escaping @Sendable (Socket) throws -> Void,
+        shared: Shared, continuation: AsyncStream<[Data]>.Continuation
+    ) {
+        self.socket = socket
+        self.context = context
+        self.type = type
+        self.configure = configure
+        self.shared = shared
+        self.continuation = continuation
+    }
+
+    func run() {
+        var finishing: [@Sendable () -> Void] = []
+        loop: while true {
+            let readable: [Bool]
+            do {
+                readable = try socket.pollReadable(alsoWatching: [shared.wakeReader], timeout: nil)
+            } catch let error where error.code == EINTR {
+                continue
+            } catch {
+                break loop
+            }
+            if readable[1] {
+                for command in shared.drain() {
+                    if case .stop(let done) = command {
+                        finishing.append(done)
+                        break loop
+                    }
+                    execute(command)
+                }
+            }
+            if readable[0] { receiveAll() }
+        }
+        socket.close()
+        continuation.finish()
+        for command in shared.drain(stopping: true) {
+            if case .stop(let done) = command { finishing.append(done) } else { command.refuse() }
+        }
+        close(shared.wakeReader)
+        close(shared.wakeWriter)
+        for done in finishing { done() }
+    }
+
+    private func execute(_ command: Command) {
+        switch command {
+        case .post(let frames):
+            if (try? socket.send(frames)) != true {
+                shared.droppedSends.add(1, ordering: .relaxed)
+            }
+        case .run(let body, _):
+            body(socket)
+        case .reset(let done):
+            socket.close()
+            done(Result {
+                let fresh = try Socket(context: context, type: type)
+                try configure(fresh)
+                socket = fresh
+            })
+        case .stop:
+            break
+        }
+    }
+
+    /// Reads every message that is waiting, without blocking.
+    private func receiveAll() {
+        while let frames = try? socket.receive() {
+            if case .dropped = continuation.yield(frames) {
+                shared.droppedReceives.add(1, ordering: .relaxed)
+            }
+        }
+    }
+}

@@ -1,0 +1,271 @@
+import CZeroMQ
+import Foundation
+
+/// The ZeroMQ socket patterns Tickwire uses.
+public enum SocketType: Sendable, CaseIterable {
+    case pub, sub, xpub, xsub, req, rep, dealer, router, pair, push, pull
+
+    var rawValue: Int32 {
+        switch self {
+        case .pub: ZMQ_PUB
+        case .sub: ZMQ_SUB
+        case .xpub: ZMQ_XPUB
+        case .xsub: ZMQ_XSUB
+        case .req: ZMQ_REQ
+        case .rep: ZMQ_REP
+        case .dealer: ZMQ_DEALER
+        case .router: ZMQ_ROUTER
+        case .pair: ZMQ_PAIR
+        case .push: ZMQ_PUSH
+        case .pull: ZMQ_PULL
+        }
+    }
+
+    /// Whether sockets of this type ever receive messages (a PUB or PUSH never does).
+    public var receives: Bool { self != .pub && self != .push }
+}
+
+/// One libzmq socket.
+///
+/// libzmq sockets are not thread-safe, so this class is deliberately not
+/// `Sendable`: one thread owns it (see ``SocketLoop``). Every call is
+/// non-blocking unless the socket's own timeouts say otherwise.
+public final class Socket {
+    /// The socket's pattern.
+    public let type: SocketType
+    private var handle: UnsafeMutableRawPointer?
+
+    /// Makes a socket of `type` in `context`, with `linger` (default 0) so closing never hangs.
+    public init(context: ZMQContext, type: SocketType, linger: Duration = .zero) throws(ZMQError) {
+        guard let handle = zmq_socket(context.handle, type.rawValue) else {
+            throw ZMQError.last("zmq_socket")
+        }
+        self.type = type
+        self.handle = handle
+        try set(.linger, milliseconds(linger))
+    }
+
+    deinit { close() }
+
+    /// Closes the socket; later calls fail with `ENOTSOCK`. Closing twice is harmless.
+    public func close() {
+        if let handle { zmq_close(handle) }
+        handle = nil
+    }
+
+    private func live(_ operation: String) throws(ZMQError) -> UnsafeMutableRawPointer {
+        guard let handle else {
+            throw ZMQError(operation: operation, code: ENOTSOCK, message: "socket is closed")
+        }
+        return handle
+    }
+
+    // MARK: Endpoints
+
+    /// Binds to `endpoint` (`tcp://127.0.0.1:7101`, `ipc:///tmp/x`, `inproc://name`).
+    public func bind(_ endpoint: String) throws(ZMQError) {
+        if zmq_bind(try live("zmq_bind"), endpoint) != 0 { throw ZMQError.last("zmq_bind(\(endpoint))") }
+    }
+
+    /// Connects to `endpoint`; libzmq reconnects by itself when the peer goes away.
+    public func connect(_ endpoint: String) throws(ZMQError) {
+        if zmq_connect(try live("zmq_connect"), endpoint) != 0 { throw ZMQError.last("zmq_connect(\(endpoint))") }
+    }
+
+    /// Undoes ``connect(_:)``.
+    public func disconnect(_ endpoint: String) throws(ZMQError) {
+        if zmq_disconnect(try live("zmq_disconnect"), endpoint) != 0 {
+            throw ZMQError.last("zmq_disconnect(\(endpoint))")
+        }
+    }
+
+    /// Undoes ``bind(_:)``.
+    public func unbind(_ endpoint: String) throws(ZMQError) {
+        if zmq_unbind(try live("zmq_unbind"), endpoint) != 0 { throw ZMQError.last("zmq_unbind(\(endpoint))") }
+    }
+
+    /// The endpoint actually bound last, e.g. the port picked for `tcp://127.0.0.1:*`.
+    public func lastEndpoint() throws(ZMQError) -> String {
+        var buffer = [CChar](repeating: 0, count: 1024)
+        var size = buffer.count
+        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_LAST_ENDPOINT, &buffer, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(ZMQ_LAST_ENDPOINT)")
+        }
+        return String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    // MARK: Messages
+
+    /// Sends all `frames` as one multipart message.
+    ///
+    /// - Returns: `false` when the message could not be queued without blocking
+    ///   (a PUB at its high-water mark drops instead; a REQ out of turn).
+    @discardableResult
+    public func send(_ frames: [Data], dontWait: Bool = true) throws(ZMQError) -> Bool {
+        let handle = try live("zmq_send")
+        let base = dontWait ? ZMQ_DONTWAIT : 0
+        for (index, frame) in frames.enumerated() {
+            let flags = index < frames.count - 1 ? base | ZMQ_SNDMORE : base
+            let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+            if sent < 0 {
+                let error = ZMQError.last("zmq_send")
+                // libzmq queues a multipart message atomically once its first frame is in,
+                // so only a refusal of the first frame can be "would block".
+                if error.wouldBlock && index == 0 { return false }
+                throw error
+            }
+        }
+        return true
+    }
+
+    /// Receives one whole multipart message of any size, or `nil` when none is waiting
+    /// (with `dontWait`) or the receive timeout passed.
+    public func receive(dontWait: Bool = true) throws(ZMQError) -> [Data]? {
+        let handle = try live("zmq_msg_recv")
+        var frames: [Data] = []
+        var message = zmq_msg_t()
+        zmq_msg_init(&message)
+        defer { zmq_msg_close(&message) }
+        while true {
+            if zmq_msg_recv(&message, handle, dontWait ? ZMQ_DONTWAIT : 0) < 0 {
+                let error = ZMQError.last("zmq_msg_recv")
+                if error.wouldBlock && frames.isEmpty { return nil }
+                throw error
+            }
+            frames.append(Data(bytes: zmq_msg_data(&message), count: zmq_msg_size(&message)))
+            if zmq_msg_more(&message) == 0 { return frames }
+        }
+    }
+
+    /// Subscribes a SUB socket to every topic starting with `prefix` ("" for all).
+    public func subscribe(_ prefix: String) throws(ZMQError) {
+        try set(ZMQ_SUBSCRIBE, Data(prefix.utf8))
+    }
+
+    /// Removes a subscription made by ``subscribe(_:)``.
+    public func unsubscribe(_ prefix: String) throws(ZMQError) {
+        try set(ZMQ_UNSUBSCRIBE, Data(prefix.utf8))
+    }
+
+    // MARK: Options
+
+    /// Integer socket options.
+    public enum IntOption: Sendable {
+        case sendHighWaterMark, receiveHighWaterMark, linger, sendTimeout, receiveTimeout
+        case reqRelaxed, reqCorrelate, immediate, routerMandatory, xpubVerbose, curveServer
+        case reconnectInterval, connectTimeout, heartbeatInterval
+
+        var rawValue: Int32 {
+            switch self {
+            case .sendHighWaterMark: ZMQ_SNDHWM
+            case .receiveHighWaterMark: ZMQ_RCVHWM
+            case .linger: ZMQ_LINGER
+            case .sendTimeout: ZMQ_SNDTIMEO
+            case .receiveTimeout: ZMQ_RCVTIMEO
+            case .reqRelaxed: ZMQ_REQ_RELAXED
+            case .reqCorrelate: ZMQ_REQ_CORRELATE
+            case .immediate: ZMQ_IMMEDIATE
+            case .routerMandatory: ZMQ_ROUTER_MANDATORY
+            case .xpubVerbose: ZMQ_XPUB_VERBOSE
+            case .curveServer: ZMQ_CURVE_SERVER
+            case .reconnectInterval: ZMQ_RECONNECT_IVL
+            case .connectTimeout: ZMQ_CONNECT_TIMEOUT
+            case .heartbeatInterval: ZMQ_HEARTBEAT_IVL
+            }
+        }
+    }
+
+    /// Byte-string socket options (CURVE keys are 32 raw bytes or 40 Z85 characters).
+    public enum BytesOption: Sendable {
+        case curvePublicKey, curveSecretKey, curveServerKey, routingID
+
+        var rawValue: Int32 {
+            switch self {
+            case .curvePublicKey: ZMQ_CURVE_PUBLICKEY
+            case .curveSecretKey: ZMQ_CURVE_SECRETKEY
+            case .curveServerKey: ZMQ_CURVE_SERVERKEY
+            case .routingID: ZMQ_ROUTING_ID
+            }
+        }
+    }
+
+    /// Sets an integer option.
+    public func set(_ option: IntOption, _ value: Int32) throws(ZMQError) {
+        var value = value
+        if zmq_setsockopt(try live("zmq_setsockopt"), option.rawValue, &value, MemoryLayout<Int32>.size) != 0 {
+            throw ZMQError.last("zmq_setsockopt(\(option))")
+        }
+    }
+
+    /// Sets a boolean option.
+    public func set(_ option: IntOption, _ value: Bool) throws(ZMQError) {
+        try set(option, value ? 1 : 0)
+    }
+
+    /// Sets a byte-string option.
+    public func set(_ option: BytesOption, _ value: Data) throws(ZMQError) {
+        try set(option.rawValue, value)
+    }
+
+    /// Reads an integer option.
+    public func get(_ option: IntOption) throws(ZMQError) -> Int32 {
+        var value: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        if zmq_getsockopt(try live("zmq_getsockopt"), option.rawValue, &value, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(\(option))")
+        }
+        return value
+    }
+
+    private func set(_ option: Int32, _ value: Data) throws(ZMQError) {
+        let handle = try live("zmq_setsockopt")
+        let status = value.withUnsafeBytes { zmq_setsockopt(handle, option, $0.baseAddress, $0.count) }
+        if status != 0 { throw ZMQError.last("zmq_setsockopt(\(option))") }
+    }
+
+    // MARK: Polling
+
+    /// Waits until this socket or any of `fileDescriptors` is readable, or `timeout` passes
+    /// (`nil` waits forever). Returns which of them are readable: the socket first.
+    public func pollReadable(alsoWatching fileDescriptors: [Int32], timeout: Duration?) throws(ZMQError) -> [Bool] {
+        let handle = try live("zmq_poll")
+        var items: [zmq_pollitem_t] = []
+        if type.receives {
+            items.append(zmq_pollitem_t(socket: handle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0))
+        }
+        for fd in fileDescriptors {
+            items.append(zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0))
+        }
+        let waitMilliseconds = timeout.map { Int(milliseconds($0)) } ?? -1
+        if zmq_poll(&items, Int32(items.count), waitMilliseconds) < 0 {
+            throw ZMQError.last("zmq_poll")
+        }
+        let readable = items.map { $0.revents & Int16(ZMQ_POLLIN) != 0 }
+        return type.receives ? readable : [false] + readable
+    }
+}
+
+/// A whole number of milliseconds in `duration`, as libzmq's options want it.
+func milliseconds(_ duration: Duration) -> Int32 {
+    let (seconds, attoseconds) = duration.components
+    return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000)
+}
+
+/// A CURVE key pair in Z85 text, for `curvePublicKey`/`curveSecretKey`.
+public struct CurveKeyPair: Sendable, Hashable {
+    /// The public key (40 Z85 characters).
+    public let publicKey: String
+    /// The secret key (40 Z85 characters).
+    public let secretKey: String
+
+    /// A fresh key pair from libzmq (needs libzmq built with CURVE, as Debian's is).
+    public static func generate() throws(ZMQError) -> CurveKeyPair {
+        var publicKey = [CChar](repeating: 0, count: 41)
+        var secretKey = [CChar](repeating: 0, count: 41)
+        if zmq_curve_keypair(&publicKey, &secretKey) != 0 { throw ZMQError.last("zmq_curve_keypair") }
+        func text(_ key: [CChar]) -> String {
+            String(decoding: key.prefix(40).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        }
+        return CurveKeyPair(publicKey: text(publicKey), secretKey: text(secretKey))
+    }
+}

@@ -1,0 +1,187 @@
+import Bus
+import Foundation
+import Synchronization
+import Testing
+import ZeroMQ
+
+/// A publisher with its snapshot served over JSON-RPC, as services run it.
+struct PublishingService {
+    let publisher: Publisher
+    let server: RPCServer
+    let pubEndpoint: String
+    let rpcEndpoint: String
+    let tasks: [Task<Void, Never>]
+
+    init(context: ZMQContext, heartbeat: Duration = .milliseconds(200)) async throws {
+        publisher = try Publisher(context: context, service: "feed", endpoints: ["tcp://127.0.0.1:*"], heartbeatInterval: heartbeat, logger: testLogger)
+        pubEndpoint = try await publisher.boundEndpoint()
+        var methods = RPCMethods()
+        methods.register("snapshot", params: SnapshotRequest.self) { [publisher] in publisher.snapshot(prefix: $0.prefix) }
+        rpcEndpoint = ipcEndpoint()
+        server = try RPCServer(context: context, service: "feed", endpoints: [rpcEndpoint], methods: methods, logger: testLogger)
+        let publisher = publisher, server = server
+        tasks = [Task { try? await publisher.run() }, Task { await server.run() }]
+    }
+
+    func subscriber(context: ZMQContext, prefixes: [String], heartbeatTimeout: Duration = .seconds(3)) throws -> Subscriber {
+        let client = try RPCClient(context: context, endpoint: rpcEndpoint, timeout: .milliseconds(500), retries: 0)
+        return try Subscriber(
+            context: context, name: "test", endpoint: pubEndpoint, prefixes: prefixes, heartbeatTimeout: heartbeatTimeout,
+            snapshot: { try await client.call("snapshot", params: SnapshotRequest(prefix: $0), as: Snapshot.self) },
+            logger: testLogger)
+    }
+
+    func stop() { tasks.forEach { $0.cancel() } }
+}
+
+/// Applies subscriber events to a last-value map, as a consumer would.
+actor Replica {
+    var values: [String: String] = [:]
+    var snapshots = 0
+    var unavailable: [String] = []
+
+    func apply(_ event: SubscriberEvent) throws {
+        switch event {
+        case .snapshot(_, _, let messages):
+            snapshots += 1
+            values = [:]
+            for message in messages { values[message.topic.rawValue] = try message.decode(Price.self).data.price }
+        case .message(let message):
+            values[message.topic.rawValue] = try message.decode(Price.self).data.price
+        case .unavailable(let reason):
+            unavailable.append(reason)
+        }
+    }
+
+    /// Waits until `condition` holds on the values, for at most `timeout`.
+    func wait(for timeout: Duration = .seconds(10), until condition: ([String: String]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if condition(values) { return true }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return condition(values)
+    }
+}
+
+func follow(_ subscriber: Subscriber, into replica: Replica) -> [Task<Void, Never>] {
+    [Task { await subscriber.run() }, Task { for await event in subscriber.events { try? await replica.apply(event) } }]
+}
+
+@Suite("Publish/subscribe with snapshots (Clone pattern)")
+struct PubSubTests {
+    /// A subscriber that joins late ends with the same state as one that was there from the start.
+    @Test func lateJoinerConvergesThroughSnapshot() async throws {
+        let context = try ZMQContext()
+        let service = try await PublishingService(context: context)
+        let early = Replica()
+        let earlyTasks = follow(try service.subscriber(context: context, prefixes: ["quote."]), into: early)
+        #expect(await early.wait { _ in true })
+        try await Task.sleep(for: .milliseconds(300))
+
+        func publishRound(_ round: Int) throws {
+            for symbol in ["BTC", "ETH", "XRP"] {
+                try service.publisher.publish(Price(symbol: symbol, price: "\(round).\(symbol.count)"), on: Topic("quote.test.\(symbol)-USD"))
+            }
+            try service.publisher.publish(Price(symbol: "EUR", price: "\(round)"), on: Topic("rate.test.EUR-USD"))
+        }
+        for round in 1...50 { try publishRound(round) }
+
+        let late = Replica()
+        let lateTasks = follow(try service.subscriber(context: context, prefixes: ["quote."]), into: late)
+        #expect(await late.wait { $0.count == 3 })
+        for round in 51...60 {
+            try publishRound(round)
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        let expected = ["quote.test.BTC-USD": "60.3", "quote.test.ETH-USD": "60.3", "quote.test.XRP-USD": "60.3"]
+        #expect(await late.wait { $0 == expected })
+        #expect(await early.wait { $0 == expected })
+        #expect(await late.snapshots >= 1)
+        (earlyTasks + lateTasks).forEach { $0.cancel() }
+        service.stop()
+    }
+
+    /// `onlyIfChanged` publishes nothing when the value is the same.
+    @Test func unchangedValuesAreNotRepublished() async throws {
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, service: "feed", endpoints: [ipcEndpoint()], logger: testLogger)
+        let topic = try Topic("quote.test.BTC-USD")
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "1"), on: topic, onlyIfChanged: true) == 1)
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "1"), on: topic, onlyIfChanged: true) == nil)
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "2"), on: topic, onlyIfChanged: true) == 2)
+        let snapshot = publisher.snapshot(prefix: "quote.")
+        #expect(snapshot.entries.map(\.seq) == [2])
+        #expect(publisher.snapshot(prefix: "rate.").entries.isEmpty)
+        await publisher.close()
+    }
+
+    /// The tracker applies the next message, drops stale ones and reports gaps.
+    @Test func trackerVerdicts() throws {
+        func message(_ topic: String, _ seq: UInt64) throws -> BusMessage {
+            try BusMessage(topic: topic, body: Data(#"{"type":"q","seq":\#(seq),"time":"2026-11-23T10:15:30.123Z","source":"s","data":{}}"#.utf8))
+        }
+        var tracker = ReplicaTracker()
+        tracker.reset(instance: "a", entries: [.init(topic: try Topic("quote.x.A"), seq: 5, body: "{}")])
+        #expect(tracker.check(try message("quote.x.A", 4)) == .stale)
+        #expect(tracker.check(try message("quote.x.A", 5)) == .stale)
+        #expect(tracker.check(try message("quote.x.A", 6)) == .apply)
+        #expect(tracker.check(try message("quote.x.A", 8)) == .gap(expected: 7, received: 8))
+        #expect(tracker.check(try message("quote.x.B", 1)) == .apply)
+        #expect(tracker.check(try message("quote.x.C", 3)) == .gap(expected: 1, received: 3))
+        #expect(tracker.seq(of: try Topic("quote.x.A")) == 6)
+    }
+
+    /// A gap on the wire makes the subscriber fetch a new snapshot; garbage is skipped.
+    @Test func gapTriggersResynchronisation() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let raw = try OwnedSocket(context: context, type: .pub, name: "raw") { try $0.bind(address) }
+        let snapshotCalls = Atomic<Int>(0)
+        let subscriber = try Subscriber(
+            context: context, name: "test", endpoint: address, prefixes: ["quote."],
+            snapshot: { _ in
+                snapshotCalls.add(1, ordering: .relaxed)
+                return Snapshot(publisher: "raw", instance: "one", entries: [])
+            }, logger: testLogger)
+        let replica = Replica()
+        let tasks = follow(subscriber, into: replica)
+        func send(_ seq: Int, _ price: String) {
+            raw.post([Data("quote.raw.BTC-USD".utf8),
+                      Data(#"{"type":"quote","seq":\#(seq),"time":"2026-11-23T10:15:30.123Z","source":"raw","data":{"symbol":"BTC","price":"\#(price)"}}"#.utf8)])
+        }
+        #expect(await wait { snapshotCalls.load(ordering: .relaxed) == 1 })
+        try await Task.sleep(for: .milliseconds(200))
+        raw.post([Data("quote.raw.BTC-USD".utf8), Data("{garbage".utf8)])
+        raw.post([Data("quote.raw.BTC-USD".utf8)])
+        send(1, "1")
+        #expect(await replica.wait { $0["quote.raw.BTC-USD"] == "1" })
+        send(3, "3")
+        #expect(await wait { snapshotCalls.load(ordering: .relaxed) == 2 })
+        tasks.forEach { $0.cancel() }
+        await raw.close()
+    }
+
+    /// A publisher that goes silent is reported within three heartbeat intervals.
+    @Test func silentPublisherIsReported() async throws {
+        let context = try ZMQContext()
+        let service = try await PublishingService(context: context, heartbeat: .milliseconds(100))
+        let replica = Replica()
+        let tasks = follow(try service.subscriber(context: context, prefixes: ["quote."], heartbeatTimeout: .milliseconds(300)), into: replica)
+        #expect(await wait { await replica.snapshots == 1 })
+        service.stop()
+        await service.publisher.close()
+        #expect(await wait(for: .seconds(5)) { await !replica.unavailable.isEmpty })
+        tasks.forEach { $0.cancel() }
+    }
+}
+
+/// Polls `condition` until it holds or `timeout` passes.
+func wait(for timeout: Duration = .seconds(10), until condition: () async -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+        if await condition() { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return await condition()
+}

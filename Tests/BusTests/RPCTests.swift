@@ -1,0 +1,132 @@
+import Bus
+import Foundation
+import Testing
+import ZeroMQ
+
+struct ConvertParams: Codable, Sendable, Equatable {
+    var amount: String
+    var currency: String
+}
+
+func sampleMethods() -> RPCMethods {
+    var methods = RPCMethods()
+    methods.register("echo", params: ConvertParams.self) { $0 }
+    methods.register("ping") { "pong" }
+    methods.register("fail") { () async throws -> String in throw RPCError.notFound("no such thing") }
+    methods.register("crash") { () async throws -> String in throw CocoaError(.fileNoSuchFile) }
+    return methods
+}
+
+func response(_ methods: RPCMethods, _ request: String) async throws -> [String: Any] {
+    let data = await methods.handle(Data(request.utf8))
+    return try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+}
+
+func errorCode(_ object: [String: Any]) -> Int? { (object["error"] as? [String: Any])?["code"] as? Int }
+func errorMessage(_ object: [String: Any]) -> String { (object["error"] as? [String: Any])?["message"] as? String ?? "" }
+
+@Suite("JSON-RPC 2.0")
+struct RPCTests {
+    /// Success carries the id and the typed result.
+    @Test func success() async throws {
+        let reply = try await response(sampleMethods(), #"{"jsonrpc":"2.0","id":"a1","method":"echo","params":{"amount":"1.50","currency":"EUR"}}"#)
+        #expect(reply["id"] as? String == "a1")
+        #expect((reply["result"] as? [String: String]) == ["amount": "1.50", "currency": "EUR"])
+        let ping = try await response(sampleMethods(), #"{"jsonrpc":"2.0","id":3,"method":"ping"}"#)
+        #expect(ping["result"] as? String == "pong")
+        #expect(ping["id"] as? Int == 3)
+    }
+
+    /// Every malformed request gets its JSON-RPC error code, never a crash.
+    @Test func malformedRequests() async throws {
+        let methods = sampleMethods()
+        #expect(errorCode(try await response(methods, "{nope")) == -32700)
+        #expect(errorCode(try await response(methods, "")) == -32700)
+        #expect(errorCode(try await response(methods, "[1,2]")) == -32600)
+        #expect(errorCode(try await response(methods, "42")) == -32600)
+        #expect(errorCode(try await response(methods, #"{"id":1,"method":"ping"}"#)) == -32600)
+        #expect(errorCode(try await response(methods, #"{"jsonrpc":"2.0","id":1}"#)) == -32600)
+        let unknown = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"nope"}"#)
+        #expect(errorCode(unknown) == -32601)
+        #expect(errorMessage(unknown) == "method not found: nope")
+        let missing = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"amount":"1"}}"#)
+        #expect(errorCode(missing) == -32602)
+        #expect(errorMessage(missing).contains("params.currency"))
+        let wrongType = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"amount":1,"currency":"EUR"}}"#)
+        #expect(errorCode(wrongType) == -32602)
+        let none = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"echo"}"#)
+        #expect(errorCode(none) == -32602)
+    }
+
+    /// A handler's own error goes out as is; anything else as -32603.
+    @Test func handlerErrors() async throws {
+        let methods = sampleMethods()
+        let fail = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"fail"}"#)
+        #expect(errorCode(fail) == -32001)
+        #expect(errorMessage(fail) == "no such thing")
+        #expect(errorCode(try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"crash"}"#)) == -32603)
+    }
+
+    /// A client and server over real sockets, on tcp loopback with a picked port.
+    @Test func roundTripOverTCP() async throws {
+        let context = try ZMQContext()
+        let server = try RPCServer(context: context, service: "test", endpoints: ["tcp://127.0.0.1:*"], methods: sampleMethods(), logger: testLogger)
+        let address = try await server.boundEndpoint()
+        let serving = Task { await server.run() }
+        let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(2))
+        let echoed = try await client.call("echo", params: ConvertParams(amount: "2.345", currency: "SEK"), as: ConvertParams.self)
+        #expect(echoed == ConvertParams(amount: "2.345", currency: "SEK"))
+        await #expect(throws: RPCError.notFound("no such thing")) { try await client.call("fail", as: String.self) }
+        // Concurrent calls on one client are answered one by one, each with its own result.
+        let results = try await withThrowingTaskGroup(of: String.self) { group in
+            for index in 0..<20 {
+                group.addTask { try await client.call("echo", params: ConvertParams(amount: "\(index)", currency: "EUR"), as: ConvertParams.self).amount }
+            }
+            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+        }
+        #expect(results == Set((0..<20).map(String.init)))
+        serving.cancel()
+        await serving.value
+        await client.close()
+    }
+
+    /// A dead server is a clear error within the timeout; once it is up, the same client works.
+    @Test func timeoutThenRecovery() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(200), retries: 1)
+        let start = ContinuousClock.now
+        let error = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(error?.description.contains("no reply from \(address) to ping after 2 attempts") == true)
+
+        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
+        let serving = Task { await server.run() }
+        #expect(try await client.call("ping", as: String.self) == "pong")
+        serving.cancel()
+        await client.close()
+    }
+
+    /// Raw garbage from a DEALER: answered with an error or dropped; the server keeps serving.
+    @Test func serverSurvivesMalformedFrames() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
+        let serving = Task { await server.run() }
+        let dealer = try OwnedSocket(context: context, type: .dealer, name: "dealer") { try $0.connect(address) }
+        try await dealer.send([Data("no delimiter".utf8)])
+        try await dealer.send([Data(), Data("{garbage".utf8)])
+        let reply = try #require(await first(dealer.incoming))
+        #expect(reply.count == 2)
+        let object = try #require(try JSONSerialization.jsonObject(with: reply[1]) as? [String: Any])
+        #expect(errorCode(object) == -32700)
+        try await dealer.send([Data(), Data("a".utf8), Data("b".utf8)])
+        let twoFrames = try #require(await first(dealer.incoming))
+        #expect(String(decoding: twoFrames[1], as: UTF8.self).contains("-32600"))
+        let client = try RPCClient(context: context, endpoint: address)
+        #expect(try await client.call("ping", as: String.self) == "pong")
+        serving.cancel()
+        await dealer.close()
+        await client.close()
+    }
+}

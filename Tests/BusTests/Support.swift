@@ -1,0 +1,35 @@
+import Bus
+import Foundation
+import Logging
+import ZeroMQ
+
+/// A unique ipc endpoint for one test.
+func ipcEndpoint() -> String { "ipc:///tmp/tickwire-bus-\(UUID().uuidString.prefix(8))" }
+
+let testLogger = Logger(label: "tickwire.test")
+
+/// The first element of `stream` that `match` accepts, or `nil` after `timeout`.
+func first<Element: Sendable>(
+    _ stream: AsyncStream<Element>, within timeout: Duration = .seconds(10),
+    where match: @escaping @Sendable (Element) -> Bool = { _ in true }
+) async -> Element? {
+    await withTaskGroup(of: Element?.self) { group in
+        group.addTask {
+            for await element in stream where match(element) { return element }
+            return nil
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let result = await group.next() ?? nil
+        group.cancelAll()
+        return result
+    }
+}
+
+/// A test payload.
+struct Price: Codable, Sendable, Equatable {
+    var symbol: String
+    var price: String
+}

@@ -1,0 +1,152 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+/// A unique endpoint of each transport for one test.
+func endpoint(_ transport: String) -> String {
+    let name = "tickwire-test-\(UUID().uuidString.prefix(8))"
+    switch transport {
+    case "inproc": return "inproc://\(name)"
+    case "ipc": return "ipc:///tmp/\(name)"
+    default: return "tcp://127.0.0.1:*"
+    }
+}
+
+/// The next message of `socket`, or `nil` after `timeout`.
+func next(_ socket: OwnedSocket, within timeout: Duration = .seconds(5)) async -> [Data]? {
+    await withTaskGroup(of: [Data]?.self) { group in
+        group.addTask {
+            var iterator = socket.incoming.makeAsyncIterator()
+            return await iterator.next()
+        }
+        group.addTask {
+            try? await Task.sleep(for: timeout)
+            return nil
+        }
+        let first = await group.next() ?? nil
+        group.cancelAll()
+        return first
+    }
+}
+
+func frames(_ parts: String...) -> [Data] { parts.map { Data($0.utf8) } }
+func text(_ frames: [Data]?) -> [String] { (frames ?? []).map { String(decoding: $0, as: UTF8.self) } }
+
+@Suite("ZeroMQ wrapper")
+struct ZeroMQTests {
+    let context: ZMQContext
+
+    init() throws { context = try ZMQContext() }
+
+    /// A SUB receives only the topics under its prefix, on every transport.
+    @Test(arguments: ["inproc", "ipc", "tcp"])
+    func publishSubscribeFiltersByPrefix(transport: String) async throws {
+        let requested = endpoint(transport)
+        let publisher = try OwnedSocket(context: context, type: .pub, name: "pub") { try $0.bind(requested) }
+        let bound = try await publisher.perform { try $0.lastEndpoint() }
+        let subscriber = try OwnedSocket(context: context, type: .sub, name: "sub") { socket in
+            try socket.subscribe("quote.")
+            try socket.connect(bound)
+        }
+        // A SUB joins asynchronously: publish until the first message arrives.
+        let sender = Task {
+            while !Task.isCancelled {
+                publisher.post(frames("rate.ecb.EUR-USD", "no"))
+                publisher.post(frames("quote.bitso.BTC-MXN", "yes"))
+                try? await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        var received: [[String]] = []
+        for _ in 0..<5 {
+            received.append(text(await next(subscriber)))
+        }
+        sender.cancel()
+        #expect(received.allSatisfy { $0 == ["quote.bitso.BTC-MXN", "yes"] })
+        await subscriber.close()
+        await publisher.close()
+    }
+
+    /// Messages of any size arrive whole: no fixed receive buffer truncates them.
+    @Test func largeMultipartMessagesArriveIntact() async throws {
+        let address = endpoint("inproc")
+        let server = try OwnedSocket(context: context, type: .rep, name: "rep") { try $0.bind(address) }
+        let client = try OwnedSocket(context: context, type: .req, name: "req") { try $0.connect(address) }
+        let big = Data((0..<(8 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let request = [Data("head".utf8), big, Data()]
+        #expect(try await client.send(request))
+        let got = try #require(await next(server))
+        #expect(got == request)
+        try await server.send([big])
+        #expect(await next(client) == [big])
+        await client.close()
+        await server.close()
+    }
+
+    /// libzmq failures become Swift errors that carry zmq_strerror's text.
+    @Test func errorsCarryLibzmqText() throws {
+        let socket = try Socket(context: context, type: .pub)
+        let error = #expect(throws: ZMQError.self) { try socket.bind("bogus://nowhere") }
+        #expect(error?.operation == "zmq_bind(bogus://nowhere)")
+        #expect(error?.message.isEmpty == false)
+        #expect(error?.description.contains("Protocol not supported") == true)
+        socket.close()
+        let closed = #expect(throws: ZMQError.self) { try socket.bind("inproc://x") }
+        #expect(closed?.message == "socket is closed")
+    }
+
+    /// Options read back what was set.
+    @Test func optionsRoundTrip() throws {
+        let socket = try Socket(context: context, type: .req)
+        try socket.set(.sendHighWaterMark, 123)
+        try socket.set(.receiveTimeout, 250)
+        try socket.set(.reqRelaxed, true)
+        try socket.set(.reqCorrelate, true)
+        #expect(try socket.get(.sendHighWaterMark) == 123)
+        #expect(try socket.get(.receiveTimeout) == 250)
+        #expect(try socket.get(.linger) == 0)
+    }
+
+    /// A non-blocking receive on an empty socket is `nil`, not an error or a hang.
+    @Test func emptyReceiveIsNil() throws {
+        let socket = try Socket(context: context, type: .pull)
+        try socket.bind(endpoint("inproc"))
+        #expect(try socket.receive() == nil)
+    }
+
+    /// CURVE-encrypted request and reply with generated keys.
+    @Test func curveEncryptedRoundTrip() async throws {
+        let server = try CurveKeyPair.generate()
+        let client = try CurveKeyPair.generate()
+        #expect(server.publicKey.utf8.count == 40)
+        let rep = try OwnedSocket(context: context, type: .rep, name: "curve-rep") { socket in
+            try socket.set(.curveServer, true)
+            try socket.set(.curveSecretKey, Data(server.secretKey.utf8))
+            try socket.bind("tcp://127.0.0.1:*")
+        }
+        let address = try await rep.perform { try $0.lastEndpoint() }
+        let req = try OwnedSocket(context: context, type: .req, name: "curve-req") { socket in
+            try socket.set(.curveServerKey, Data(server.publicKey.utf8))
+            try socket.set(.curvePublicKey, Data(client.publicKey.utf8))
+            try socket.set(.curveSecretKey, Data(client.secretKey.utf8))
+            try socket.connect(address)
+        }
+        try await req.send(frames("secret"))
+        #expect(text(await next(rep)) == ["secret"])
+        try await rep.send(frames("reply"))
+        #expect(text(await next(req)) == ["reply"])
+        await req.close()
+        await rep.close()
+    }
+
+    /// Closing with messages still queued to an absent peer returns at once (linger 0).
+    @Test func closeDoesNotHang() async throws {
+        let context = try ZMQContext()
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { try $0.connect("tcp://127.0.0.1:1") }
+        for _ in 0..<100 { push.post(frames("unsent")) }
+        let start = ContinuousClock.now
+        await push.close()
+        await push.close()
+        #expect(ContinuousClock.now - start < .seconds(1))
+        await #expect(throws: ZMQError.self) { try await push.send(frames("late")) }
+    }
+}
