@@ -1,0 +1,92 @@
+extension ExactDecimal {
+    /// Parses decimal text: an optional sign, digits with at most one point (".5" and "7." are fine)
+    /// and an optional exponent ("1.5e-7", "1E3"). The scale is the number of fractional digits
+    /// written, less the exponent ("2.50" has scale 2; "1E3" is 1000 at scale 0).
+    ///
+    /// Throws ``MoneyError/invalidNumber(_:)`` for anything else ("", "abc", "NaN", "Infinity", "1,5", " 1"),
+    /// and ``MoneyError/overflow(_:)`` for more than 38 significant digits or more than 38 fractional digits.
+    public init(_ string: String) throws(MoneyError) {
+        var text = string
+        let outcome = text.withUTF8 { Self.parse($0) }
+        switch outcome {
+        case .success(let value):
+            self = value
+        case .invalid:
+            throw .invalidNumber(string)
+        case .tooManyDigits:
+            throw .overflow("\"\(string)\" has more than 38 significant digits")
+        case .tooManyFractionalDigits:
+            throw .overflow("\"\(string)\" has more than 38 fractional digits")
+        }
+    }
+
+    /// What parsing a byte string produced.
+    enum ParseOutcome {
+        case success(ExactDecimal)
+        case invalid
+        case tooManyDigits
+        case tooManyFractionalDigits
+    }
+
+    /// Parses ASCII decimal text from UTF-8 bytes without allocating.
+    static func parse(_ bytes: UnsafeBufferPointer<UInt8>) -> ParseOutcome {
+        let count = bytes.count
+        var index = 0
+        var negative = false
+        if index < count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+            negative = bytes[index] == UInt8(ascii: "-")
+            index += 1
+        }
+        var magnitude: UInt128 = 0
+        var significantDigits = 0
+        var fractionalDigits = 0
+        var sawDigit = false
+        var sawPoint = false
+        while index < count {
+            let byte = bytes[index]
+            if byte &- UInt8(ascii: "0") < 10 {
+                sawDigit = true
+                if sawPoint { fractionalDigits += 1 }
+                if magnitude != 0 || byte != UInt8(ascii: "0") {
+                    significantDigits += 1
+                    if significantDigits > 38 { return .tooManyDigits }
+                    magnitude = magnitude &* 10 &+ UInt128(byte &- UInt8(ascii: "0"))
+                }
+            } else if byte == UInt8(ascii: ".") && !sawPoint {
+                sawPoint = true
+            } else {
+                break
+            }
+            index += 1
+        }
+        guard sawDigit else { return .invalid }
+        var exponent = 0
+        if index < count {
+            guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return .invalid }
+            index += 1
+            var exponentNegative = false
+            if index < count && (bytes[index] == UInt8(ascii: "-") || bytes[index] == UInt8(ascii: "+")) {
+                exponentNegative = bytes[index] == UInt8(ascii: "-")
+                index += 1
+            }
+            guard index < count else { return .invalid }
+            while index < count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return .invalid }
+                exponent = min(exponent * 10 + Int(digit), 1_000_000)
+                index += 1
+            }
+            if exponentNegative { exponent = -exponent }
+        }
+        let scale = fractionalDigits - exponent
+        if scale < 0 {
+            if magnitude == 0 { return .success(.zero) }
+            guard -scale <= 38 else { return .tooManyDigits }
+            let raised = magnitude.multipliedReportingOverflow(by: powersOfTen[-scale])
+            guard !raised.overflow, raised.partialValue <= maxMantissaMagnitude else { return .tooManyDigits }
+            return .success(ExactDecimal(unchecked: signedMantissa(raised.partialValue, negative: negative), scale: 0))
+        }
+        guard scale <= maxScale else { return .tooManyFractionalDigits }
+        return .success(ExactDecimal(unchecked: signedMantissa(magnitude, negative: negative), scale: scale))
+    }
+}

@@ -1,0 +1,154 @@
+/// An exact decimal: mantissa × 10^-scale, mantissa an Int128 of at most 38 digits, scale 0...38.
+///
+/// Values keep the scale they were made with ("2.50" prints as "2.50"), but equality, hashing and
+/// ordering are by value: 2.5 == 2.50. Arithmetic is exact; anything that would need more than
+/// 38 significant digits throws ``MoneyError/overflow(_:)`` instead of trapping or rounding.
+public struct ExactDecimal: Sendable {
+    /// The largest scale (fractional digits) a value may have.
+    public static let maxScale = 38
+
+    /// The largest mantissa magnitude, 10^38 - 1 (38 nines).
+    public static let maxMantissa = Int128(maxMantissaMagnitude)
+
+    /// Zero at scale 0.
+    public static let zero = ExactDecimal(unchecked: 0, scale: 0)
+
+    /// The integer digits: the value is `mantissa × 10^-scale`.
+    public let mantissa: Int128
+
+    /// The number of fractional digits, 0...38.
+    public let scale: Int
+
+    /// A value from parts the caller has already checked.
+    init(unchecked mantissa: Int128, scale: Int) {
+        self.mantissa = mantissa
+        self.scale = scale
+    }
+
+    /// The value `mantissa × 10^-scale`; throws when `scale` is outside 0...38 or `mantissa` has more than 38 digits.
+    public init(mantissa: Int128, scale: Int) throws(MoneyError) {
+        guard (0...Self.maxScale).contains(scale) else {
+            throw .overflow("scale \(scale) is outside 0...\(Self.maxScale)")
+        }
+        guard mantissa.magnitude <= maxMantissaMagnitude else {
+            throw .overflow("mantissa \(mantissa) has more than 38 digits")
+        }
+        self.init(unchecked: mantissa, scale: scale)
+    }
+
+    /// The integer `value` at scale 0.
+    public init(_ value: Int) {
+        self.init(unchecked: Int128(value), scale: 0)
+    }
+
+    /// Whether the value is zero (at any scale).
+    public var isZero: Bool { mantissa == 0 }
+
+    /// Whether the value is below zero.
+    public var isNegative: Bool { mantissa < 0 }
+
+    /// The same value with trailing fractional zeros stripped: 2.500 → 2.5, 3.00 → 3.
+    public var normalized: ExactDecimal {
+        if mantissa == 0 { return .zero }
+        var m = mantissa
+        var s = scale
+        while s > 0 && m % 10 == 0 {
+            m /= 10
+            s -= 1
+        }
+        return ExactDecimal(unchecked: m, scale: s)
+    }
+}
+
+extension ExactDecimal: ExpressibleByIntegerLiteral {
+    /// An integer literal at scale 0.
+    public init(integerLiteral value: Int) {
+        self.init(value)
+    }
+}
+
+extension ExactDecimal: CustomStringConvertible {
+    /// Plain digits, never an exponent, keeping the scale: "2.50", "-0.001", "12".
+    public var description: String {
+        let negative = mantissa < 0
+        let magnitude = mantissa.magnitude
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { reversed in
+            var digitCount = 0
+            if magnitude <= UInt128(UInt64.max) {
+                var m = UInt64(magnitude)
+                repeat {
+                    reversed[digitCount] = UInt8(truncatingIfNeeded: m % 10) &+ 48
+                    m /= 10
+                    digitCount += 1
+                } while m > 0
+            } else {
+                var m = magnitude
+                repeat {
+                    reversed[digitCount] = UInt8(truncatingIfNeeded: m % 10) &+ 48
+                    m /= 10
+                    digitCount += 1
+                } while m > 0
+            }
+            let integerDigits = max(digitCount - scale, 0)
+            let length = (negative ? 1 : 0) + max(integerDigits, 1) + (scale > 0 ? 1 + scale : 0)
+            return String(unsafeUninitializedCapacity: length) { out in
+                var position = 0
+                if negative {
+                    out[position] = UInt8(ascii: "-")
+                    position += 1
+                }
+                if integerDigits == 0 {
+                    out[position] = UInt8(ascii: "0")
+                    position += 1
+                } else {
+                    for index in stride(from: digitCount - 1, through: scale, by: -1) {
+                        out[position] = reversed[index]
+                        position += 1
+                    }
+                }
+                if scale > 0 {
+                    out[position] = UInt8(ascii: ".")
+                    position += 1
+                    for index in stride(from: scale - 1, through: 0, by: -1) {
+                        out[position] = index < digitCount ? reversed[index] : UInt8(ascii: "0")
+                        position += 1
+                    }
+                }
+                return position
+            }
+        }
+    }
+}
+
+extension ExactDecimal: Hashable, Comparable {
+    /// Equal by value: 2.5 == 2.50.
+    public static func == (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+        lhs.scale == rhs.scale ? lhs.mantissa == rhs.mantissa : compare(lhs, rhs) == 0
+    }
+
+    /// Ordered by value: -2.5 < -2.4 < 0.
+    public static func < (lhs: ExactDecimal, rhs: ExactDecimal) -> Bool {
+        lhs.scale == rhs.scale ? lhs.mantissa < rhs.mantissa : compare(lhs, rhs) < 0
+    }
+
+    /// Hashes the normalized value, so equal values at different scales hash alike.
+    public func hash(into hasher: inout Hasher) {
+        let value = normalized
+        hasher.combine(value.mantissa)
+        hasher.combine(value.scale)
+    }
+
+    /// -1, 0 or 1 as `lhs` is below, equal to or above `rhs`.
+    static func compare(_ lhs: ExactDecimal, _ rhs: ExactDecimal) -> Int {
+        if lhs.scale < rhs.scale { return compareScaled(lhs, rhs) }
+        return -compareScaled(rhs, lhs)
+    }
+
+    /// Compares `fewer` (the smaller scale) with `more` by raising `fewer` to `more`'s scale;
+    /// a raised mantissa beyond Int128 is larger in magnitude than any mantissa.
+    private static func compareScaled(_ fewer: ExactDecimal, _ more: ExactDecimal) -> Int {
+        let raised = fewer.mantissa.multipliedReportingOverflow(by: signedPowerOfTen(more.scale - fewer.scale))
+        if raised.overflow { return fewer.mantissa < 0 ? -1 : 1 }
+        return raised.partialValue == more.mantissa ? 0 : (raised.partialValue < more.mantissa ? -1 : 1)
+    }
+}
