@@ -1,0 +1,93 @@
+import Foundation
+import Market
+import Money
+
+/// CoinGecko's coin prices and price histories.
+public struct CoinGeckoClient: Sendable {
+    /// Market data of the coins with these CoinGecko ids (all top coins when empty), priced in `currency` (e.g. "usd").
+    public var markets: @Sendable (_ ids: [String], _ currency: String) async throws -> [CoinMarket]
+    /// One coin's prices over the last `days` days, in `currency`.
+    public var history: @Sendable (_ id: String, _ currency: String, _ days: Int) async throws -> PriceHistory
+
+    /// A client from its endpoints.
+    public init(
+        markets: @escaping @Sendable (_ ids: [String], _ currency: String) async throws -> [CoinMarket],
+        history: @escaping @Sendable (_ id: String, _ currency: String, _ days: Int) async throws -> PriceHistory
+    ) {
+        self.markets = markets
+        self.history = history
+    }
+}
+
+extension CoinGeckoClient {
+    /// The recorded responses: bitcoin in USD, and bitcoin's daily USD prices cut to the last `days` days of the recording.
+    public static let test = Self(
+        markets: { ids, currency in try fixtureMarkets(ids, currency) },
+        history: { id, currency, days in
+            let history = try fixtureHistory(id, currency)
+            guard let end = history.points.last?.time else { return history }
+            let start = end.addingTimeInterval(-TimeInterval(days) * 86_400)
+            return PriceHistory(
+                asset: history.asset, currency: history.currency,
+                points: history.points.filter { $0.time >= start }
+            )
+        }
+    )
+
+    /// Alive without the network: each `markets` call walks the recorded prices a little, and `history`
+    /// is a seeded hourly walk (daily beyond 90 days) that ends at the coin's current mock price.
+    public static func mock(seed: UInt64, now: @escaping @Sendable () -> Date = { Date() }) -> Self {
+        let walk = PriceWalk(seed: seed)
+        return Self(
+            markets: { ids, currency in
+                try fixtureMarkets(ids, currency).map { market in
+                    var market = market
+                    market.quote = try market.quote.moved(by: walk.step(market.coin.id))
+                    market.quote.time = now()
+                    return market
+                }
+            },
+            history: { id, currency, days in
+                guard let market = try fixtureMarkets([id], currency).first else {
+                    throw FeedError.notInFixtures("coingecko coin \(id)")
+                }
+                return try mockHistory(
+                    market, days: max(days, 1), endOffset: walk.offset(id), seed: seed, end: now()
+                )
+            }
+        )
+    }
+
+    private static func fixtureMarkets(_ ids: [String], _ currency: String) throws -> [CoinMarket] {
+        guard currency.lowercased() == "usd" else { throw FeedError.notInFixtures("coingecko prices in \(currency)") }
+        let fixture = FeedFixture.coinGeckoMarkets
+        let all = try CoinGeckoWire.markets(from: fixture.data(), origin: fixture.origin, currency: currency)
+        return ids.isEmpty ? all : all.filter { ids.contains($0.coin.id) }
+    }
+
+    private static func fixtureHistory(_ id: String, _ currency: String) throws -> PriceHistory {
+        guard id == "bitcoin", currency.lowercased() == "usd" else {
+            throw FeedError.notInFixtures("coingecko history of \(id) in \(currency)")
+        }
+        let fixture = FeedFixture.coinGeckoBitcoinChart
+        return try CoinGeckoWire.history(from: fixture.data(), origin: fixture.origin, id: id, currency: currency)
+    }
+
+    /// A walk backwards from the current mock price: one point an hour (a day beyond 90 days), at most 15 % from it.
+    private static func mockHistory(
+        _ market: CoinMarket, days: Int, endOffset: Int, seed: UInt64, end: Date
+    ) throws -> PriceHistory {
+        var generator = SeededGenerator(seed: seed, stream: "history:\(market.coin.id):\(days)")
+        let step: TimeInterval = days > 90 ? 86_400 : 3_600
+        let count = Int(TimeInterval(days) * 86_400 / step) + 1
+        var offset = endOffset
+        var points: [PricePoint] = []
+        points.reserveCapacity(count)
+        for index in 0..<count {
+            let time = end.addingTimeInterval(-TimeInterval(index) * step)
+            points.append(PricePoint(time: time, price: try PriceWalk.scale(market.quote.last, by: offset)))
+            offset = min(max(offset - offset / 50 + generator.int(in: -80...80), -1_500), 1_500)
+        }
+        return PriceHistory(asset: market.coin.id, currency: market.quote.market.quote, points: points.reversed())
+    }
+}
