@@ -47,6 +47,8 @@ let package = Package(
         // Exact money and shared domain values.
         .target(name: "Money"),
         .target(name: "Market", dependencies: ["Money"]),
+        // Every request, result and stream payload the services exchange.
+        .target(name: "Messages", dependencies: ["Bus", "Market", "Money"]),
 
         // Outside APIs as witness clients (live, test, mock).
         .target(
@@ -61,7 +63,7 @@ let package = Package(
 
         // What every executable shares: flags, logging, metrics, lifecycle.
         .target(name: "ServiceSupport", dependencies: [
-            "Bus",
+            "Bus", "Money",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -70,13 +72,17 @@ let package = Package(
         ]),
 
         // Each service's logic, as a library tests run in-process.
-        .target(name: "RatesFetcherCore", dependencies: ["Bus", "Feeds", "Market", "Money", "ServiceSupport"]),
-        .target(name: "ConverterCore", dependencies: ["Bus", "Market", "Money", "ServiceSupport"]),
-        .target(name: "PortfolioCore", dependencies: [
+        .target(name: "RatesFetcherCore", dependencies: [
+            "Messages", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
+        .target(name: "ConverterCore", dependencies: ["Messages", "Bus", "Market", "Money", "ServiceSupport"]),
+        .target(name: "PortfolioCore", dependencies: ["Messages", 
             "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .target(name: "PresenterCore", dependencies: [
+        .target(name: "PresenterCore", dependencies: ["Messages", 
             "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
@@ -87,7 +93,8 @@ let package = Package(
         service("presenter", core: "PresenterCore"),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-        .testTarget(name: "BusTests", dependencies: ["Bus", "Money"]),
+        .testTarget(name: "BusTests", dependencies: ["Bus"]),
+        .testTarget(name: "MessagesTests", dependencies: ["Messages", "Bus", "Market", "Money"]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",
@@ -98,7 +105,7 @@ let package = Package(
         .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Market", "Money"]),
         .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Market", "Money"]),
         .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Money"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Money"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Messages", "Market", "Money"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -13,6 +13,13 @@ public struct Topic: Hashable, Sendable, Codable, CustomStringConvertible, Compa
         self.rawValue = rawValue
     }
 
+    /// A topic spelled out in code, e.g. `Topic(constant: "portfolio.changed")`; the text must follow the grammar.
+    public init(constant: StaticString) {
+        let text = constant.description
+        precondition(Topic.isValid(text), "invalid topic constant \(text)")
+        self.rawValue = text
+    }
+
     /// A topic from its parts; `key` may be left out (`status.bitso`).
     public init(kind: String, source: String, key: String? = nil) throws(BusError) {
         try self.init([kind, source, key].compactMap { $0 }.joined(separator: "."))

@@ -1,0 +1,35 @@
+import ArgumentParser
+import ConverterCore
+import ServiceSupport
+
+/// `converter`: exact conversion with derived rates, and asset prices in display currencies.
+@main
+struct ConverterCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "converter",
+        abstract: "Converts money exactly through derived rates and re-prices assets into display currencies.")
+
+    @Option(help: .init(DefaultEndpoint.converterRep.help("JSON-RPC endpoint to bind")))
+    var rep: String?
+    @Option(help: .init(DefaultEndpoint.converterPub.help("price stream endpoint to bind")))
+    var pub: String?
+    @Option(name: .customLong("fetcher-pub"), help: .init(DefaultEndpoint.ratesFetcherPub.help("rates-fetcher's stream")))
+    var fetcherPub: String?
+    @Option(name: .customLong("fetcher-rep"), help: .init(DefaultEndpoint.ratesFetcherRep.help("rates-fetcher's JSON-RPC")))
+    var fetcherRep: String?
+    @Option(help: "display currencies, comma-separated (env TICKWIRE_DISPLAY_CURRENCIES; default USD,SEK,EUR,MXN)")
+    var currencies: String?
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let runtime = try Runtime.bootstrap(service: "converter", logLevel: common.level)
+        let currencies = Setting.resolve(currencies, environmentVariable: "TICKWIRE_DISPLAY_CURRENCIES", default: "USD,SEK,EUR,MXN")
+        try await runtime.run(Converter.services(ConverterConfiguration(
+            rep: DefaultEndpoint.converterRep.resolve(rep),
+            pub: DefaultEndpoint.converterPub.resolve(pub),
+            fetcherPub: DefaultEndpoint.ratesFetcherPub.resolve(fetcherPub),
+            fetcherRep: DefaultEndpoint.ratesFetcherRep.resolve(fetcherRep),
+            displayCurrencies: currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        ), runtime: runtime))
+    }
+}

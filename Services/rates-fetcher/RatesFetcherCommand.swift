@@ -1,0 +1,23 @@
+import ArgumentParser
+import AsyncHTTPClient
+import RatesFetcherCore
+import ServiceSupport
+
+/// `rates-fetcher`: where the outside world enters Tickwire.
+@main
+struct RatesFetcherCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rates-fetcher",
+        abstract: "Polls Bitso, WazirX, fiat rates, CoinGecko, GNB and masterdata, and publishes them on the bus.")
+
+    @OptionGroup var options: FetcherOptions
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let runtime = try Runtime.bootstrap(service: "rates-fetcher", logLevel: common.level)
+        let configuration = try options.configuration()
+        let http = configuration.selection.needsHTTP ? HTTPClient.shared : nil
+        let environment = try configuration.selection.environment(http: http, logger: runtime.logger)
+        try await runtime.run(RatesFetcher.services(configuration, environment: environment, runtime: runtime))
+    }
+}

@@ -1,0 +1,85 @@
+import Bus
+import Feeds
+import Market
+import Messages
+import Money
+
+/// One value to publish: its topic and a way to publish its typed payload.
+public struct Publication: Sendable {
+    /// Where it goes.
+    public let topic: Topic
+    private let send: @Sendable (Publisher, Topic) throws -> Void
+
+    /// `payload` on `topic`, sent only when it differs from the topic's last value.
+    public init<Payload: Codable & Sendable & Equatable>(_ payload: Payload, on topic: Topic) {
+        self.topic = topic
+        self.send = { publisher, topic in try publisher.publish(payload, on: topic, onlyIfChanged: true) }
+    }
+
+    /// Publishes it.
+    public func publish(with publisher: Publisher) throws { try send(publisher, topic) }
+}
+
+/// What each feed publishes, as pure functions from its client's answers to publications.
+/// A job either fetches everything it needs or throws: there are no half-published polls.
+public enum FeedJobs {
+    /// The job of `feed` with the clients of `environment`.
+    public static func job(_ feed: Feed, _ environment: FetcherEnvironment, coinIDs: [String]) -> @Sendable () async throws -> [Publication] {
+        switch feed {
+        case .bitso:
+            return {
+                let books = try await environment.bitso.availableBooks()
+                let tickers = try await environment.bitso.tickers()
+                return try bitso(books: books, tickers: tickers)
+            }
+        case .wazirx:
+            return { try quotes(try await environment.wazirx.tickers(), feed: "wazirx") }
+        case .fiat:
+            return { try fiat(try await environment.fiat.latest()) }
+        case .coingecko:
+            return { try coingecko(try await environment.coingecko.markets(coinIDs, "usd")) }
+        case .gnb:
+            return {
+                let rates = try await environment.gnb.rates()
+                let transactions = try await environment.gnb.transactions()
+                return try gnb(rates: rates, transactions: transactions)
+            }
+        case .masterdata:
+            return { masterdata(try await environment.masterdata.load()) }
+        }
+    }
+
+    /// `book.bitso.<book>` for each book and `quote.bitso.<BASE>-<QUOTE>` for each ticker.
+    public static func bitso(books: [BookInfo], tickers: [Quote]) throws -> [Publication] {
+        try books.map { Publication($0, on: try Topics.book(feed: "bitso", book: $0.book)) } + quotes(tickers, feed: "bitso")
+    }
+
+    /// `quote.<feed>.<BASE>-<QUOTE>` for each quote.
+    public static func quotes(_ quotes: [Quote], feed: String) throws -> [Publication] {
+        try quotes.map { Publication($0, on: try Topics.quote(feed: feed, market: $0.market)) }
+    }
+
+    /// `rate.<source>.<BASE>-<TO>` for each rate, plus the inverse of none: the converter derives those.
+    public static func fiat(_ rates: FiatRates) throws -> [Publication] {
+        try rates.rates.map { Publication($0, on: try Topics.rate(source: rates.source, from: $0.from, to: $0.to)) }
+    }
+
+    /// `quote.coingecko.<SYMBOL>-USD` and `coin.coingecko.<SYMBOL>` for each coin.
+    public static func coingecko(_ markets: [CoinMarket]) throws -> [Publication] {
+        try markets.flatMap { market in
+            [Publication(market.quote, on: try Topics.quote(feed: "coingecko", market: market.quote.market)),
+             Publication(market.coin, on: try Topics.coin(feed: "coingecko", symbol: market.coin.symbol.uppercased()))]
+        }
+    }
+
+    /// `rate.gnb.<FROM>-<TO>` for each rate and `transactions.gnb` with every transaction.
+    public static func gnb(rates: [ExchangeRate], transactions: [GNBTransaction]) throws -> [Publication] {
+        try rates.map { Publication($0, on: try Topics.rate(source: "gnb", from: $0.from, to: $0.to)) }
+            + [Publication(transactions, on: Topics.transactions)]
+    }
+
+    /// `assets.masterdata` and `wallets.masterdata`.
+    public static func masterdata(_ masterdata: Masterdata) -> [Publication] {
+        [Publication(masterdata.assets, on: Topics.assets), Publication(masterdata.wallets, on: Topics.wallets)]
+    }
+}

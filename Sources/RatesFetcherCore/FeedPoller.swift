@@ -1,0 +1,84 @@
+import Bus
+import Foundation
+import Logging
+import Market
+import Messages
+import Metrics
+
+/// Polls one feed on its schedule and on request, publishes what changed, and keeps
+/// `status.<feed>` true: a failure is logged, counted and published, the last good
+/// values stay, and the next poll tries again.
+public actor FeedPoller {
+    /// The feed's name.
+    public let feed: Feed
+    /// How often it polls by itself.
+    public let period: Duration
+    private let job: @Sendable () async throws -> [Publication]
+    private let publisher: Publisher
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private var current: FeedStatus
+    private var inFlight: Task<FeedStatus, Never>?
+
+    /// A poller of `feed` running `job`.
+    public init(
+        feed: Feed, period: Duration, publisher: Publisher, logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() }, job: @escaping @Sendable () async throws -> [Publication]
+    ) {
+        self.feed = feed
+        self.period = period
+        self.job = job
+        self.publisher = publisher
+        self.logger = logger
+        self.now = now
+        self.current = FeedStatus(feed: feed.rawValue, state: .stale, message: "not polled yet")
+    }
+
+    /// The feed's state now.
+    public var status: FeedStatus { current }
+
+    /// Polls now, or joins the poll already under way, and returns the resulting status.
+    @discardableResult
+    public func poll() async -> FeedStatus {
+        if let inFlight { return await inFlight.value }
+        let task = Task { await self.pollOnce() }
+        inFlight = task
+        let status = await task.value
+        inFlight = nil
+        return status
+    }
+
+    /// Polls every `period` until cancelled.
+    public func run() async {
+        while !Task.isCancelled {
+            await poll()
+            try? await Task.sleep(for: period)
+        }
+    }
+
+    private func pollOnce() async -> FeedStatus {
+        let attempt = now()
+        do {
+            let publications = try await job()
+            var published = 0
+            for publication in publications {
+                try publication.publish(with: publisher)
+                published += 1
+            }
+            current = FeedStatus(feed: feed.rawValue, state: .ok, lastSuccess: attempt, lastAttempt: attempt)
+            logger.debug("polled", metadata: ["feed": "\(feed.rawValue)", "values": "\(published)"])
+        } catch {
+            Counter(label: "tickwire_feed_errors_total", dimensions: [("feed", feed.rawValue)]).increment()
+            logger.error("feed failed; keeping its last good data", metadata: ["feed": "\(feed.rawValue)", "error": "\(error)"])
+            current = FeedStatus(
+                feed: feed.rawValue, state: .error, message: String(describing: error),
+                lastSuccess: current.lastSuccess, lastAttempt: attempt)
+        }
+        do {
+            try publisher.publish(current, on: Topics.status(feed: feed.rawValue))
+        } catch {
+            logger.error("could not publish feed status", metadata: ["feed": "\(feed.rawValue)", "error": "\(error)"])
+        }
+        return current
+    }
+}

@@ -1,0 +1,197 @@
+import AsyncHTTPClient
+import Feeds
+import Foundation
+import Logging
+
+/// The outside feeds the rates-fetcher polls.
+public enum Feed: String, CaseIterable, Sendable, Codable, Comparable {
+    case bitso, wazirx, fiat, coingecko, gnb, masterdata
+
+    public static func < (lhs: Feed, rhs: Feed) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    /// How often the feed is polled against the real API.
+    public var livePeriod: Duration {
+        switch self {
+        case .bitso: .seconds(30)
+        case .wazirx, .coingecko: .seconds(60)
+        case .fiat: .seconds(300)
+        case .gnb, .masterdata: .seconds(3600)
+        }
+    }
+
+    /// How often a mock feed ticks, so a demo looks alive within seconds.
+    public var mockPeriod: Duration {
+        switch self {
+        case .bitso, .wazirx, .coingecko: .seconds(1)
+        case .fiat: .seconds(10)
+        case .gnb, .masterdata: .seconds(3600)
+        }
+    }
+}
+
+/// Which client a feed uses.
+public enum FeedVariant: String, CaseIterable, Sendable {
+    /// The real API over HTTP.
+    case live
+    /// Recorded responses, deterministic.
+    case test
+    /// A seeded random walk around the recorded prices, offline.
+    case mock
+}
+
+/// The clients of every feed, as the rates-fetcher receives them at start-up.
+public struct FetcherEnvironment: Sendable {
+    /// Bitso books and tickers.
+    public var bitso: BitsoClient
+    /// WazirX 24 h tickers.
+    public var wazirx: WazirXClient
+    /// Fiat reference rates (ECB through Frankfurter, or fixer).
+    public var fiat: FiatClient
+    /// CoinGecko markets and histories.
+    public var coingecko: CoinGeckoClient
+    /// GNB rates and transactions.
+    public var gnb: GNBClient
+    /// The Bitpanda-format masterdata.
+    public var masterdata: MasterdataClient
+
+    /// An environment from its clients.
+    public init(bitso: BitsoClient, wazirx: WazirXClient, fiat: FiatClient, coingecko: CoinGeckoClient, gnb: GNBClient, masterdata: MasterdataClient) {
+        self.bitso = bitso
+        self.wazirx = wazirx
+        self.fiat = fiat
+        self.coingecko = coingecko
+        self.gnb = gnb
+        self.masterdata = masterdata
+    }
+
+    /// Every feed's recorded responses.
+    public static let test = FetcherEnvironment(
+        bitso: .test, wazirx: .test, fiat: .test, coingecko: .test, gnb: .test, masterdata: .test)
+
+    /// Every feed mocked with `seed`.
+    public static func mock(seed: UInt64) -> FetcherEnvironment {
+        FetcherEnvironment(
+            bitso: .mock(seed: seed), wazirx: .mock(seed: seed), fiat: .mock(seed: seed),
+            coingecko: .mock(seed: seed), gnb: .mock(seed: seed), masterdata: .mock(seed: seed))
+    }
+}
+
+/// What the flags say about the feeds: a variant for all, per-feed overrides, and sources.
+public struct FeedSelection: Sendable, Equatable {
+    /// The variant of every feed not named otherwise.
+    public var defaultVariant: FeedVariant
+    /// Per-feed variants (`--feed bitso=live`).
+    public var overrides: [Feed: FeedVariant]
+    /// Base URLs (a file path or URL for masterdata); setting one selects that feed's live client.
+    public var sources: [Feed: String]
+    /// fixer.io's access key: when set, fiat rates come from fixer instead of the ECB.
+    public var fixerKey: String?
+    /// Per-feed poll periods overriding the variant's default.
+    public var periods: [Feed: Duration]
+    /// The random walk's seed for mock feeds.
+    public var seed: UInt64
+
+    /// Public defaults of the live APIs; GNB's original host is gone, so it has none.
+    public static let defaultSources: [Feed: String] = [
+        .bitso: "https://api.bitso.com",
+        .wazirx: "https://api.wazirx.com",
+        .fiat: "https://api.frankfurter.app",
+        .coingecko: "https://api.coingecko.com/api/v3",
+    ]
+    /// fixer.io's API base.
+    public static let fixerBase = "https://data.fixer.io/api"
+
+    /// A selection.
+    public init(
+        defaultVariant: FeedVariant = .mock, overrides: [Feed: FeedVariant] = [:], sources: [Feed: String] = [:],
+        fixerKey: String? = nil, periods: [Feed: Duration] = [:], seed: UInt64 = 42
+    ) {
+        self.defaultVariant = defaultVariant
+        self.overrides = overrides
+        self.sources = sources
+        self.fixerKey = fixerKey
+        self.periods = periods
+        self.seed = seed
+    }
+
+    /// The variant a feed runs: an explicit override, else live when its source is set, else the default.
+    public func variant(of feed: Feed) -> FeedVariant {
+        overrides[feed] ?? (sources[feed] != nil ? .live : defaultVariant)
+    }
+
+    /// How often `feed` is polled.
+    public func period(of feed: Feed) -> Duration {
+        periods[feed] ?? (variant(of: feed) == .mock ? feed.mockPeriod : feed.livePeriod)
+    }
+
+    /// Whether any feed needs the network.
+    public var needsHTTP: Bool { Feed.allCases.contains { variant(of: $0) == .live } }
+
+    /// Builds the clients; throws when a live feed has no usable source.
+    public func environment(http: HTTPClient?, logger: Logger) throws -> FetcherEnvironment {
+        var environment = FetcherEnvironment.mock(seed: seed)
+        for feed in Feed.allCases {
+            switch variant(of: feed) {
+            case .mock:
+                continue
+            case .test:
+                switch feed {
+                case .bitso: environment.bitso = .test
+                case .wazirx: environment.wazirx = .test
+                case .fiat: environment.fiat = .test
+                case .coingecko: environment.coingecko = .test
+                case .gnb: environment.gnb = .test
+                case .masterdata: environment.masterdata = .test
+                }
+            case .live:
+                try live(feed, into: &environment, http: http, logger: logger)
+            }
+        }
+        return environment
+    }
+
+    private func live(_ feed: Feed, into environment: inout FetcherEnvironment, http: HTTPClient?, logger: Logger) throws {
+        let source = sources[feed] ?? Self.defaultSources[feed]
+        if feed == .masterdata, let path = source, !path.contains("://") {
+            environment.masterdata = .file(path: path)
+            return
+        }
+        guard let http else { throw SelectionError.missingSource(feed) }
+        let fiatBase = fixerKey != nil && sources[.fiat] == nil ? Self.fixerBase : source
+        guard let text = feed == .fiat ? fiatBase : source else { throw SelectionError.missingSource(feed) }
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
+            throw SelectionError.invalidURL(feed, text)
+        }
+        let feedLogger = Logger(label: "tickwire.feeds.\(feed.rawValue)")
+        switch feed {
+        case .bitso: environment.bitso = .live(http: http, baseURL: url, logger: feedLogger)
+        case .wazirx: environment.wazirx = .live(http: http, baseURL: url, logger: feedLogger)
+        case .coingecko: environment.coingecko = .live(http: http, baseURL: url, logger: feedLogger)
+        case .gnb: environment.gnb = .live(http: http, baseURL: url, logger: feedLogger)
+        case .masterdata: environment.masterdata = .live(http: http, url: url, logger: feedLogger)
+        case .fiat:
+            let provider: FiatProvider = fixerKey.map { .fixer(baseURL: url, accessKey: $0) } ?? .frankfurter(baseURL: url)
+            environment.fiat = .live(http: http, provider: provider, logger: feedLogger)
+        }
+    }
+}
+
+/// A feed selection that cannot run.
+public enum SelectionError: Error, Equatable, CustomStringConvertible {
+    /// A live feed without a base URL or file.
+    case missingSource(Feed)
+    /// A base URL that is not http(s).
+    case invalidURL(Feed, String)
+    /// A `feed=value` flag that does not parse.
+    case invalidAssignment(String)
+
+    public var description: String {
+        switch self {
+        case .missingSource(.gnb): "the gnb feed is live but has no base URL: pass --gnb-url or TICKWIRE_GNB_URL"
+        case .missingSource(.masterdata): "the masterdata feed is live but has no file: pass --masterdata or TICKWIRE_MASTERDATA"
+        case .missingSource(let feed): "the \(feed.rawValue) feed is live but has no source"
+        case .invalidURL(let feed, let text): "the \(feed.rawValue) feed's URL \"\(text)\" is not an http(s) URL"
+        case .invalidAssignment(let text): "expected FEED=VALUE with FEED one of \(Feed.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\""
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import ServiceSupport
+
+/// The rates-fetcher's flags; each source flag also reads `TICKWIRE_<NAME>` from the environment.
+public struct FetcherOptions: ParsableArguments {
+    @Option(help: .init(DefaultEndpoint.ratesFetcherPub.help("stream endpoint to bind")))
+    var pub: String?
+    @Option(help: .init(DefaultEndpoint.ratesFetcherRep.help("JSON-RPC endpoint to bind")))
+    var rep: String?
+    @Option(help: "mock|live|test: the clients of every feed (env TICKWIRE_FEEDS; default mock)")
+    var feeds: String?
+    @Option(name: .customLong("feed"), help: "FEED=mock|live|test for one feed, e.g. bitso=live (repeatable)")
+    var feedOverrides: [String] = []
+    @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed (repeatable)")
+    var periods: [String] = []
+    @Option(name: .customLong("bitso-url"), help: "Bitso API base URL; selects live Bitso (env TICKWIRE_BITSO_URL)")
+    var bitsoURL: String?
+    @Option(name: .customLong("wazirx-url"), help: "WazirX API base URL; selects live WazirX (env TICKWIRE_WAZIRX_URL)")
+    var wazirxURL: String?
+    @Option(name: .customLong("fiat-url"), help: "Frankfurter (or, with a fixer key, fixer) base URL; selects live fiat rates (env TICKWIRE_FIAT_URL)")
+    var fiatURL: String?
+    @Option(name: .customLong("fixer-key"), help: "fixer.io access key: fiat rates from fixer instead of the ECB (env TICKWIRE_FIXER_KEY)")
+    var fixerKey: String?
+    @Option(name: .customLong("coingecko-url"), help: "CoinGecko API base URL; selects live CoinGecko (env TICKWIRE_COINGECKO_URL)")
+    var coingeckoURL: String?
+    @Option(name: .customLong("gnb-url"), help: "GNB service base URL (the client appends /rates, /transactions); selects live GNB (env TICKWIRE_GNB_URL)")
+    var gnbURL: String?
+    @Option(help: "masterdata JSON file path or URL; selects live masterdata (env TICKWIRE_MASTERDATA)")
+    var masterdata: String?
+    @Option(help: "CoinGecko coin ids, comma-separated (env TICKWIRE_COINS; default \(FetcherConfiguration.defaultCoinIDs.joined(separator: ",")))")
+    var coins: String?
+    @Option(help: "seed of the mock feeds' random walk (env TICKWIRE_SEED; default 42)")
+    var seed: UInt64?
+
+    public init() {}
+
+    /// The configuration these flags and `environment` describe.
+    public func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FetcherConfiguration {
+        func setting(_ flag: String?, _ name: String) -> String? {
+            Setting.resolve(flag, environmentVariable: "TICKWIRE_\(name)", environment: environment)
+        }
+        let variantText = setting(feeds, "FEEDS") ?? "mock"
+        guard let variant = FeedVariant(rawValue: variantText) else {
+            throw ValidationError("--feeds must be mock, live or test, got \"\(variantText)\"")
+        }
+        var selection = FeedSelection(defaultVariant: variant)
+        for (feed, value) in try assignments(feedOverrides) {
+            guard let variant = FeedVariant(rawValue: value) else {
+                throw ValidationError("--feed \(feed.rawValue)= must be mock, live or test, got \"\(value)\"")
+            }
+            selection.overrides[feed] = variant
+        }
+        for (feed, value) in try assignments(periods) {
+            guard let seconds = Int(value), seconds > 0 else {
+                throw ValidationError("--period \(feed.rawValue)= must be a positive number of seconds, got \"\(value)\"")
+            }
+            selection.periods[feed] = .seconds(seconds)
+        }
+        let sources: [(Feed, String?)] = [
+            (.bitso, setting(bitsoURL, "BITSO_URL")), (.wazirx, setting(wazirxURL, "WAZIRX_URL")),
+            (.fiat, setting(fiatURL, "FIAT_URL")), (.coingecko, setting(coingeckoURL, "COINGECKO_URL")),
+            (.gnb, setting(gnbURL, "GNB_URL")), (.masterdata, setting(masterdata, "MASTERDATA")),
+        ]
+        for case let (feed, source?) in sources { selection.sources[feed] = source }
+        selection.fixerKey = setting(fixerKey, "FIXER_KEY")
+        if let seedText = setting(seed.map(String.init), "SEED") {
+            guard let seed = UInt64(seedText) else { throw ValidationError("the seed must be a whole number, got \"\(seedText)\"") }
+            selection.seed = seed
+        }
+        let coinIDs = setting(coins, "COINS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        return FetcherConfiguration(
+            pub: DefaultEndpoint.ratesFetcherPub.resolve(pub, environment: environment),
+            rep: DefaultEndpoint.ratesFetcherRep.resolve(rep, environment: environment),
+            selection: selection,
+            coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs)
+    }
+
+    private func assignments(_ items: [String]) throws -> [(Feed, String)] {
+        try items.map { item in
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, let feed = Feed(rawValue: parts[0]) else { throw SelectionError.invalidAssignment(item) }
+            return (feed, parts[1])
+        }
+    }
+}
