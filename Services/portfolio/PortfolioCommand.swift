@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+import PortfolioCore
+import ServiceSupport
+
+/// `portfolio`: durable trades, holdings, watch list, wallets and product sales.
+@main
+struct PortfolioCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "portfolio",
+        abstract: "Keeps trades and the watch list in SQLite, values holdings, groups wallets and totals product sales.")
+
+    @Option(help: .init(DefaultEndpoint.portfolioRep.help("JSON-RPC endpoint to bind")))
+    var rep: String?
+    @Option(help: .init(DefaultEndpoint.portfolioPub.help("change stream endpoint to bind")))
+    var pub: String?
+    @Option(name: .customLong("fetcher-pub"), help: .init(DefaultEndpoint.ratesFetcherPub.help("rates-fetcher's stream")))
+    var fetcherPub: String?
+    @Option(name: .customLong("fetcher-rep"), help: .init(DefaultEndpoint.ratesFetcherRep.help("rates-fetcher's JSON-RPC")))
+    var fetcherRep: String?
+    @Option(name: .customLong("converter-pub"), help: .init(DefaultEndpoint.converterPub.help("the converter's price stream")))
+    var converterPub: String?
+    @Option(name: .customLong("converter-rep"), help: .init(DefaultEndpoint.converterRep.help("the converter's JSON-RPC")))
+    var converterRep: String?
+    @Option(help: "SQLite file, or :memory: (env TICKWIRE_DATABASE; default $XDG_DATA_HOME/tickwire/portfolio.sqlite)")
+    var database: String?
+    @OptionGroup var common: CommonOptions
+
+    func run() async throws {
+        let runtime = try Runtime.bootstrap(service: "portfolio", logLevel: common.level)
+        let environment = ProcessInfo.processInfo.environment
+        let dataHome = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
+        let path = Setting.resolve(database, environmentVariable: "TICKWIRE_DATABASE",
+                                   default: dataHome.appendingPathComponent("tickwire/portfolio.sqlite").path)
+        let store = path == ":memory:" ? try PortfolioStore.inMemory() : try PortfolioStore.live(path: path)
+        runtime.logger.info("portfolio database", metadata: ["path": "\(path)"])
+        try await runtime.run(Portfolio.services(PortfolioConfiguration(
+            rep: DefaultEndpoint.portfolioRep.resolve(rep),
+            pub: DefaultEndpoint.portfolioPub.resolve(pub),
+            fetcherPub: DefaultEndpoint.ratesFetcherPub.resolve(fetcherPub),
+            fetcherRep: DefaultEndpoint.ratesFetcherRep.resolve(fetcherRep),
+            converterPub: DefaultEndpoint.converterPub.resolve(converterPub),
+            converterRep: DefaultEndpoint.converterRep.resolve(converterRep)
+        ), store: store, runtime: runtime))
+    }
+}

@@ -1,0 +1,162 @@
+import Bus
+import Foundation
+import GRDB
+import Messages
+import Money
+
+extension PortfolioStore {
+    /// A store in the SQLite file at `path` (WAL, synchronous=FULL: an acknowledged write
+    /// survives the process being killed right after the reply).
+    public static func live(path: String) throws -> Self {
+        try FileManager.default.createDirectory(
+            at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return try sqlite(DatabasePool(path: path, configuration: configuration))
+    }
+
+    /// A store in memory: for tests and demos that must leave nothing behind.
+    public static func inMemory() throws -> Self {
+        try sqlite(DatabaseQueue())
+    }
+
+    private static func sqlite(_ database: any DatabaseWriter) throws -> Self {
+        try migrator.migrate(database)
+        return Self(
+            addTrade: { request, id, now in
+                try await database.write { db in
+                    if let existing = try String.fetchOne(
+                        db, sql: "SELECT trade_id FROM request WHERE id = ?", arguments: [request.requestId]),
+                       let trade = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [existing]) {
+                        return try trade.trade()
+                    }
+                    try db.execute(
+                        sql: """
+                        INSERT INTO trade (id, asset, amount, price, currency, date, recorded_at)
+                        VALUES (?, ?, ?, ?, ?, ?, ?)
+                        """,
+                        arguments: [id, request.asset, request.amount.description, request.price.description,
+                                    request.currency, Wire.format(request.date), Wire.format(now)])
+                    try db.execute(sql: "INSERT INTO request (id, trade_id) VALUES (?, ?)", arguments: [request.requestId, id])
+                    guard let stored = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id]) else {
+                        throw StoreError.corrupt("trade \(id) vanished while being written")
+                    }
+                    return try stored.trade()
+                }
+            },
+            removeTrade: { id in
+                try await database.write { db in
+                    try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [id])
+                    return db.changesCount > 0
+                }
+            },
+            trades: {
+                try await database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT * FROM trade ORDER BY date, recorded_at, id").map { try $0.trade() }
+                }
+            },
+            watch: { asset, now in
+                try await database.write { db in
+                    try db.execute(sql: "INSERT OR IGNORE INTO watch (asset, added_at) VALUES (?, ?)",
+                                   arguments: [asset, Wire.format(now)])
+                    return db.changesCount > 0
+                }
+            },
+            unwatch: { asset in
+                try await database.write { db in
+                    try db.execute(sql: "DELETE FROM watch WHERE asset = ?", arguments: [asset])
+                    return db.changesCount > 0
+                }
+            },
+            watchlist: {
+                try await database.read { db in
+                    try String.fetchAll(db, sql: "SELECT asset FROM watch ORDER BY added_at, asset")
+                }
+            },
+            savePrices: { prices in
+                try await database.write { db in
+                    for price in prices {
+                        try db.execute(
+                            sql: """
+                            INSERT OR REPLACE INTO price (asset, currency, price, change_percent_24h, updated_at)
+                            VALUES (?, ?, ?, ?, ?)
+                            """,
+                            arguments: [price.asset, price.currency, price.price.description,
+                                        price.changePercent24h?.description, Wire.format(price.updatedAt)])
+                    }
+                }
+            },
+            prices: {
+                try await database.read { db in
+                    try Row.fetchAll(db, sql: "SELECT * FROM price ORDER BY asset, currency").map { row in
+                        StoredPrice(
+                            asset: row["asset"], currency: row["currency"],
+                            price: try ExactDecimal(row["price"] as String),
+                            changePercent24h: try (row["change_percent_24h"] as String?).map { try ExactDecimal($0) },
+                            updatedAt: try row.date("updated_at"))
+                    }
+                }
+            },
+            saveDocument: { key, body in
+                try await database.write { db in
+                    try db.execute(sql: "INSERT OR REPLACE INTO document (key, body) VALUES (?, ?)", arguments: [key, body])
+                }
+            },
+            document: { key in
+                try await database.read { db in
+                    try Data.fetchOne(db, sql: "SELECT body FROM document WHERE key = ?", arguments: [key])
+                }
+            }
+        )
+    }
+
+    /// The schema, one migration per change; applied on open.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE trade (
+                    id TEXT PRIMARY KEY, asset TEXT NOT NULL, amount TEXT NOT NULL, price TEXT NOT NULL,
+                    currency TEXT NOT NULL, date TEXT NOT NULL, recorded_at TEXT NOT NULL);
+                CREATE TABLE request (id TEXT PRIMARY KEY, trade_id TEXT NOT NULL);
+                CREATE TABLE watch (asset TEXT PRIMARY KEY, added_at TEXT NOT NULL);
+                CREATE TABLE price (
+                    asset TEXT NOT NULL, currency TEXT NOT NULL, price TEXT NOT NULL,
+                    change_percent_24h TEXT, updated_at TEXT NOT NULL, PRIMARY KEY (asset, currency));
+                CREATE TABLE document (key TEXT PRIMARY KEY, body BLOB NOT NULL);
+                """)
+        }
+        return migrator
+    }
+}
+
+extension Row {
+    /// A `trade` row as a ``Trade``; amounts are stored as exact decimal text.
+    fileprivate func trade() throws -> Trade {
+        Trade(
+            id: self["id"], asset: self["asset"],
+            amount: try ExactDecimal(self["amount"] as String), price: try ExactDecimal(self["price"] as String),
+            currency: self["currency"],
+            date: try date("date"), recordedAt: try date("recorded_at"))
+    }
+
+    /// A column holding a wire-format date.
+    fileprivate func date(_ column: String) throws -> Date {
+        let text: String = self[column]
+        guard let date = Wire.parseDate(text) else { throw StoreError.corrupt("\(column) is not a date: \(text)") }
+        return date
+    }
+}
+
+/// A stored row that cannot be read back.
+public enum StoreError: Error, Equatable, CustomStringConvertible {
+    /// A column's text is not what was written.
+    case corrupt(String)
+
+    public var description: String {
+        switch self {
+        case .corrupt(let detail): "corrupt portfolio database: \(detail)"
+        }
+    }
+}
