@@ -38,7 +38,7 @@ let package = Package(
 
         // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
         .target(name: "Bus", dependencies: [
-            "ZeroMQ",
+            "ZeroMQ", "Money",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -101,11 +101,15 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
-        .testTarget(name: "RatesFetcherCoreTests", dependencies: ["RatesFetcherCore", "Bus", "Feeds", "Market"]),
-        .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Market", "Money"]),
-        .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Market", "Money"]),
-        .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Money"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Messages", "Market", "Money"]),
+        .testTarget(name: "RatesFetcherCoreTests", dependencies: [
+            "RatesFetcherCore", "Bus", "Feeds", "Market", "Messages", "Money", "ZeroMQ",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
+        .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
+        .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Messages", "Money"]),
+        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Messages", "Market", "Money", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import Money
 
 /// The one JSON configuration of the whole wire.
 ///
@@ -40,6 +41,7 @@ public enum Wire {
 
     private static let decoder: JSONDecoder = {
         let decoder = JSONDecoder()
+        decoder.userInfo[ExactDecimal.stringsOnly] = true
         decoder.dateDecodingStrategy = .custom { decoder in
             let container = try decoder.singleValueContainer()
             let text = try container.decode(String.self)

@@ -38,6 +38,9 @@ public struct RateBook: Sendable {
         case "rate":
             let source = message.header.source
             let rate = try message.decode(ExchangeRate.self).data
+            // A rate the graph would refuse (a bad code, zero) is refused here, alone,
+            // so it cannot take the rest of its source down with it.
+            _ = try RateGraph([rate])
             rates[source, default: [:]]["\(rate.from)-\(rate.to)"] = rate
             graphs = [:]
             return .rate(source: source)
@@ -103,7 +106,7 @@ public struct RateBook: Sendable {
 
     private func marketRates() -> [ExchangeRate] {
         let fiat = fiatSource.flatMap { rates[$0] }.map { own in own.keys.sorted().compactMap { own[$0] } } ?? []
-        let crypto = preferredQuotes.filter { $0.last > .zero }.map {
+        let crypto = preferredQuotes.filter(\.isUsableRate).map {
             ExchangeRate(from: $0.market.base, to: $0.market.quote, rate: $0.last)
         }
         return fiat + crypto
@@ -115,5 +118,13 @@ public struct RateBook: Sendable {
         let allFiat = codes.allSatisfy { Currency.iso($0.uppercased()) != nil }
         if allFiat, let fiatSource { return fiatSource }
         return Self.marketSource
+    }
+}
+
+extension Quote {
+    /// Whether the quote can be an edge of the `market` graph: a positive price between
+    /// two well-formed codes (CoinGecko has one-letter symbols such as "T", which cannot).
+    var isUsableRate: Bool {
+        last > .zero && (try? Currency(code: market.base)) != nil && (try? Currency(code: market.quote)) != nil
     }
 }

@@ -7,7 +7,8 @@ extension ExactDecimal: Codable {
         try container.encode(description)
     }
 
-    /// Decodes from a string (`"0.86713"`) or a JSON number (`0.86713`, `1e-7`), exactly.
+    /// Decodes from a string (`"0.86713"`) or a JSON number (`0.86713`, `1e-7`), exactly; only from a
+    /// string when the decoder's ``ExactDecimal/stringsOnly`` user info is `true` (Tickwire's own wire).
     ///
     /// `JSONDecoder` reads a number into `Foundation.Decimal` from its text, which is exact for every number
     /// with at most 38 significant digits (all that an `ExactDecimal` holds); its digits are then parsed here,
@@ -18,6 +19,9 @@ extension ExactDecimal: Codable {
         let text: String
         if let string = try? container.decode(String.self) {
             text = string
+        } else if decoder.userInfo[ExactDecimal.stringsOnly] as? Bool == true {
+            throw DecodingError.dataCorruptedError(
+                in: container, debugDescription: "money must be a decimal string such as \"12.50\", not a JSON number")
         } else {
             text = try container.decode(Decimal.self).description
         }
@@ -30,6 +34,9 @@ extension ExactDecimal: Codable {
 }
 
 extension ExactDecimal {
+    /// A decoder user-info key: `true` makes decoding accept decimal strings only, never JSON numbers.
+    public static let stringsOnly = CodingUserInfoKey(rawValue: "tickwire.money.stringsOnly")!
+
     /// The same value as a `Foundation.Decimal`, built exactly from the digits (never through `Double`).
     var foundationDecimal: Decimal {
         let magnitude = mantissa.magnitude

@@ -26,10 +26,9 @@ extension PortfolioStore {
         return Self(
             addTrade: { request, id, now in
                 try await database.write { db in
-                    if let existing = try String.fetchOne(
-                        db, sql: "SELECT trade_id FROM request WHERE id = ?", arguments: [request.requestId]),
-                       let trade = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [existing]) {
-                        return try trade.trade()
+                    if let answered = try Row.fetchOne(
+                        db, sql: "SELECT trade_id, trade FROM request WHERE id = ?", arguments: [request.requestId]) {
+                        return try firstAnswer(answered, db)
                     }
                     try db.execute(
                         sql: """
@@ -38,11 +37,13 @@ extension PortfolioStore {
                         """,
                         arguments: [id, request.asset, request.amount.description, request.price.description,
                                     request.currency, Wire.format(request.date), Wire.format(now)])
-                    try db.execute(sql: "INSERT INTO request (id, trade_id) VALUES (?, ?)", arguments: [request.requestId, id])
                     guard let stored = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id]) else {
                         throw StoreError.corrupt("trade \(id) vanished while being written")
                     }
-                    return try stored.trade()
+                    let trade = try stored.trade()
+                    try db.execute(sql: "INSERT INTO request (id, trade_id, trade) VALUES (?, ?, ?)",
+                                   arguments: [request.requestId, id, String(decoding: try Wire.encode(trade), as: UTF8.self)])
+                    return trade
                 }
             },
             removeTrade: { id in
@@ -127,7 +128,20 @@ extension PortfolioStore {
                 CREATE TABLE document (key TEXT PRIMARY KEY, body BLOB NOT NULL);
                 """)
         }
+        migrator.registerMigration("v2: requests keep their first answer") { db in
+            try db.execute(sql: "ALTER TABLE request ADD COLUMN trade TEXT")
+        }
         return migrator
+    }
+
+    /// The trade a request already answered with, even if it was removed since.
+    private static func firstAnswer(_ request: Row, _ db: Database) throws -> Trade {
+        if let json: String = request["trade"] { return try Wire.decode(Trade.self, from: Data(json.utf8)) }
+        let tradeID: String = request["trade_id"]
+        guard let trade = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [tradeID]) else {
+            throw StoreError.corrupt("request for trade \(tradeID) has no answer stored and the trade is gone")
+        }
+        return try trade.trade()
     }
 }
 

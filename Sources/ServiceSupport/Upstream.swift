@@ -36,7 +36,8 @@ extension Runtime {
 
     /// A Clone-pattern subscriber of the publisher at `pub` whose snapshots come from its REP at `rep`.
     public func subscriber(of upstream: String, pub: String, rep: String, prefixes: [String]) throws -> Subscriber {
-        let client = try client(rep)
+        // A snapshot can be large (every transaction, the whole masterdata): allow it more time.
+        let client = try client(rep, timeout: .seconds(5))
         return try Subscriber(
             context: context, name: "\(service)<-\(upstream)", endpoint: pub, prefixes: prefixes,
             snapshot: { prefix in try await client.call("snapshot", params: SnapshotRequest(prefix: prefix), as: Snapshot.self) },

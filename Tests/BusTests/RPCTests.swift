@@ -97,7 +97,7 @@ struct RPCTests {
         let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(200), retries: 1)
         let start = ContinuousClock.now
         let error = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
-        #expect(ContinuousClock.now - start < .seconds(2))
+        #expect(ContinuousClock.now - start < .seconds(5), "two attempts of 200 ms, with room for a loaded machine")
         #expect(error?.description.contains("no reply from \(address) to ping after 2 attempts") == true)
 
         let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)

@@ -146,7 +146,7 @@ struct ZeroMQTests {
         let start = ContinuousClock.now
         await push.close()
         await push.close()
-        #expect(ContinuousClock.now - start < .seconds(1))
+        #expect(ContinuousClock.now - start < .seconds(5), "closing must not wait for the unsent messages")
         await #expect(throws: ZMQError.self) { try await push.send(frames("late")) }
     }
 }

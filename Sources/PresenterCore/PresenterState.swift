@@ -1,0 +1,127 @@
+import Bus
+import Foundation
+import Logging
+import Market
+import Messages
+import Money
+import Synchronization
+
+/// The presenter's copy of the streams it follows, with one owner: the last quote,
+/// book, coin, status and price of each topic, the masterdata, and each upstream's state.
+actor PresenterState {
+    private(set) var quotes: [Topic: Quote] = [:]
+    private(set) var books: [String: BookInfo] = [:]
+    private(set) var coins: [String: CoinInfo] = [:]
+    private(set) var statuses: [String: FeedStatus] = [:]
+    private(set) var prices: [String: AssetPrice] = [:]
+    private(set) var masterdata = Masterdata(assets: [], wallets: [])
+    /// When each kind of data last arrived.
+    private(set) var updated: [String: Date] = [:]
+    /// Each stream's state, as `health` reports it.
+    private(set) var streams: [String: String] = [
+        "rates-fetcher": "waiting for a snapshot", "converter": "waiting for a snapshot", "portfolio": "waiting for a snapshot",
+    ]
+    private let logger: Logger
+    private let priceUpdates: PriceBroadcast
+
+    init(logger: Logger, priceUpdates: PriceBroadcast) {
+        self.logger = logger
+        self.priceUpdates = priceUpdates
+    }
+
+    /// Applies an event of `upstream`'s stream.
+    func apply(_ event: SubscriberEvent, from upstream: String) {
+        switch event {
+        case .snapshot(_, _, let messages):
+            if upstream == "converter" { prices = [:] }
+            for message in messages { apply(message) }
+            streams[upstream] = "ok"
+        case .message(let message):
+            apply(message)
+            streams[upstream] = "ok"
+        case .unavailable(let reason):
+            streams[upstream] = reason
+        }
+    }
+
+    private func apply(_ message: BusMessage) {
+        do {
+            let kind = String(message.topic.kind)
+            switch kind {
+            case "quote": quotes[message.topic] = try message.decode(Quote.self).data
+            case "book":
+                let book = try message.decode(BookInfo.self).data
+                books[book.book] = book
+            case "coin":
+                let coin = try message.decode(CoinInfo.self).data
+                coins[coin.symbol.uppercased()] = coin
+            case "status":
+                let status = try message.decode(FeedStatus.self).data
+                statuses[status.feed] = status
+            case "assets": masterdata.assets = try message.decode([Asset].self).data
+            case "wallets": masterdata.wallets = try message.decode([Wallet].self).data
+            case "price":
+                let price = try message.decode(AssetPrice.self).data
+                prices[PresenterState.key(price.asset, price.currency)] = price
+                priceUpdates.send(price)
+            default:
+                return
+            }
+            updated[kind] = message.header.time
+        } catch {
+            logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+        }
+    }
+
+    /// The price of `asset` in `currency`, if the converter has published one.
+    func price(_ asset: String, in currency: String) -> AssetPrice? { prices[Self.key(asset, currency)] }
+
+    /// Every price in `currency`, by asset.
+    func prices(in currency: String) -> [String: AssetPrice] {
+        Dictionary(prices.values.filter { $0.currency == currency }.map { ($0.asset, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Bitso's quote of `book` (e.g. `btc_mxn`).
+    func bitsoQuote(book: String) -> Quote? {
+        guard let info = books[book] else { return nil }
+        return quotes.first { $0.key.rawValue == "quote.bitso.\(info.market.symbol)" }?.value
+    }
+
+    /// Every Bitso quote.
+    func bitsoQuotes() -> [Quote] { quotes.filter { $0.key.source == "bitso" }.map(\.value) }
+
+    /// The best quote of `asset`: in `currency` if any feed quotes it so, preferring CoinGecko.
+    func quote(of asset: String, in currency: String) -> Quote? {
+        let candidates = quotes.values.filter { $0.market.base == asset }
+        let ranked = candidates.sorted { rank($0) < rank($1) }
+        return ranked.first { $0.market.quote == currency } ?? ranked.first
+    }
+
+    private func rank(_ quote: Quote) -> Int { ["coingecko", "bitso", "wazirx"].firstIndex(of: quote.source) ?? 3 }
+
+    private static func key(_ asset: String, _ currency: String) -> String { "\(asset)/\(currency)" }
+}
+
+/// Fans price updates out to every open Server-Sent Events stream.
+final class PriceBroadcast: Sendable {
+    private let listeners = Synchronization.Mutex<[UUID: AsyncStream<AssetPrice>.Continuation]>([:])
+
+    /// A stream of every price from now on; it ends when the listener is cancelled.
+    func subscribe() -> AsyncStream<AssetPrice> {
+        let id = UUID()
+        let (stream, continuation) = AsyncStream<AssetPrice>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
+        continuation.onTermination = { [weak self] _ in
+            _ = self?.listeners.withLock { $0.removeValue(forKey: id) }
+        }
+        listeners.withLock { $0[id] = continuation }
+        return stream
+    }
+
+    /// Passes a price to every listener.
+    func send(_ price: AssetPrice) {
+        for continuation in listeners.withLock({ Array($0.values) }) { continuation.yield(price) }
+    }
+
+    /// How many streams are open.
+    var count: Int { listeners.withLock { $0.count } }
+}

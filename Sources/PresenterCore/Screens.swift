@@ -1,0 +1,192 @@
+import Bus
+import Foundation
+import Market
+import Messages
+import Money
+
+/// One screen ready to show: its view as JSON, the same view as an HTML page, and the HTTP status.
+public struct RenderedScreen: Sendable {
+    /// 200, or 400/404/503 for a bad request, a missing thing or an unavailable upstream.
+    public var status: Int
+    /// The view, as the REP `view` method and `GET /api/views/<screen>` return it.
+    public var view: AnyView
+    /// The page a browser shows.
+    public var html: String
+}
+
+/// Any view, encodable as itself.
+public struct AnyView: Encodable, Sendable {
+    let value: any Encodable & Sendable
+
+    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
+}
+
+/// `view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?}` over REP.
+public struct ViewRequest: Codable, Sendable, Equatable {
+    /// assets, wallets, coins, coin, portfolio, books, book, products or product.
+    public var screen: String
+    /// A locale such as `de_AT` (default en_US).
+    public var locale: String?
+    /// The display currency (default USD).
+    public var currency: String?
+    /// The assets filter: all, crypto, commodity, fiat.
+    public var filter: String?
+    /// The coins scope: all or watchlist.
+    public var scope: String?
+    /// The coin of the `coin` screen.
+    public var symbol: String?
+    /// The book of the `book` screen, e.g. `btc_mxn`.
+    public var book: String?
+    /// The product of the `product` screen.
+    public var sku: String?
+
+    /// The screen's parameters by name, as the HTTP query gives them.
+    var parameters: [String: String] {
+        ["filter": filter, "scope": scope, "symbol": symbol, "book": book, "sku": sku].compactMapValues { $0 }
+    }
+}
+
+/// Builds every screen from the presenter's state and the other services' answers.
+struct Screens: Sendable {
+    /// The screens there are.
+    static let names = ["assets", "wallets", "coins", "coin", "portfolio", "books", "book", "products", "product"]
+
+    let state: PresenterState
+    let portfolio: RPCClient
+    let fetcher: RPCClient
+
+    /// The screen `name` with `parameters`, for `page`'s locale and currency; never throws:
+    /// a failure is a page that says what went wrong.
+    func render(_ name: String, parameters: [String: String], page: PageContext) async -> RenderedScreen {
+        let context = ViewContext(locale: page.locale, currency: page.currency, now: page.now)
+        do {
+            return try await build(name, parameters: parameters, context: context, page: page)
+        } catch let error as ViewError {
+            return failure(400, "Bad request", error.description, page: page, context: context)
+        } catch let error as RPCError where error.code == -32001 {
+            return failure(404, "Not found", error.message, page: page, context: context)
+        } catch let error as RPCError where error.code == -32602 {
+            return failure(400, "Bad request", error.message, page: page, context: context)
+        } catch let error as RPCError {
+            return failure(503, "Unavailable", error.message, page: page, context: context)
+        } catch {
+            return failure(503, "Unavailable", String(describing: error), page: page, context: context)
+        }
+    }
+
+    private func build(_ name: String, parameters: [String: String], context: ViewContext, page: PageContext) async throws -> RenderedScreen {
+        let notices = await streamNotices(now: context.now)
+        let updated = await state.updated
+        switch name {
+        case "assets":
+            let masterdata = await state.masterdata
+            guard !masterdata.assets.isEmpty else { throw RPCError.unavailable("No assets yet: the masterdata has not arrived from rates-fetcher.") }
+            let view = try AssetsView.make(assets: masterdata.assets, wallets: masterdata.wallets, filter: parameters["filter"],
+                                           context: context, asOf: updated["assets"], notices: notices)
+            return ok(view, Pages.assets(view, context: page))
+        case "wallets":
+            let groups = try await portfolio.call("wallets", as: WalletGroups.self)
+            let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
+            return ok(view, Pages.wallets(view, context: page))
+        case "coins":
+            let view = CoinsView.make(coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices)
+            return ok(view, Pages.coins(view, context: page))
+        case "coin":
+            let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
+            return ok(view, Pages.coin(view, context: page))
+        case "portfolio":
+            let valuation = try await portfolio.call("holdings", params: HoldingsRequest(currency: context.currency), as: Valuation.self)
+            let trades = try await portfolio.call("trades.list", as: [Trade].self)
+            let view = PortfolioView.make(valuation: valuation, trades: trades, context: context, notices: notices)
+            return ok(view, Pages.portfolio(view, context: page))
+        case "books":
+            let books = await state.books.values.sorted { $0.book < $1.book }
+            guard !books.isEmpty else { throw RPCError.unavailable("No books yet: Bitso's data has not arrived from rates-fetcher.") }
+            let view = BooksView.make(books: books, tickers: await state.bitsoQuotes(), context: context, asOf: updated["book"], notices: notices)
+            return ok(view, Pages.books(view, context: page))
+        case "book":
+            let book = try required("book", parameters).lowercased()
+            guard let quote = await state.bitsoQuote(book: book) else { throw RPCError.notFound("No ticker for book \(book).") }
+            let view = BookView.make(quote: quote, book: book, context: context, notices: notices)
+            return ok(view, Pages.book(view, context: page))
+        case "products":
+            let products = try await portfolio.call("products", as: [ProductSummary].self)
+            let view = ProductsView.make(products: products, context: context, notices: notices)
+            return ok(view, Pages.products(view, context: page))
+        case "product":
+            let detail = try await portfolio.call("product", params: ProductRequest(sku: try required("sku", parameters)), as: ProductDetail.self)
+            let view = ProductView.make(detail: detail, context: context, notices: notices)
+            return ok(view, Pages.product(view, context: page))
+        default:
+            throw RPCError.notFound("No screen \"\(name)\"; screens: \(Self.names.joined(separator: ", ")).")
+        }
+    }
+
+    /// Every coin with a price in `currency` (or only the watch list), watched ones marked.
+    private func coins(scope: String?, currency: String) async throws -> [CoinSnapshot] {
+        guard [nil, "all", "watchlist"].contains(scope) else {
+            throw RPCError.invalidParams("scope must be all or watchlist, got \"\(scope ?? "")\"")
+        }
+        let watched = Set((try? await portfolio.call("watchlist.list", as: [String].self)) ?? [])
+        let prices = await state.prices(in: currency)
+        let symbols = scope == "watchlist" ? watched : Set(prices.keys).union(watched)
+        var snapshots: [CoinSnapshot] = []
+        for symbol in symbols.sorted() {
+            let (name, image) = await identity(of: symbol)
+            snapshots.append(CoinSnapshot(symbol: symbol, name: name, image: image, price: prices[symbol], watched: watched.contains(symbol)))
+        }
+        return snapshots
+    }
+
+    private func coin(_ symbol: String, context: ViewContext, notices: [String]) async throws -> CoinView {
+        var notices = notices
+        let (name, image) = await identity(of: symbol)
+        let watched = ((try? await portfolio.call("watchlist.list", as: [String].self)) ?? []).contains(symbol)
+        let price = await state.price(symbol, in: context.currency)
+        let quote = await state.quote(of: symbol, in: context.currency)
+        guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
+        var history: PriceHistory?
+        do {
+            history = try await fetcher.call("history", params: HistoryRequest(asset: symbol, currency: context.currency, days: 30), as: PriceHistory.self)
+        } catch {
+            notices.append("No 30-day history in \(context.currency): \(describeRemote(error))")
+        }
+        let valuation = try? await portfolio.call("holdings", params: HoldingsRequest(currency: context.currency), as: Valuation.self)
+        return CoinView.make(
+            coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched),
+            quote: quote, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices)
+    }
+
+    /// A coin's name and image: CoinGecko's, else the masterdata's, else its symbol.
+    private func identity(of symbol: String) async -> (String, String?) {
+        if let coin = await state.coins[symbol] { return (coin.name, coin.image) }
+        if let asset = await state.masterdata.assets.first(where: { $0.symbol == symbol }) { return (asset.name, asset.iconLight) }
+        return (symbol, nil)
+    }
+
+    /// Notices for feeds that are failing and streams that are down.
+    private func streamNotices(now: Date) async -> [String] {
+        let streams = await state.streams.filter { $0.value != "ok" }.sorted { $0.key < $1.key }
+        return Notices.feedProblems(Array(await state.statuses.values).sorted { $0.feed < $1.feed }, now: now)
+            + streams.map { "\($0.key): \($0.value)" }
+    }
+
+    private func required(_ name: String, _ parameters: [String: String]) throws -> String {
+        guard let value = parameters[name], !value.isEmpty else { throw RPCError.invalidParams("missing \(name)") }
+        return value
+    }
+
+    private func ok<View: Encodable & Sendable>(_ view: View, _ html: String) -> RenderedScreen {
+        RenderedScreen(status: 200, view: AnyView(value: view), html: html)
+    }
+
+    private func failure(_ status: Int, _ title: String, _ message: String, page: PageContext, context: ViewContext) -> RenderedScreen {
+        let view = ErrorView.make(title: title, message: message, lastGood: nil, context: context)
+        return RenderedScreen(status: status, view: AnyView(value: view), html: Pages.error(view, context: page))
+    }
+}
+
+/// A remote failure in a sentence.
+func describeRemote(_ error: any Error) -> String {
+    (error as? RPCError)?.message ?? String(describing: error)
+}

@@ -1,0 +1,56 @@
+import Foundation
+import Market
+import Money
+
+/// A price history ready to draw: every point with its time and formatted price, and the extremes.
+public struct ChartData: Codable, Sendable, Equatable {
+    /// One point of the history.
+    public struct Point: Codable, Sendable, Equatable {
+        /// When, ISO 8601 UTC.
+        public var time: String
+        /// When, for the reader: date and time, e.g. "Jun 15, 2025 at 3:06 PM".
+        public var label: String
+        /// The day alone, short, for axis labels, e.g. "Jun 15".
+        public var day: String
+        /// The price then.
+        public var price: DisplayAmount
+    }
+
+    /// The currency of every price.
+    public var currency: String
+    /// Every point, oldest first.
+    public var points: [Point]
+    /// The point with the lowest price (the first such).
+    public var min: Point
+    /// The point with the highest price (the first such).
+    public var max: Point
+    /// The oldest point.
+    public var first: Point
+    /// The newest point.
+    public var last: Point
+    /// The change from first to last in percent, when it can be computed (the first price is not zero).
+    public var change: DisplayAmount?
+
+    /// The chart of `history` for `locale`, or nil when it has no points. Every price gets the same digits:
+    /// those the lowest price needs.
+    public static func make(history: PriceHistory, locale: String) -> ChartData? {
+        let sorted = history.points.enumerated().sorted { $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time }.map(\.element)
+        guard let firstPoint = sorted.first, let lastPoint = sorted.last,
+              let lowest = sorted.min(by: { $0.price < $1.price }),
+              let highest = sorted.max(by: { $0.price < $1.price }) else { return nil }
+        let digits = Precision.priceDigits(lowest.price, code: history.currency)
+        func point(_ source: PricePoint) -> Point {
+            Point(
+                time: DisplayDate.iso(source.time), label: DisplayDate.dateTime(source.time, locale: locale),
+                day: DisplayDate.dayMonth(source.time, locale: locale),
+                price: .money(source.price, code: history.currency, locale: locale, fractionDigits: digits)
+            )
+        }
+        let change = PercentChange.between(firstPoint.price, lastPoint.price)
+        return ChartData(
+            currency: history.currency, points: sorted.map(point), min: point(lowest), max: point(highest),
+            first: point(firstPoint), last: point(lastPoint),
+            change: change.map { DisplayAmount.percent($0, locale: locale) }
+        )
+    }
+}

@@ -1,0 +1,66 @@
+/// `text` safe to put between tags or inside a quoted attribute: `& < > " '` become character references.
+public func escapeHTML(_ text: String) -> String {
+    var escaped = ""
+    escaped.reserveCapacity(text.utf8.count)
+    for character in text {
+        switch character {
+        case "&": escaped += "&amp;"
+        case "<": escaped += "&lt;"
+        case ">": escaped += "&gt;"
+        case "\"": escaped += "&quot;"
+        case "'": escaped += "&#39;"
+        default: escaped.append(character)
+        }
+    }
+    return escaped
+}
+
+/// Markup helpers shared by the pages.
+enum HTML {
+    /// `text` as a double-quoted JavaScript string literal that is also safe inside a `<script>` element:
+    /// quotes, backslashes, `<`, `>`, `&`, line breaks and control characters are escaped.
+    static func scriptString(_ text: String) -> String {
+        var literal = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\\": literal += "\\\\"
+            case "\"": literal += "\\\""
+            case "<", ">", "&", "'", "\u{2028}", "\u{2029}": literal += unicodeEscape(scalar)
+            case _ where scalar.value < 0x20: literal += unicodeEscape(scalar)
+            default: literal.unicodeScalars.append(scalar)
+            }
+        }
+        return literal + "\""
+    }
+
+    /// `\uXXXX` for a scalar of the Basic Multilingual Plane.
+    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
+        let hex = String(scalar.value, radix: 16)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+    }
+
+    /// An icon that switches to its dark variant in dark mode.
+    static func icon(light: String, dark: String, alt: String) -> String {
+        """
+        <picture class="icon"><source media="(prefers-color-scheme: dark)" srcset="\(escapeHTML(dark))">\
+        <img src="\(escapeHTML(light))" alt="\(escapeHTML(alt))" width="28" height="28" loading="lazy"></picture>
+        """
+    }
+
+    /// A table cell for an amount, carrying its exact value in `data-raw`; "—" when there is none.
+    static func amountCell(_ amount: DisplayAmount?, classes: String = "num", attributes: String = "") -> String {
+        guard let amount else { return "<td class=\"\(classes) missing\"\(attributes)>—</td>" }
+        return "<td class=\"\(classes)\" data-raw=\"\(escapeHTML(amount.raw))\"\(attributes)>\(escapeHTML(amount.text))</td>"
+    }
+
+    /// A `<dt>`/`<dd>` pair for a figure of a detail page; nothing when there is no amount.
+    static func figure(_ label: String, _ amount: DisplayAmount?, id: String) -> String {
+        guard let amount else { return "" }
+        return "<dt>\(escapeHTML(label))</dt><dd id=\"\(id)\" data-raw=\"\(escapeHTML(amount.raw))\">\(escapeHTML(amount.text))</dd>"
+    }
+
+    /// The CSS class of a trend, for colouring.
+    static func trendClass(_ trend: Trend?) -> String {
+        trend?.rawValue ?? "flat"
+    }
+}

@@ -1,0 +1,84 @@
+/// The frame every page shares: document head with the stylesheet, navigation, locale and currency switches,
+/// the notices area, and the data-age footer.
+enum Layout {
+    /// The pages the navigation bar links, in order.
+    static let pages: [(path: String, title: String)] = [
+        ("/assets", "Assets"), ("/wallets", "Wallets"), ("/coins", "Coins"),
+        ("/portfolio", "Portfolio"), ("/books", "Books"), ("/products", "Products"),
+    ]
+
+    /// The locales the switch offers.
+    static let locales = ["de_AT", "en_US", "sv_SE", "es_MX", "de_DE"]
+
+    /// The display currencies the switch offers.
+    static let currencies = ["USD", "SEK"]
+
+    /// A complete HTML5 document around `body`; `head` adds to the head, `scripts` closes the body.
+    static func document(
+        title: String, context: PageContext, notices: [String], dataAge: DataAge?,
+        head: String = "", body: String, scripts: String = ""
+    ) -> String {
+        """
+        <!DOCTYPE html>
+        <html lang="\(escapeHTML(context.locale.replacing("_", with: "-")))">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="color-scheme" content="light dark">
+        <title>\(escapeHTML(title)) · Tickwire</title>
+        <style>\(Stylesheet.css)</style>
+        \(head)
+        </head>
+        <body>
+        <header class="top">
+        \(navigation(context))
+        <div class="switches">
+        \(switcher(id: "locale-switch", label: "Locale", name: "locale", options: locales.map { ($0, $0) }, current: context.locale, context: context))
+        \(switcher(id: "currency-switch", label: "Currency", name: "currency", options: currencies.map { ($0, $0) }, current: context.currency, context: context))
+        </div>
+        </header>
+        <main>
+        <h1>\(escapeHTML(title))</h1>
+        \(noticesArea(notices))
+        \(body)
+        </main>
+        \(footer(dataAge))
+        \(scripts)
+        </body>
+        </html>
+        """
+    }
+
+    /// The navigation bar; the current page (or the list a detail page belongs to) is marked.
+    static func navigation(_ context: PageContext) -> String {
+        let links = pages.map { page in
+            let current = context.isWithin(page.path) ? " aria-current=\"page\"" : ""
+            return "<a href=\"\(escapeHTML(context.href(page: page.path)))\"\(current)>\(escapeHTML(page.title))</a>"
+        }
+        return "<nav class=\"pages\" aria-label=\"Pages\">\(links.joined())</nav>"
+    }
+
+    /// A row of links that each set query item `name` on the current page, the current value marked.
+    static func switcher(id: String, label: String, name: String, options: [(value: String, title: String)], current: String, context: PageContext) -> String {
+        let links = options.map { option in
+            let selected = option.value.lowercased() == current.lowercased() ? " aria-current=\"true\" class=\"selected\"" : ""
+            return "<a href=\"\(escapeHTML(context.href(setting: name, to: option.value)))\" data-\(name)=\"\(escapeHTML(option.value))\"\(selected)>\(escapeHTML(option.title))</a>"
+        }
+        return "<nav class=\"switch\" id=\"\(id)\" aria-label=\"\(escapeHTML(label))\"><span class=\"switch-label\">\(escapeHTML(label))</span>\(links.joined())</nav>"
+    }
+
+    /// The notices area, present on every page (empty when all is well) so alerts have one place.
+    static func noticesArea(_ notices: [String]) -> String {
+        let items = notices.map { "<li>\(escapeHTML($0))</li>" }.joined()
+        return "<div id=\"notices\" class=\"notices\" role=\"alert\">\(items.isEmpty ? "" : "<ul>\(items)</ul>")</div>"
+    }
+
+    /// "Data as of … (5 min old)", or a note that the age is unknown.
+    static func footer(_ age: DataAge?) -> String {
+        guard let age else { return "<footer id=\"data-age\" class=\"data-age\">Data age unknown.</footer>" }
+        return """
+            <footer id="data-age" class="data-age" data-seconds="\(age.seconds)">Data as of \
+            <time datetime="\(escapeHTML(age.asOf))">\(escapeHTML(age.asOfText))</time> (\(escapeHTML(age.text)) old).</footer>
+            """
+    }
+}

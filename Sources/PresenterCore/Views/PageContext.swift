@@ -1,0 +1,98 @@
+import Foundation
+
+/// Where a page is shown: the reader's locale and currency, the path and query it was asked for, and the
+/// values a page generates (the request id of its forms, the current moment).
+public struct PageContext: Sendable, Equatable {
+    /// One query item, already percent-decoded.
+    public struct QueryItem: Sendable, Equatable {
+        /// Its name, e.g. "locale".
+        public var name: String
+        /// Its value, e.g. "de_AT".
+        public var value: String
+
+        /// A query item.
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The ICU locale identifier, e.g. "de_AT".
+    public var locale: String
+    /// The display currency, e.g. "USD".
+    public var currency: String
+    /// The path asked for, e.g. "/coins/BTC".
+    public var path: String
+    /// The query items asked with, in order.
+    public var query: [QueryItem]
+    /// The idempotency key for the page's forms: a retried submission carries the same id.
+    public var requestId: String
+    /// The current moment (the default date of the trade form).
+    public var now: Date
+
+    /// A page context; `requestId` defaults to a fresh UUID.
+    public init(locale: String, currency: String, path: String, query: [QueryItem] = [], now: Date, requestId: String = UUID().uuidString) {
+        self.locale = locale
+        self.currency = currency
+        self.path = path
+        self.query = query
+        self.now = now
+        self.requestId = requestId
+    }
+
+    /// The page context for a view built with `context`.
+    public init(_ context: ViewContext, path: String, query: [QueryItem] = [], requestId: String = UUID().uuidString) {
+        self.init(locale: context.locale, currency: context.currency, path: path, query: query, now: context.now, requestId: requestId)
+    }
+
+    /// The items of a raw query string ("a=1&b=x%20y"), percent-decoded, `+` read as a space.
+    public static func parseQuery(_ raw: String) -> [QueryItem] {
+        raw.split(separator: "&").compactMap { part -> QueryItem? in
+            let pair = part.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let rawName = pair.first, !rawName.isEmpty else { return nil }
+            let decode = { (text: Substring) in
+                let spaced = String(text.replacing("+", with: " "))
+                return spaced.removingPercentEncoding ?? spaced
+            }
+            return QueryItem(name: decode(rawName), value: pair.count > 1 ? decode(pair[1]) : "")
+        }
+    }
+
+    /// This page with query item `name` set to `value`, every other item kept: a switch link.
+    func href(setting name: String, to value: String) -> String {
+        var items: [QueryItem] = []
+        var replaced = false
+        for item in query {
+            if item.name != name {
+                items.append(item)
+            } else if !replaced {
+                items.append(QueryItem(name: name, value: value))
+                replaced = true
+            }
+        }
+        if !replaced { items.append(QueryItem(name: name, value: value)) }
+        return Self.url(path: path, query: items)
+    }
+
+    /// `path` with the reader's explicit locale and currency choices kept: a navigation link.
+    func href(page path: String) -> String {
+        Self.url(path: path, query: query.filter { $0.name == "locale" || $0.name == "currency" })
+    }
+
+    /// Whether the page at `page` (a navigation target) is this one or a detail below it.
+    func isWithin(_ page: String) -> Bool {
+        path == page || path.hasPrefix(page + "/")
+    }
+
+    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
+    private static func url(path: String, query: [QueryItem]) -> String {
+        guard !query.isEmpty else { return path }
+        let encoded = query.map { item in
+            let name = item.name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+            let value = item.value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+            return "\(name)=\(value)"
+        }
+        return path + "?" + encoded.joined(separator: "&")
+    }
+}

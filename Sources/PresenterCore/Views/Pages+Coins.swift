@@ -1,0 +1,112 @@
+extension Pages {
+    /// The coin list with live prices (Server-Sent Events) and watch-list buttons.
+    ///
+    /// Rows are `tr.coin-row[data-asset=SYMBOL]`; the price cell is `[data-price-for=SYMBOL]`, the change
+    /// cell `[data-change-for=SYMBOL]`. Watching posts to `/coins/{symbol}/watch`, unwatching to `/coins/{symbol}/unwatch`.
+    public static func coins(_ view: CoinsView, context: PageContext) -> String {
+        let rows = view.rows.map { row in
+            let symbol = escapeHTML(row.symbol)
+            let image = row.image.map { "<img src=\"\(escapeHTML($0))\" alt=\"\" width=\"24\" height=\"24\" loading=\"lazy\">" } ?? ""
+            return """
+                <tr class="coin-row\(row.watched ? " watched" : "")" data-asset="\(symbol)">\
+                <td>\(image)</td><td class="name"><a href="\(escapeHTML(context.href(page: "/coins/\(row.symbol)")))">\(escapeHTML(row.name))</a> \
+                <span class="symbol">\(symbol)</span></td>\
+                \(priceCell(row.price, symbol: row.symbol))\
+                \(HTML.amountCell(row.change24h, classes: "num change \(HTML.trendClass(row.trend))", attributes: " data-change-for=\"\(symbol)\""))\
+                <td>\(watchForm(symbol: row.symbol, watched: row.watched, context: context))</td></tr>
+                """
+        }
+        let body = """
+            <p class="live-status" id="live-status">live prices starting…</p>
+            <table id="coins"><thead><tr><th></th><th>Coin</th><th class="num">Price (\(escapeHTML(view.currency ?? "")))</th><th class="num">24 h</th><th>Watch</th></tr></thead>
+            <tbody>\(rows.joined(separator: "\n"))</tbody></table>
+            """
+        return Layout.document(
+            title: "Coins", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
+            scripts: Scripts.livePrices(currency: view.currency ?? context.currency)
+        )
+    }
+
+    /// One coin: price, market data, the 30-day chart, the holding, and the form that adds a trade
+    /// (`POST /coins/{symbol}/trades` with amount, price, currency, date and a hidden `requestId`).
+    public static func coin(_ view: CoinView, context: PageContext) -> String {
+        let symbol = escapeHTML(view.symbol)
+        let change = view.change24h.map {
+            " <span class=\"change \(HTML.trendClass(view.trend))\" data-change-for=\"\(symbol)\" data-raw=\"\(escapeHTML($0.raw))\">\(escapeHTML($0.text))</span>"
+        } ?? ""
+        let price = view.price.map {
+            "<span class=\"price-big\" data-price-for=\"\(symbol)\" data-raw=\"\(escapeHTML($0.raw))\">\(escapeHTML($0.text))</span>"
+        } ?? "<span class=\"price-big missing\" data-price-for=\"\(symbol)\">\(escapeHTML(view.priceText))</span>"
+        let figures = [
+            HTML.figure("Market cap", view.marketCap, id: "market-cap"),
+            view.rank.map { "<dt>Rank</dt><dd id=\"rank\">#\($0)</dd>" } ?? "",
+            HTML.figure("Volume (24 h)", view.volume, id: "volume"),
+            HTML.figure("High (24 h)", view.high24h, id: "high"),
+            HTML.figure("Low (24 h)", view.low24h, id: "low"),
+            HTML.figure("All-time high", view.allTimeHigh, id: "ath"),
+            HTML.figure("Circulating supply", view.supply.circulating, id: "supply-circulating"),
+            HTML.figure("Total supply", view.supply.total, id: "supply-total"),
+            HTML.figure("Max supply", view.supply.max, id: "supply-max"),
+        ].joined()
+        let chart = view.chart.map { chart in
+            let periodChange = chart.change.map { " <span class=\"change\">\(escapeHTML($0.text))</span>" } ?? ""
+            return """
+                <section id="chart"><h2>30 days\(periodChange)</h2>
+                \(Chart.svg(chart, title: "\(view.symbol) price over 30 days in \(chart.currency)"))
+                <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.day))) · \
+                High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day)))</p></section>
+                """
+        } ?? "<section id=\"chart\"><h2>30 days</h2><p class=\"muted\">No price history to draw.</p></section>"
+        let holding = view.holding.map { holdingTable([$0], context: context) }
+            ?? "<p class=\"muted\">You hold no \(symbol) yet.</p>"
+        let body = """
+            <section id="coin" data-asset="\(symbol)"><p>\(view.image.map { "<img src=\"\(escapeHTML($0))\" alt=\"\" width=\"40\" height=\"40\"> " } ?? "")\
+            <span class="symbol">\(symbol)</span> \(price)\(change) \(watchForm(symbol: view.symbol, watched: view.watched, context: context))</p>
+            <p class="live-status" id="live-status">live prices starting…</p>
+            \(figures.isEmpty ? "<p class=\"muted\">No market data yet.</p>" : "<dl class=\"figures\">\(figures)</dl>")</section>
+            \(chart)
+            <section id="holding"><h2>Your holding</h2>\(holding)</section>
+            <section id="add-trade"><h2>Add a trade</h2>\(tradeForm(symbol: view.symbol, currency: view.currency ?? context.currency, context: context))</section>
+            """
+        return Layout.document(
+            title: "\(view.name) (\(view.symbol))", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
+            scripts: Scripts.livePrices(currency: view.currency ?? context.currency) + Scripts.chartReadout
+        )
+    }
+
+    /// A price cell live updates write into; "no price" when there is none.
+    static func priceCell(_ price: DisplayAmount?, symbol: String) -> String {
+        let key = " data-price-for=\"\(escapeHTML(symbol))\""
+        guard let price else { return "<td class=\"num price missing\"\(key)>\(escapeHTML(CoinsView.noPrice))</td>" }
+        return HTML.amountCell(price, classes: "num price", attributes: key)
+    }
+
+    /// The button that adds a coin to the watch list or removes it.
+    static func watchForm(symbol: String, watched: Bool, context: PageContext) -> String {
+        let action = "/coins/\(symbol)/\(watched ? "unwatch" : "watch")"
+        return """
+            <form class="inline watch" method="post" action="\(escapeHTML(action))">\
+            <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))-\(escapeHTML(symbol))">\
+            <button type="submit" class="link" aria-pressed="\(watched)" title="\(watched ? "Remove from" : "Add to") watch list">\(watched ? "★" : "☆")</button></form>
+            """
+    }
+
+    /// The form that records a trade of `symbol`; a resubmission carries the same `requestId`.
+    static func tradeForm(symbol: String, currency: String, context: PageContext) -> String {
+        let today = DisplayDate.isoDay(context.now)
+        let currencies = ([currency] + Layout.currencies + ["EUR"]).reduce(into: [String]()) { list, code in
+            if !list.contains(code) { list.append(code) }
+        }
+        let options = currencies.map { "<option value=\"\(escapeHTML($0))\"\($0 == currency ? " selected" : "")>\(escapeHTML($0))</option>" }.joined()
+        return """
+            <form id="trade-form" class="card" method="post" action="\(escapeHTML("/coins/\(symbol)/trades"))">
+            <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))">
+            <label>Amount (\(escapeHTML(symbol)))<input name="amount" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="0.5"></label>
+            <label>Price per unit<input name="price" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="70187.00"></label>
+            <label>Currency<select name="currency">\(options)</select></label>
+            <label>Date<input name="date" type="date" required value="\(today)" max="\(today)"></label>
+            <button type="submit">Add trade</button>
+            </form>
+            """
+    }
+}

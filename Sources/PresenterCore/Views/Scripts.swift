@@ -1,0 +1,55 @@
+/// The pages' small inline scripts: no build step, no external files.
+enum Scripts {
+    /// Live prices: listens to `/events?currency=…` (Server-Sent Events) and writes each update into the
+    /// cells marked `data-price-for="SYMBOL"` (price text and `data-raw`) and `data-change-for="SYMBOL"`
+    /// (change text and its up/down/flat class). Updates in another currency are ignored.
+    static func livePrices(currency: String) -> String {
+        """
+        <script>
+        (function () {
+          var status = document.getElementById("live-status");
+          if (!("EventSource" in window)) { if (status) status.textContent = "live prices unavailable"; return; }
+          var currency = \(HTML.scriptString(currency));
+          var source = new EventSource("/events?currency=" + encodeURIComponent(currency));
+          source.onopen = function () { if (status) status.textContent = "live"; };
+          source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
+          source.onmessage = function (event) {
+            var update;
+            try { update = JSON.parse(event.data); } catch (e) { return; }
+            if (!update || update.currency !== currency || typeof update.asset !== "string") return;
+            var key = window.CSS && CSS.escape ? CSS.escape(update.asset) : update.asset.replace(/[^A-Za-z0-9_-]/g, "");
+            document.querySelectorAll('[data-price-for="' + key + '"]').forEach(function (cell) {
+              cell.textContent = update.text;
+              cell.setAttribute("data-raw", update.raw);
+              cell.classList.remove("missing");
+            });
+            if (typeof update.change !== "string") return;
+            var sign = update.change.charAt(0);
+            var trend = sign === "+" ? "up" : (sign === "-" || sign === "\\u2212" ? "down" : "flat");
+            document.querySelectorAll('[data-change-for="' + key + '"]').forEach(function (cell) {
+              cell.textContent = update.change;
+              cell.setAttribute("data-raw", update.changeRaw);
+              cell.classList.remove("up", "down", "flat", "missing");
+              cell.classList.add(trend);
+            });
+          };
+        })();
+        </script>
+        """
+    }
+
+    /// The chart read-out: hovering or focusing a point shows its date and price under the chart.
+    static let chartReadout = """
+        <script>
+        (function () {
+          var readout = document.getElementById("chart-readout");
+          if (!readout) return;
+          document.querySelectorAll("#price-chart .point").forEach(function (point) {
+            var show = function () { readout.textContent = point.getAttribute("data-label"); };
+            point.addEventListener("mouseenter", show);
+            point.addEventListener("focus", show);
+          });
+        })();
+        </script>
+        """
+}

@@ -1,0 +1,218 @@
+import Bus
+import Foundation
+import Hummingbird
+import Logging
+import Market
+import Messages
+import Money
+import Prometheus
+import ServiceSupport
+
+/// The dashboard over HTTP: a page per screen, the same views as JSON under
+/// `/api/views/<screen>`, live prices as Server-Sent Events, forms, `/health` and `/metrics`.
+struct WebServer {
+    let screens: Screens
+    let state: PresenterState
+    let broadcast: PriceBroadcast
+    let portfolio: RPCClient
+    let fetcher: RPCClient
+    let runtime: Runtime
+
+    /// The Hummingbird application bound to `host:port`.
+    func application(host: String, port: Int) -> some ApplicationProtocol {
+        let router = Router()
+        router.add(middleware: MetricsMiddleware())
+        router.get("/") { _, _ in Response.redirect(to: "/coins", type: .found) }
+        for screen in ["assets", "wallets", "coins", "portfolio", "books", "products"] {
+            router.get(RouterPath(stringLiteral: "/\(screen)")) { request, _ in await page(screen, request) }
+        }
+        router.get("/coins/:symbol") { request, context in
+            await page("coin", request, extra: ["symbol": context.parameters.get("symbol") ?? ""])
+        }
+        router.get("/books/:book") { request, context in
+            await page("book", request, extra: ["book": context.parameters.get("book") ?? ""])
+        }
+        router.get("/products/:sku") { request, context in
+            await page("product", request, extra: ["sku": context.parameters.get("sku") ?? ""])
+        }
+        router.get("/api/views/:screen") { request, context in
+            let rendered = await render(context.parameters.get("screen") ?? "", request, extra: [:])
+            return json(rendered.view, status: rendered.status)
+        }
+        router.post("/coins/:symbol/trades") { request, context in
+            await addTrade(symbol: context.parameters.get("symbol") ?? "", request)
+        }
+        router.post("/coins/:symbol/watch") { _, context in
+            await watch(context.parameters.get("symbol") ?? "", method: "watchlist.add")
+        }
+        router.post("/coins/:symbol/unwatch") { _, context in
+            await watch(context.parameters.get("symbol") ?? "", method: "watchlist.remove")
+        }
+        router.post("/books/refresh") { request, _ in await refreshBooks(request) }
+        router.get("/events") { request, _ in events(request) }
+        router.get("/health") { _, _ in
+            let health = Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
+            return json(AnyView(value: health), status: health.status == "ok" ? 200 : 503)
+        }
+        router.get("/metrics") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
+                     body: .init(byteBuffer: ByteBuffer(bytes: runtime.registry.emitToBuffer())))
+        }
+        return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "tickwire-presenter"),
+                           logger: runtime.logger)
+    }
+
+    // MARK: Pages
+
+    private func page(_ screen: String, _ request: Request, extra: [String: String] = [:]) async -> Response {
+        let rendered = await render(screen, request, extra: extra)
+        return html(rendered.html, status: rendered.status)
+    }
+
+    private func render(_ screen: String, _ request: Request, extra: [String: String]) async -> RenderedScreen {
+        let query = PageContext.parseQuery(request.uri.query ?? "")
+        var parameters = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
+        parameters.merge(extra) { _, new in new }
+        let now = Date()
+        let page: PageContext
+        do {
+            let context = try ViewContext.resolve(
+                locale: parameters["locale"], acceptLanguage: request.headers[.acceptLanguage],
+                currency: parameters["currency"], now: now)
+            page = PageContext(context, path: request.uri.path, query: query)
+        } catch {
+            let fallback = PageContext(ViewContext(now: now), path: request.uri.path, query: [])
+            let view = ErrorView.make(title: "Bad request", message: error.description, lastGood: nil, context: ViewContext(now: now))
+            return RenderedScreen(status: 400, view: AnyView(value: view), html: Pages.error(view, context: fallback))
+        }
+        return await screens.render(screen, parameters: parameters, page: page)
+    }
+
+    // MARK: Forms
+
+    /// The trade form of the coin page.
+    struct TradeForm: Decodable {
+        var amount: String
+        var price: String
+        var currency: String
+        var date: String
+        var requestId: String
+    }
+
+    private func addTrade(symbol: String, _ request: Request) async -> Response {
+        let back = "/coins/\(symbol.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+        do {
+            let form = try await decodeForm(TradeForm.self, request)
+            let day = try Date.ISO8601FormatStyle().year().month().day().parse(form.date)
+            let trade = AddTradeRequest(
+                asset: symbol, amount: try ExactDecimal(form.amount.trimmingCharacters(in: .whitespaces)),
+                price: try ExactDecimal(form.price.trimmingCharacters(in: .whitespaces)),
+                currency: form.currency, date: day, requestId: form.requestId)
+            _ = try await portfolio.call("trades.add", params: trade, as: Trade.self)
+            return Response.redirect(to: "\(back)?added=1", type: .normal)
+        } catch {
+            let message = "The trade was not added: \(describeRemote(error))"
+            return await formError(message, screen: "coin", request, extra: ["symbol": symbol])
+        }
+    }
+
+    private func watch(_ symbol: String, method: String) async -> Response {
+        do {
+            _ = try await portfolio.call(method, params: WatchlistRequest(asset: symbol), as: [String].self)
+            return Response.redirect(to: "/coins", type: .normal)
+        } catch {
+            return html(errorPage("The watch list was not changed: \(describeRemote(error))"), status: 400)
+        }
+    }
+
+    private func refreshBooks(_ request: Request) async -> Response {
+        struct RefreshForm: Decodable { var `return`: String? }
+        let target = (try? await decodeForm(RefreshForm.self, request))?.return ?? "/books"
+        let back = target.hasPrefix("/books") ? target : "/books"
+        do {
+            _ = try await fetcher.call("refresh", params: RefreshRequest(feed: "bitso"), as: FeedStatus.self)
+            return Response.redirect(to: back, type: .normal)
+        } catch {
+            return html(errorPage("The books could not be refreshed: \(describeRemote(error))"), status: 503)
+        }
+    }
+
+    private func decodeForm<Form: Decodable>(_ type: Form.Type, _ request: Request) async throws -> Form {
+        let body = try await request.body.collect(upTo: 64 * 1024)
+        return try URLEncodedFormDecoder().decode(type, from: String(buffer: body))
+    }
+
+    private func formError(_ message: String, screen: String, _ request: Request, extra: [String: String]) async -> Response {
+        var rendered = await render(screen, request, extra: extra)
+        rendered.html = rendered.html.replacingOccurrences(
+            of: "<div id=\"notices\" role=\"alert\">",
+            with: "<div id=\"notices\" role=\"alert\"><p class=\"notice error\">\(escapeHTML(message))</p>")
+        return html(rendered.html, status: 400)
+    }
+
+    private func errorPage(_ message: String) -> String {
+        let context = ViewContext(now: Date())
+        let view = ErrorView.make(title: "Not done", message: message, lastGood: nil, context: context)
+        return Pages.error(view, context: PageContext(context, path: "/", query: []))
+    }
+
+    // MARK: Live prices
+
+    /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes.
+    private func events(_ request: Request) -> Response {
+        let query = PageContext.parseQuery(request.uri.query ?? "")
+        let currency = (query.first { $0.name == "currency" }?.value ?? "USD").uppercased()
+        let locale = query.first { $0.name == "locale" }.flatMap { ViewContext.supportedLocale($0.value) }
+            ?? ViewContext.locale(fromAcceptLanguage: request.headers[.acceptLanguage])
+        let updates = broadcast.subscribe()
+        let state = state
+        let body = ResponseBody { writer in
+            for price in await state.prices(in: currency).values {
+                try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+            }
+            for await price in updates where price.currency == currency {
+                try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+            }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    // MARK: Responses
+
+    private func html(_ text: String, status: Int) -> Response {
+        Response(status: .init(code: status), headers: [.contentType: "text/html; charset=utf-8"],
+                 body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    private func json(_ view: AnyView, status: Int) -> Response {
+        let data = (try? Wire.encode(view)) ?? Data(#"{"error":"could not encode the view"}"#.utf8)
+        return Response(status: .init(code: status), headers: [.contentType: "application/json"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// One Server-Sent Event: a price formatted for the reader.
+struct PriceEvent: Encodable {
+    let asset: String
+    let currency: String
+    let text: String
+    let raw: String
+    let change: String?
+    let changeRaw: String?
+
+    init(_ price: AssetPrice, locale: String) {
+        asset = price.asset
+        currency = price.currency
+        text = DisplayAmount.price(price.price, code: price.currency, locale: locale).text
+        raw = price.price.description
+        change = price.changePercent24h.map { DisplayAmount.percent($0, locale: locale).text }
+        changeRaw = price.changePercent24h?.description
+    }
+
+    /// The event as it goes on the wire: `data: {json}` and a blank line.
+    var sse: String {
+        let json = (try? Wire.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "data: \(json)\n\n"
+    }
+}

@@ -1,0 +1,112 @@
+import Bus
+import Foundation
+import Logging
+import Market
+import Messages
+import Money
+import Testing
+import ZeroMQ
+
+@Suite("rates-fetcher end to end", .serialized)
+struct FetcherEndToEndTests {
+    /// A subscriber that joins late gets the snapshot of every topic kind, then the updates, with no gap.
+    @Test func lateJoinerReceivesSnapshotThenUpdatesWithoutGaps() async throws {
+        let endpoints = try Endpoints()
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + [
+            "--feeds", "mock", "--seed", "7", "--period", "fiat=1", "--period", "gnb=1", "--period", "masterdata=1",
+        ], in: endpoints.directory)
+        defer { Task { await fetcher.stop() } }
+        let context = try ZMQContext()
+        let rpc = try client(context, endpoints.fetcherRep)
+        try await waitUntilHealthy(rpc, fetcher)
+        try await Task.sleep(for: .seconds(2))
+
+        let kinds = ["quote", "rate", "book", "coin", "status", "assets", "wallets", "transactions"]
+        let subscriber = try Subscriber(
+            context: context, name: "late", endpoint: endpoints.fetcherPub, prefixes: kinds.map { "\($0)." },
+            snapshot: { try await rpc.call("snapshot", params: SnapshotRequest(prefix: $0), as: Snapshot.self) },
+            logger: Logger(label: "test"))
+        let following = Task { await subscriber.run() }
+        var snapshots: [[BusMessage]] = []
+        var updates: [BusMessage] = []
+        let deadline = ContinuousClock.now + .seconds(4)
+        for await event in subscriber.events {
+            switch event {
+            case .snapshot(_, _, let messages): snapshots.append(messages)
+            case .message(let message): updates.append(message)
+            case .unavailable(let reason): Issue.record("unavailable: \(reason)")
+            }
+            if ContinuousClock.now > deadline { break }
+        }
+        following.cancel()
+
+        #expect(snapshots.count == 1, "a second snapshot means the subscriber saw a gap and re-synchronised")
+        let snapshot = try #require(snapshots.first)
+        #expect(Set(snapshot.map { String($0.topic.kind) }) == Set(kinds))
+        #expect(snapshot.contains { $0.header.seq > 1 }, "the late joiner's snapshot should stand past the first value")
+        var seqs = Dictionary(snapshot.map { ($0.topic, $0.header.seq) }, uniquingKeysWith: max)
+        for update in updates {
+            let expected = (seqs[update.topic] ?? 0) + 1
+            #expect(update.header.seq == expected, "\(update.topic): expected seq \(expected), got \(update.header.seq)")
+            seqs[update.topic] = update.header.seq
+        }
+        for kind in ["quote", "rate", "status"] {
+            #expect(updates.contains { $0.topic.kind == kind }, "no \(kind) update after the snapshot")
+        }
+        let quote = try #require(updates.first { $0.topic.rawValue == "quote.bitso.BTC-MXN" })
+        #expect(try quote.decode(Quote.self).data.last > .zero)
+        await rpc.close()
+        #expect(await fetcher.stop() == 0, "rates-fetcher should exit cleanly on SIGTERM")
+    }
+
+    /// A Python subscriber (pyzmq) reads the stream with nothing but json.
+    @Test func pythonSubscriberReadsTheStream() async throws {
+        let endpoints = try Endpoints()
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
+        defer { Task { await fetcher.stop() } }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/subscribe.py")
+        let outputURL = endpoints.directory.appendingPathComponent("python.out")
+        #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", script.path, endpoints.fetcherPub, "quote.bitso.", "3"]
+        python.standardOutput = try FileHandle(forWritingTo: outputURL)
+        try python.run()
+        // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
+        #expect(await eventually(within: .seconds(20)) { !python.isRunning })
+        #expect(python.terminationStatus == 0, "python3 with pyzmq is needed: make test installs it")
+        let data = try Data(contentsOf: outputURL)
+        let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+        #expect(lines.count == 3)
+        for line in lines {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect((object["topic"] as? String)?.hasPrefix("quote.bitso.") == true)
+            #expect(object["type"] as? String == "quote")
+            #expect(((object["data"] as? [String: Any])?["last"] as? String).flatMap { try? ExactDecimal($0) } != nil,
+                    "money is a decimal string on the wire")
+        }
+        #expect(await fetcher.stop() == 0)
+    }
+
+    /// Bad requests get JSON-RPC errors and the service keeps serving.
+    @Test func badRequestsGetClearErrors() async throws {
+        let endpoints = try Endpoints()
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        defer { Task { await fetcher.stop() } }
+        let context = try ZMQContext()
+        let rpc = try client(context, endpoints.fetcherRep)
+        try await waitUntilHealthy(rpc, fetcher)
+        await #expect(throws: RPCError.self) { try await rpc.call("refresh", params: RefreshRequest(feed: "nope"), as: FeedStatus.self) }
+        await #expect(throws: RPCError.self) { try await rpc.call("history", params: HistoryRequest(asset: "BTC", days: 0), as: PriceHistory.self) }
+        await #expect(throws: RPCError.self) { try await rpc.call("history", params: HistoryRequest(asset: "NOPE"), as: PriceHistory.self) }
+        await #expect(throws: RPCError.self) { try await rpc.call("history", params: HistoryRequest(asset: "BTC", currency: "not a code"), as: PriceHistory.self) }
+        await #expect(throws: RPCError.self) { try await rpc.call("nope", as: String.self) }
+        let history = try await rpc.call("history", params: HistoryRequest(asset: "BTC", days: 30), as: PriceHistory.self)
+        #expect(history.points.count >= 30)
+        let status = try await rpc.call("refresh", params: RefreshRequest(feed: "bitso"), as: FeedStatus.self)
+        #expect(status.state == .ok)
+        let feeds = try await rpc.call("feeds", as: [FeedStatus].self)
+        #expect(Set(feeds.map(\.feed)) == ["bitso", "wazirx", "fiat", "coingecko", "gnb", "masterdata"])
+        await rpc.close()
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Market
+import Testing
+@testable import PresenterCore
+
+struct BooksViewTests {
+    /// Books are named "BTC MXN"; the maximum price is the highlighted figure; min and max value are in the quote currency.
+    @Test func books() throws {
+        let view = BooksView.make(books: try SampleData.books(), tickers: [try SampleData.btcMxnTicker()], context: SampleData.context("es_MX"))
+        #expect(view.rows.map(\.name) == ["BTC MXN", "ETH MXN", "XRP BTC"])
+        #expect(view.rows.map(\.book) == ["btc_mxn", "eth_mxn", "xrp_btc"])
+        let btc = view.rows[0]
+        #expect(btc.maximumPrice == DisplayAmount(raw: "80000.00", text: "$80,000.00", currency: "MXN"))
+        #expect(btc.minimumValue.text == "$5.00")
+        #expect(btc.maximumValue.text == "$10,000,000.00")
+        #expect(btc.last?.text == "$5,633.98")
+        #expect(view.rows[1].last == nil)
+    }
+
+    /// A crypto quote currency gets 8 digits.
+    @Test func cryptoQuoteCurrency() throws {
+        let xrp = BooksView.make(books: try SampleData.books(), context: SampleData.context()).rows[2]
+        #expect(xrp.maximumPrice.text == "BTC\u{A0}5,000.00000000")
+        #expect(xrp.minimumValue.text == "BTC\u{A0}0.00000100")
+        #expect(xrp.maximumAmount.text == "XRP\u{A0}100,000.00000000")
+    }
+
+    /// Old book data is called out.
+    @Test func staleBooks() throws {
+        let view = BooksView.make(books: try SampleData.books(), context: SampleData.context(), asOf: SampleData.now.addingTimeInterval(-900))
+        #expect(view.notices == ["Books are 15 min old."])
+    }
+
+    /// The ticker detail: volume, high, low, last, change, VWAP, ask and bid.
+    @Test func ticker() throws {
+        let view = BookView.make(quote: try SampleData.btcMxnTicker(), context: SampleData.context("de_AT"))
+        #expect(view.book == "btc_mxn")
+        #expect(view.name == "BTC MXN")
+        #expect(view.last.text == "MX$\u{A0}5.633,98")
+        #expect(view.volume?.text == "BTC\u{A0}22,31349615")
+        #expect(view.high?.text == "MX$\u{A0}5.750,00")
+        #expect(view.low?.text == "MX$\u{A0}5.450,00")
+        #expect(view.vwap?.text == "MX$\u{A0}5.393,45")
+        #expect(view.change24h?.text == "+MX$\u{A0}133,98")
+        #expect(view.changePercent24h?.text == "+2,44\u{A0}%")
+        #expect(view.trend == .up)
+        #expect(view.ask?.text == "MX$\u{A0}5.632,24")
+        #expect(view.bid?.text == "MX$\u{A0}5.520,01")
+        #expect(view.dataAge?.seconds == 40)
+    }
+}

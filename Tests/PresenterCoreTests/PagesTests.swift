@@ -1,0 +1,176 @@
+import Foundation
+import Market
+import Messages
+import Testing
+@testable import PresenterCore
+
+struct PagesTests {
+    private func page(_ path: String, query: String = "", locale: String = "en_US", currency: String = "USD") -> PageContext {
+        PageContext(locale: locale, currency: currency, path: path, query: PageContext.parseQuery(query), now: SampleData.now, requestId: "req-1")
+    }
+
+    private func count(_ needle: String, in text: String) -> Int {
+        text.components(separatedBy: needle).count - 1
+    }
+
+    /// `escapeHTML` neutralises markup and both quote kinds.
+    @Test func escaping() {
+        #expect(escapeHTML("<script>alert(\"x\")</script>") == "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;")
+        #expect(escapeHTML("Tom & Jerry's") == "Tom &amp; Jerry&#39;s")
+        #expect(escapeHTML("€ 1.298,99") == "€ 1.298,99")
+        #expect(HTML.scriptString("</script>\"x\"\n") == #""\u003c/script\u003e\"x\"\u000a""#)
+    }
+
+    /// A hostile name from a feed reaches the page only escaped.
+    @Test func pagesEscapeData() throws {
+        let coin = CoinSnapshot(symbol: "EVIL", name: "<script>alert('x')</script>", price: nil, watched: false)
+        let html = Pages.coins(CoinsView.make(coins: [coin], context: SampleData.context()), context: page("/coins"))
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;"))
+    }
+
+    /// Every page is a full document with navigation, the switches and a notices area.
+    @Test func layout() throws {
+        let html = Pages.products(ProductsView.make(products: [], context: SampleData.context()), context: page("/products", query: "locale=de_AT&x=1"))
+        #expect(html.hasPrefix("<!DOCTYPE html>\n<html lang=\"en-US\">"))
+        #expect(html.hasSuffix("</html>"))
+        for path in ["/assets", "/wallets", "/coins", "/portfolio", "/books", "/products"] {
+            #expect(html.contains("<a href=\"\(path)?locale=de_AT\""))
+        }
+        #expect(html.contains("<a href=\"/products?locale=de_AT\" aria-current=\"page\">Products</a>"))
+        #expect(html.contains("href=\"/products?locale=sv_SE&amp;x=1\" data-locale=\"sv_SE\""))
+        #expect(html.contains("href=\"/products?locale=de_AT&amp;x=1&amp;currency=SEK\" data-currency=\"SEK\""))
+        #expect(html.contains("<div id=\"notices\" class=\"notices\" role=\"alert\"><ul><li>No products to show.</li></ul></div>"))
+        #expect(html.contains("@media (prefers-color-scheme: dark)"))
+    }
+
+    /// Asset rows carry their symbol, both icons and the filter switch links every filter.
+    @Test func assetsPage() throws {
+        let view = try AssetsView.make(assets: SampleData.assets(), wallets: SampleData.wallets(), filter: "crypto", context: SampleData.context())
+        let html = Pages.assets(view, context: page("/assets", query: "filter=crypto"))
+        #expect(count("<tr class=\"asset-row", in: html) == 3)
+        #expect(html.contains("<tr class=\"asset-row cryptocoin\" data-symbol=\"BTC\" data-kind=\"cryptocoin\">"))
+        #expect(html.contains("<source media=\"(prefers-color-scheme: dark)\" srcset=\"https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/cryptocoin/btc_dark.svg\">"))
+        #expect(html.contains("<img src=\"https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/cryptocoin/btc.svg\""))
+        #expect(html.contains("data-raw=\"8936.50\">€8,936.50</td>"))
+        for filter in ["all", "crypto", "commodity", "fiat"] {
+            #expect(html.contains("href=\"/assets?filter=\(filter)\" data-filter=\"\(filter)\""))
+        }
+    }
+
+    /// Fiat wallet rows have the `fiat` class; the default wallet a badge.
+    @Test func walletsPage() throws {
+        let html = Pages.wallets(WalletsView.make(groups: try SampleData.walletGroups(), context: SampleData.context()), context: page("/wallets"))
+        #expect(count("<tr class=\"wallet-row fiat\"", in: html) == 4)
+        #expect(count("class=\"wallet-row holding default\"", in: html) == 3)
+        #expect(html.contains("<section class=\"wallet-group\" id=\"wallets-fiat\">"))
+        #expect(html.contains("BTC Wallet<span class=\"badge default-badge\">default</span>"))
+    }
+
+    /// Coin rows and price cells are marked for live updates, and the SSE script listens in the page's currency.
+    @Test func coinsPage() throws {
+        let coins = [
+            CoinSnapshot(symbol: "BTC", name: "Bitcoin", price: try SampleData.price("BTC", "70187", change: "3.12502"), watched: true),
+            CoinSnapshot(symbol: "DOGE", name: "Dogecoin", price: nil, watched: false),
+        ]
+        let html = Pages.coins(CoinsView.make(coins: coins, context: SampleData.context()), context: page("/coins"))
+        #expect(html.contains("<tr class=\"coin-row watched\" data-asset=\"BTC\">"))
+        #expect(html.contains("<td class=\"num price\" data-raw=\"70187\" data-price-for=\"BTC\">$70,187.00</td>"))
+        #expect(html.contains("data-change-for=\"BTC\">+3.13%</td>"))
+        #expect(html.contains("<td class=\"num price missing\" data-price-for=\"DOGE\">no price</td>"))
+        #expect(html.contains("new EventSource(\"/events?currency=\" + encodeURIComponent(currency))"))
+        #expect(html.contains("var currency = \"USD\";"))
+        #expect(html.contains("action=\"/coins/BTC/unwatch\""))
+        #expect(html.contains("action=\"/coins/DOGE/watch\""))
+    }
+
+    /// The coin page draws the history as an SVG path with one point per history point, and offers the trade form.
+    @Test func coinPage() throws {
+        let html = Pages.coin(try CoinViewTests.make(), context: page("/coins/BTC"))
+        let svg = try #require(html.range(of: "<svg").flatMap { start in html.range(of: "</svg>").map { String(html[start.lowerBound..<$0.upperBound]) } })
+        let path = try #require(svg.range(of: "<path class=\"line\" d=\"").flatMap { start in
+            svg[start.upperBound...].firstIndex(of: "\"").map { String(svg[start.upperBound..<$0]) }
+        })
+        #expect(path.hasPrefix("M110.0,"))
+        #expect(count("M", in: path) + count("L", in: path) == 3)
+        #expect(count("<circle class=\"point\"", in: svg) == 3)
+        #expect(svg.contains("<title>Apr 1, 2024 at 3:01\u{202F}PM: $68,887.75</title>"))
+        #expect(svg.contains(">$71,246.95</text>"))
+        #expect(svg.contains(">$68,887.75</text>"))
+        #expect(svg.contains(">Mar 31</text>"))
+        #expect(html.contains("<form id=\"trade-form\" class=\"card\" method=\"post\" action=\"/coins/BTC/trades\">"))
+        #expect(html.contains("<input type=\"hidden\" name=\"requestId\" value=\"req-1\">"))
+        #expect(html.contains("<input name=\"date\" type=\"date\" required value=\"2025-06-15\" max=\"2025-06-15\">"))
+        for field in ["amount", "price", "currency"] { #expect(html.contains("name=\"\(field)\"")) }
+        #expect(html.contains("<a href=\"/coins\" aria-current=\"page\">Coins</a>"))
+        #expect(html.contains("<tr class=\"holding-row\" data-asset=\"BTC\">"))
+    }
+
+    /// A fresh page context gets a UUID for its forms.
+    @Test func generatedRequestId() {
+        let context = PageContext(SampleData.context(), path: "/coins/BTC")
+        #expect(UUID(uuidString: context.requestId) != nil)
+    }
+
+    /// Books refresh every 30 s and on demand; each book is an `li.book` with the maximum price highlighted.
+    @Test func booksPage() throws {
+        let view = BooksView.make(books: try SampleData.books(), context: SampleData.context())
+        let html = Pages.books(view, context: page("/books"))
+        #expect(html.contains("<meta http-equiv=\"refresh\" content=\"30\">"))
+        #expect(html.contains("<form id=\"refresh\" class=\"inline\" method=\"post\" action=\"/books/refresh\">"))
+        #expect(count("<li class=\"book\"", in: html) == 3)
+        #expect(html.contains("<li class=\"book\" data-book=\"btc_mxn\"><a href=\"/books/btc_mxn\">BTC MXN</a><span class=\"highlight max-price\" data-raw=\"80000.00\" title=\"Maximum price\">MX$80,000.00</span>"))
+        #expect(html.contains("Min value MX$5.00"))
+        #expect(html.contains("Max value MX$10,000,000.00"))
+    }
+
+    /// The ticker page keeps ask and bid in their own section.
+    @Test func bookPage() throws {
+        let html = Pages.book(BookView.make(quote: try SampleData.btcMxnTicker(), context: SampleData.context()), context: page("/books/btc_mxn"))
+        #expect(html.contains("<section id=\"orders\"><h2>Ask and bid</h2><dl class=\"figures\"><dt>Ask</dt><dd id=\"ask\" data-raw=\"5632.24\">MX$5,632.24</dd>"))
+        #expect(html.contains("<dd id=\"vwap\" data-raw=\"5393.45\">MX$5,393.45</dd>"))
+        #expect(html.contains("<dd id=\"change\" class=\"up\">+MX$133.98 (+2.44%)</dd>"))
+    }
+
+    /// Product rows by SKU; the product page's total in `#total`.
+    @Test func productPages() throws {
+        let list = Pages.products(ProductsView.make(products: [ProductSummary(sku: "T2006", transactions: 2)], context: SampleData.context()), context: page("/products"))
+        #expect(list.contains("<tr class=\"product-row\" data-sku=\"T2006\"><td><a href=\"/products/T2006\">T2006</a></td><td class=\"num\">2</td></tr>"))
+        let detail = Pages.product(ProductView.make(detail: try SampleData.productT2006(), context: SampleData.context()), context: page("/products/T2006"))
+        #expect(detail.contains("<span id=\"total\" data-raw=\"14.99\" data-currency=\"EUR\">€14.99</span>"))
+        #expect(count("<tr class=\"transaction-row\"", in: detail) == 2)
+        #expect(detail.contains("<td class=\"path\">USD → EUR</td>"))
+    }
+
+    /// Portfolio totals, holdings with live price cells, trades, and the offline notice.
+    @Test func portfolioPage() throws {
+        let view = PortfolioView.make(valuation: try PortfolioViewTests.valuation(offline: true), trades: try PortfolioViewTests.trades(), context: SampleData.context())
+        let html = Pages.portfolio(view, context: page("/portfolio"))
+        #expect(html.contains("<dd id=\"total-value\" data-raw=\"35093.56\">$35,093.56</dd>"))
+        #expect(html.contains("<dd id=\"total-gain\" class=\"down\" data-raw=\"-906.44\">-$906.44</dd>"))
+        #expect(html.contains("data-price-for=\"BTC\">$70,187.12</td>"))
+        #expect(count("<tr class=\"trade-row\"", in: html) == 2)
+        #expect(html.contains("<li>Prices are 5 min old: the converter is unreachable.</li>"))
+        #expect(html.contains("EventSource"))
+    }
+
+    /// An unavailable screen still renders: the message and the age of the last good data.
+    @Test func errorPage() {
+        let view = ErrorView.make(title: "Books", message: "The exchange is unreachable.", lastGood: SampleData.now.addingTimeInterval(-720), context: SampleData.context())
+        let html = Pages.error(view, context: page("/books"))
+        #expect(html.contains("<p class=\"message\">The exchange is unreachable.</p>"))
+        #expect(html.contains("<p class=\"age\">Last good data: 12 min ago (Jun 15, 2025 at 2:54\u{202F}PM).</p>"))
+        #expect(html.contains("<footer id=\"data-age\" class=\"data-age\" data-seconds=\"720\">"))
+        let never = ErrorView.make(title: "Coins", message: "No prices.", lastGood: nil, context: SampleData.context())
+        #expect(Pages.error(never, context: page("/coins")).contains("No data has arrived yet."))
+    }
+
+    /// Feed statuses that are not ok become notices.
+    @Test func feedNotices() {
+        let statuses = [
+            FeedStatus(feed: "coingecko", state: .ok, lastSuccess: SampleData.now),
+            FeedStatus(feed: "bitso", state: .error, message: "HTTP 503", lastSuccess: SampleData.now.addingTimeInterval(-720)),
+        ]
+        #expect(Notices.feedProblems(statuses, now: SampleData.now) == ["bitso is failing (HTTP 503); last good data 12 min ago"])
+    }
+}
