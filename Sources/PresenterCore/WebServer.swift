@@ -58,8 +58,15 @@ struct WebServer {
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
                      body: .init(byteBuffer: ByteBuffer(bytes: runtime.registry.emitToBuffer())))
         }
-        return Application(router: router, configuration: .init(address: .hostname(host, port: port), serverName: "tickwire-presenter"),
-                           logger: runtime.logger)
+        let logger = runtime.logger
+        return Application(
+            router: router,
+            configuration: .init(address: .hostname(host, port: port), serverName: "tickwire-presenter"),
+            onServerRunning: { channel in
+                // With port 0 the system picks one: say which, for people and tests.
+                logger.info("dashboard listening", metadata: ["url": "http://\(host):\(channel.localAddress?.port ?? port)"])
+            },
+            logger: logger)
     }
 
     // MARK: Pages

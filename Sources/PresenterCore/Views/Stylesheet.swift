@@ -41,8 +41,9 @@ enum Stylesheet {
         .symbol { color: var(--muted); font-size: .85rem; }
         tr.fiat { background: var(--fiat-bg); }
         .badge { display: inline-block; font-size: .75rem; padding: .05rem .45rem; border-radius: 1rem; border: 1px solid var(--accent); color: var(--accent); margin-left: .4rem; }
-        ul.books { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(15rem, 1fr)); gap: .8rem; }
-        li.book { background: var(--panel); border: 1px solid var(--line); border-radius: .6rem; padding: .8rem 1rem; }
+        ul.books { list-style: none; padding: 0; display: grid; grid-template-columns: repeat(auto-fill, minmax(18rem, 1fr)); gap: .8rem; }
+        li.book { background: var(--panel); border: 1px solid var(--line); border-radius: .6rem; padding: .8rem 1rem; min-width: 0; }
+        li.book .max-price { overflow-wrap: anywhere; }
         li.book a { color: var(--text); font-weight: 600; text-decoration: none; }
         .highlight { display: block; font-size: 1.35rem; font-weight: 700; margin: .3rem 0; font-variant-numeric: tabular-nums; }
         .secondary { display: block; color: var(--muted); font-size: .85rem; }

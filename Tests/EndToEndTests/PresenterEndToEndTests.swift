@@ -1,0 +1,160 @@
+import Bus
+import Foundation
+import Testing
+import ZeroMQ
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// All four services as real processes (test feeds), the presenter's dashboard on a port the system picks.
+final class FullStack: @unchecked Sendable {
+    let endpoints: Endpoints
+    let services: [ServiceProcess]
+    let presenter: ServiceProcess
+    let context: ZMQContext
+    let presenterRPC: RPCClient
+    let portfolioRPC: RPCClient
+    let baseURL: URL
+
+    init() async throws {
+        endpoints = try Endpoints()
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let portfolio = try ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
+        presenter = try ServiceProcess("presenter", [
+            "--rep", endpoints.presenterRep, "--http", "http://127.0.0.1:0",
+            "--fetcher-pub", endpoints.fetcherPub, "--fetcher-rep", endpoints.fetcherRep,
+            "--converter-pub", endpoints.converterPub, "--converter-rep", endpoints.converterRep,
+            "--portfolio-pub", endpoints.portfolioPub, "--portfolio-rep", endpoints.portfolioRep,
+        ], in: endpoints.directory)
+        services = [presenter, portfolio, converter, fetcher]
+        context = try ZMQContext()
+        presenterRPC = try client(context, endpoints.presenterRep)
+        portfolioRPC = try client(context, endpoints.portfolioRep)
+        try await waitUntilHealthy(presenterRPC, presenter)
+        let presenter = presenter
+        var url: URL?
+        _ = await eventually { url = FullStack.dashboardURL(in: presenter.log); return url != nil }
+        guard let url else { throw StackError.notReady("presenter's dashboard", presenter.log) }
+        baseURL = url
+    }
+
+    /// The URL the presenter logged as "dashboard listening".
+    static func dashboardURL(in log: String) -> URL? {
+        guard let line = log.split(separator: "\n").last(where: { $0.contains("dashboard listening") }),
+              let start = line.range(of: "url=http://") else { return nil }
+        let text = line[start.upperBound...].prefix { !$0.isWhitespace }
+        return URL(string: "http://\(text)")
+    }
+
+    /// GETs `path` from the dashboard.
+    func get(_ path: String) async throws -> (status: Int, body: String) {
+        let (data, response) = try await URLSession.shared.data(from: URL(string: path, relativeTo: baseURL)!)
+        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
+    }
+
+    func stop() async {
+        await presenterRPC.close()
+        await portfolioRPC.close()
+        for service in services { await service.stop() }
+    }
+}
+
+/// One screen's view as the REP `view` method returns it, read loosely.
+struct ViewJSON: Decodable, Sendable {
+    let locale: String?
+    let notices: [String]?
+}
+
+@Suite("presenter end to end", .serialized)
+struct PresenterEndToEndTests {
+    /// Views over REP and HTTP agree, carry formatted and raw amounts, and follow the locale.
+    @Test func viewsOverRepAndHTTP() async throws {
+        let stack = try await FullStack()
+        struct ProductJSON: Decodable { let total: Amount; struct Amount: Decodable { let raw: String; let text: String } }
+        struct Request: Encodable, Sendable { let screen: String; let sku: String?; let locale: String? }
+        let product = try await stack.presenterRPC.call("view", params: Request(screen: "product", sku: "T2006", locale: "de_AT"), as: ProductJSON.self)
+        #expect(product.total.raw == "14.99")
+        #expect(product.total.text == "€\u{A0}14,99")
+
+        let (status, body) = try await stack.get("/api/views/product?sku=T2006&locale=en_US")
+        #expect(status == 200)
+        #expect(body.contains(#""raw":"14.99""#))
+        #expect(body.contains("€14.99"))
+
+        let missing = try await stack.get("/api/views/product?sku=NOPE")
+        #expect(missing.status == 404)
+        #expect(missing.body.contains("NOPE"))
+        let badLocale = try await stack.get("/api/views/coins?locale=xx_YY")
+        #expect(badLocale.status == 400)
+        let badFilter = try await stack.get("/assets?filter=bogus")
+        #expect(badFilter.status == 400)
+        #expect(badFilter.body.contains("bogus"))
+
+        let health = try await stack.get("/health")
+        #expect(health.status == 200)
+        #expect(health.body.contains(#""status":"ok""#))
+        let metrics = try await stack.get("/metrics")
+        #expect(metrics.body.contains("tickwire_rpc_duration_seconds"))
+        await #expect(throws: RPCError.self) {
+            try await stack.presenterRPC.call("view", params: Request(screen: "nope", sku: nil, locale: nil), as: ViewJSON.self)
+        }
+        await stack.stop()
+    }
+
+    /// Headless Chromium loads every page: the DOM holds the expected rows, and a screenshot of
+    /// each page is written under .build/screenshots for a person to look at.
+    @Test func browserSeesEveryPage() async throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let stack = try await FullStack()
+        let trade = try await stack.portfolioRPC.call("trades.add", params: [
+            "asset": "BTC", "amount": "0.5", "price": "30000", "currency": "USD",
+            "date": "2026-01-02T00:00:00.000Z", "requestId": "browser-test",
+        ], as: [String: String].self)
+        #expect(trade["asset"] == "BTC")
+        let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        let pages: [(path: String, expect: [String])] = [
+            ("/coins", [#"class="coin-row""#, #"data-asset="BTC""#]),
+            ("/coins/BTC", ["id=\"price-chart\"", "id=\"trade-form\""]),
+            ("/assets?filter=all", [#"class="asset-row"#, #"data-symbol="BTC""#]),
+            ("/wallets", ["wallet-row fiat", "wallet-row"]),
+            ("/portfolio", [#"data-asset="BTC""#, "id=\"total-value\""]),
+            ("/books", [#"data-book="btc_mxn""#, "max-price"]),
+            ("/books/btc_mxn", ["id=\"ask\"", "id=\"bid\""]),
+            ("/products", [#"data-sku="T2006""#]),
+            ("/products/T2006", ["id=\"total\"", "14.99"]),
+        ]
+        for page in pages {
+            let url = URL(string: page.path, relativeTo: stack.baseURL)!.absoluteString
+            let dom = try await run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url], in: stack.endpoints.directory)
+            for expected in page.expect {
+                #expect(dom.contains(expected), "\(page.path) should contain \(expected)")
+            }
+            #expect(!dom.contains("class=\"notice error\""), "\(page.path) shows an error")
+            let file = screenshots.appendingPathComponent(page.path.dropFirst().replacingOccurrences(of: "/", with: "_")
+                .replacingOccurrences(of: "?", with: "_") + ".png")
+            _ = try await run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                                        "--window-size=1280,1000", "--screenshot=\(file.path)", url], in: stack.endpoints.directory)
+            #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot of \(page.path)")
+        }
+        await stack.stop()
+    }
+
+    /// Runs a program to its end without blocking a cooperative thread; returns its standard output.
+    private func run(_ executable: String, _ arguments: [String], in directory: URL) async throws -> String {
+        let output = directory.appendingPathComponent("out-\(UUID().uuidString.prefix(6))")
+        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: output)
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let finished = await eventually(within: .seconds(60)) { !process.isRunning }
+        if !finished { process.terminate() }
+        return try String(contentsOf: output, encoding: .utf8)
+    }
+}
