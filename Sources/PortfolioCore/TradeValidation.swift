@@ -18,7 +18,7 @@ public enum TradeValidation {
         guard request.date.timeIntervalSince(now) <= clockSkew else {
             throw RPCError.invalidParams("date \(Wire.format(request.date)) is in the future")
         }
-        let requestID = request.requestId.trimmingCharacters(in: .whitespaces)
+        let requestID = request.requestId.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !requestID.isEmpty, requestID.count <= 200 else {
             throw RPCError.invalidParams("requestId must be 1 to 200 characters")
         }

@@ -26,12 +26,12 @@ public enum Valuations {
             for trade in assetTrades {
                 amount = try amount + trade.amount
                 let tradeCost: ExactDecimal? = trade.currency == currency.code
-                    ? try (trade.amount * trade.price).rounded(scale: currency.minorUnits)
+                    ? try (trade.amount * trade.price).rescaled(to: currency.minorUnits)
                     : convertedCosts[trade.id]
-                cost = try tradeCost.flatMap { tradeCost in try cost.map { try $0 + tradeCost } }
+                cost = try tradeCost.flatMap { tradeCost in try cost.map { try ($0 + tradeCost).rescaled(to: currency.minorUnits) } }
             }
             let stored = prices[priceKey(asset: asset, currency: currency.code)]
-            let value = try stored.map { try (amount * $0.price).rounded(scale: currency.minorUnits) }
+            let value = try stored.map { try (amount * $0.price).rescaled(to: currency.minorUnits) }
             if stored == nil { warnings.append("no \(currency.code) price for \(asset) yet: its value is unknown") }
             if cost == nil { warnings.append("the cost of \(asset) in \(currency.code) needs the converter, which is unreachable") }
             let gain = try value.flatMap { value in try cost.map { try value - $0 } }

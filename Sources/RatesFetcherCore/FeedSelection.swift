@@ -114,9 +114,11 @@ public struct FeedSelection: Sendable, Equatable {
         self.seed = seed
     }
 
-    /// The variant a feed runs: an explicit override, else live when its source is set, else the default.
+    /// The variant a feed runs: an explicit override, else live when its source (or, for fiat,
+    /// a fixer key) is set, else the default.
     public func variant(of feed: Feed) -> FeedVariant {
-        overrides[feed] ?? (sources[feed] != nil ? .live : defaultVariant)
+        let sourceGiven = sources[feed] != nil || (feed == .fiat && fixerKey != nil)
+        return overrides[feed] ?? (sourceGiven ? .live : defaultVariant)
     }
 
     /// How often `feed` is polled.
@@ -124,8 +126,12 @@ public struct FeedSelection: Sendable, Equatable {
         periods[feed] ?? (variant(of: feed) == .mock ? feed.mockPeriod : feed.livePeriod)
     }
 
-    /// Whether any feed needs the network.
-    public var needsHTTP: Bool { Feed.allCases.contains { variant(of: $0) == .live } }
+    /// Whether any feed needs the network (a masterdata file does not).
+    public var needsHTTP: Bool {
+        Feed.allCases.contains { feed in
+            variant(of: feed) == .live && !(feed == .masterdata && sources[feed].map { !$0.contains("://") } == true)
+        }
+    }
 
     /// Builds the clients; throws when a live feed has no usable source.
     public func environment(http: HTTPClient?, logger: Logger) throws -> FetcherEnvironment {
@@ -156,12 +162,12 @@ public struct FeedSelection: Sendable, Equatable {
             environment.masterdata = .file(path: path)
             return
         }
-        guard let http else { throw SelectionError.missingSource(feed) }
         let fiatBase = fixerKey != nil && sources[.fiat] == nil ? Self.fixerBase : source
         guard let text = feed == .fiat ? fiatBase : source else { throw SelectionError.missingSource(feed) }
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
             throw SelectionError.invalidURL(feed, text)
         }
+        guard let http else { throw SelectionError.noHTTPClient(feed) }
         let feedLogger = Logger(label: "tickwire.feeds.\(feed.rawValue)")
         switch feed {
         case .bitso: environment.bitso = .live(http: http, baseURL: url, logger: feedLogger)
@@ -184,6 +190,8 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
     case invalidURL(Feed, String)
     /// A `feed=value` flag that does not parse.
     case invalidAssignment(String)
+    /// A live feed asked for without an HTTP client to call it with.
+    case noHTTPClient(Feed)
 
     public var description: String {
         switch self {
@@ -191,6 +199,7 @@ public enum SelectionError: Error, Equatable, CustomStringConvertible {
         case .missingSource(.masterdata): "the masterdata feed is live but has no file: pass --masterdata or TICKWIRE_MASTERDATA"
         case .missingSource(let feed): "the \(feed.rawValue) feed is live but has no source"
         case .invalidURL(let feed, let text): "the \(feed.rawValue) feed's URL \"\(text)\" is not an http(s) URL"
+        case .noHTTPClient(let feed): "the \(feed.rawValue) feed is live but no HTTP client was given"
         case .invalidAssignment(let text): "expected FEED=VALUE with FEED one of \(Feed.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\""
         }
     }

@@ -1,0 +1,44 @@
+import Foundation
+import Messages
+import Money
+import PortfolioCore
+import Testing
+
+/// An exact decimal from its text, so expected values read as they would be written by hand.
+func dec(_ text: String) throws -> ExactDecimal { try ExactDecimal(text) }
+
+/// A fixed moment (whole seconds, so it survives the wire's millisecond dates unchanged).
+let now = Date(timeIntervalSince1970: 1_765_000_000)
+
+/// The two ways a portfolio is stored.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case inMemory, file
+
+    var testDescription: String { rawValue }
+}
+
+/// A fresh store of `kind`, with the file's path (nil in memory) for reopening.
+func makeStore(_ kind: StoreKind) throws -> (store: PortfolioStore, path: String?) {
+    switch kind {
+    case .inMemory:
+        return (try .inMemory(), nil)
+    case .file:
+        let path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("tickwire-portfolio-\(UUID().uuidString)/portfolio.sqlite").path
+        return (try .live(path: path), path)
+    }
+}
+
+/// Removes a file store's folder.
+func removeStore(at path: String?) {
+    guard let path else { return }
+    try? FileManager.default.removeItem(at: URL(fileURLWithPath: path).deletingLastPathComponent())
+}
+
+/// A trade request for `asset` with amount and price as text.
+func tradeRequest(
+    _ asset: String, amount: String, price: String, currency: String = "USD",
+    date: Date = now.addingTimeInterval(-86_400), requestId: String
+) throws -> AddTradeRequest {
+    AddTradeRequest(asset: asset, amount: try dec(amount), price: try dec(price), currency: currency, date: date, requestId: requestId)
+}

@@ -1,0 +1,94 @@
+import Bus
+import Feeds
+import Foundation
+import Market
+import Messages
+import Money
+import RatesFetcherCore
+import Testing
+
+@Suite("Feed jobs")
+struct FeedJobsTests {
+    private func topics(_ feed: Feed, coinIDs: [String] = ["bitcoin"]) async throws -> [String] {
+        try await FeedJobs.job(feed, .test, coinIDs: coinIDs)().map(\.topic.rawValue)
+    }
+
+    /// Bitso publishes each book's limits and each book's quote.
+    @Test func bitso() async throws {
+        let topics = try await topics(.bitso)
+        #expect(topics == [
+            "book.bitso.btc_mxn", "book.bitso.eth_mxn", "book.bitso.xrp_btc", "book.bitso.xrp_mxn", "book.bitso.eth_btc", "book.bitso.bch_btc",
+            "quote.bitso.BTC-MXN", "quote.bitso.ETH-MXN", "quote.bitso.XRP-BTC", "quote.bitso.XRP-MXN", "quote.bitso.ETH-BTC", "quote.bitso.BCH-BTC",
+        ])
+    }
+
+    /// WazirX publishes one quote per INR market.
+    @Test func wazirx() async throws {
+        #expect(try await topics(.wazirx) == ["quote.wazirx.BTC-INR", "quote.wazirx.XRP-INR", "quote.wazirx.TRX-INR", "quote.wazirx.EOS-INR"])
+    }
+
+    /// The fiat fixture (ECB rates from USD) publishes `rate.ecb.USD-<TO>` for each of its 30 currencies, no inverses.
+    @Test func fiat() async throws {
+        let topics = try await topics(.fiat)
+        #expect(topics.count == 30)
+        #expect(topics.contains("rate.ecb.USD-EUR"))
+        #expect(topics.contains("rate.ecb.USD-SEK"))
+        #expect(topics.contains("rate.ecb.USD-MXN"))
+        #expect(topics.allSatisfy { $0.hasPrefix("rate.ecb.USD-") })
+        #expect(topics == topics.sorted())
+    }
+
+    /// CoinGecko publishes a USD quote and the coin's identity for each requested coin it has.
+    @Test func coingecko() async throws {
+        #expect(try await topics(.coingecko) == ["quote.coingecko.BTC-USD", "coin.coingecko.BTC"])
+        #expect(try await topics(.coingecko, coinIDs: ["ethereum"]).isEmpty)
+    }
+
+    /// GNB publishes its four rates as given and all transactions on one topic.
+    @Test func gnb() async throws {
+        #expect(try await topics(.gnb) == ["rate.gnb.EUR-USD", "rate.gnb.CAD-EUR", "rate.gnb.USD-EUR", "rate.gnb.EUR-CAD", "transactions.gnb"])
+    }
+
+    /// Masterdata publishes the assets and the wallets.
+    @Test func masterdata() async throws {
+        #expect(try await topics(.masterdata) == ["assets.masterdata", "wallets.masterdata"])
+    }
+
+    /// Published, each topic carries the fixture's values, and an unchanged value is not sent again.
+    @Test func publicationsCarryTheValues() async throws {
+        let bus = try TestPublisher()
+        for feed in Feed.allCases {
+            for publication in try await FeedJobs.job(feed, .test, coinIDs: ["bitcoin"])() { try publication.publish(with: bus.publisher) }
+        }
+        #expect(bus.topics().count == 55)  // 12 bitso, 4 wazirx, 30 fiat, 2 coingecko, 5 gnb, 2 masterdata
+
+        let rate = try #require(try bus.envelope("rate.gnb.EUR-USD", as: ExchangeRate.self))
+        #expect(rate.data == ExchangeRate(from: "EUR", to: "USD", rate: try ExactDecimal("1.359")))
+        #expect(rate.source == "gnb")
+        #expect(rate.type == "rate")
+        let sek = try #require(try bus.envelope("rate.ecb.USD-SEK", as: ExchangeRate.self))
+        #expect(sek.data.rate == (try ExactDecimal("9.3295")))
+        #expect(sek.source == "ecb")
+        let btc = try #require(try bus.envelope("quote.coingecko.BTC-USD", as: Quote.self))
+        #expect(btc.data.last == 70187)
+        #expect(btc.data.source == "coingecko")
+        #expect(try bus.envelope("coin.coingecko.BTC", as: CoinInfo.self)?.data.id == "bitcoin")
+        let transactions = try #require(try bus.envelope("transactions.gnb", as: [GNBTransaction].self))
+        #expect(transactions.data.count == 5)
+        #expect(transactions.data.filter { $0.sku == "T2006" }.count == 2)
+        #expect(try bus.envelope("wallets.masterdata", as: [Wallet].self)?.data.count == 52)
+        #expect(try bus.envelope("book.bitso.btc_mxn", as: BookInfo.self)?.data.market == MarketPair(base: "BTC", quote: "MXN"))
+
+        for publication in try await FeedJobs.job(.gnb, .test, coinIDs: [])() { try publication.publish(with: bus.publisher) }
+        #expect(bus.seq("rate.gnb.EUR-USD") == 1)
+        #expect(bus.seq("transactions.gnb") == 1)
+        await bus.close()
+    }
+
+    /// A failing client makes the whole job throw: nothing half-published.
+    @Test func failingClientFailsTheJob() async throws {
+        var environment = FetcherEnvironment.test
+        environment.bitso.tickers = { throw FeedError.notInFixtures("tickers down") }
+        await #expect(throws: FeedError.self) { try await FeedJobs.job(.bitso, environment, coinIDs: [])() }
+    }
+}
