@@ -13,10 +13,7 @@ struct ConverterCommand: AsyncParsableCommand {
     var rep: String?
     @Option(help: .init(DefaultEndpoint.converterPub.help("price stream endpoint to bind")))
     var pub: String?
-    @Option(name: .customLong("fetcher-pub"), help: .init(DefaultEndpoint.ratesFetcherPub.help("rates-fetcher's stream")))
-    var fetcherPub: String?
-    @Option(name: .customLong("fetcher-rep"), help: .init(DefaultEndpoint.ratesFetcherRep.help("rates-fetcher's JSON-RPC")))
-    var fetcherRep: String?
+    @OptionGroup var fetcher: FetcherEndpoints
     @Option(help: "display currencies, comma-separated (env TICKWIRE_DISPLAY_CURRENCIES; default USD,SEK,EUR,MXN)")
     var currencies: String?
     @OptionGroup var common: CommonOptions
@@ -27,8 +24,8 @@ struct ConverterCommand: AsyncParsableCommand {
         try await runtime.run(Converter.services(ConverterConfiguration(
             rep: DefaultEndpoint.converterRep.resolve(rep),
             pub: DefaultEndpoint.converterPub.resolve(pub),
-            fetcherPub: DefaultEndpoint.ratesFetcherPub.resolve(fetcherPub),
-            fetcherRep: DefaultEndpoint.ratesFetcherRep.resolve(fetcherRep),
+            fetcherPub: fetcher.pubEndpoint,
+            fetcherRep: fetcher.repEndpoint,
             displayCurrencies: currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         ), runtime: runtime))
     }

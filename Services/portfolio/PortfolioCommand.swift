@@ -14,14 +14,8 @@ struct PortfolioCommand: AsyncParsableCommand {
     var rep: String?
     @Option(help: .init(DefaultEndpoint.portfolioPub.help("change stream endpoint to bind")))
     var pub: String?
-    @Option(name: .customLong("fetcher-pub"), help: .init(DefaultEndpoint.ratesFetcherPub.help("rates-fetcher's stream")))
-    var fetcherPub: String?
-    @Option(name: .customLong("fetcher-rep"), help: .init(DefaultEndpoint.ratesFetcherRep.help("rates-fetcher's JSON-RPC")))
-    var fetcherRep: String?
-    @Option(name: .customLong("converter-pub"), help: .init(DefaultEndpoint.converterPub.help("the converter's price stream")))
-    var converterPub: String?
-    @Option(name: .customLong("converter-rep"), help: .init(DefaultEndpoint.converterRep.help("the converter's JSON-RPC")))
-    var converterRep: String?
+    @OptionGroup var fetcher: FetcherEndpoints
+    @OptionGroup var converter: ConverterEndpoints
     @Option(help: "SQLite file, or :memory: (env TICKWIRE_DATABASE; default $XDG_DATA_HOME/tickwire/portfolio.sqlite)")
     var database: String?
     @OptionGroup var common: CommonOptions
@@ -38,10 +32,10 @@ struct PortfolioCommand: AsyncParsableCommand {
         try await runtime.run(Portfolio.services(PortfolioConfiguration(
             rep: DefaultEndpoint.portfolioRep.resolve(rep),
             pub: DefaultEndpoint.portfolioPub.resolve(pub),
-            fetcherPub: DefaultEndpoint.ratesFetcherPub.resolve(fetcherPub),
-            fetcherRep: DefaultEndpoint.ratesFetcherRep.resolve(fetcherRep),
-            converterPub: DefaultEndpoint.converterPub.resolve(converterPub),
-            converterRep: DefaultEndpoint.converterRep.resolve(converterRep)
+            fetcherPub: fetcher.pubEndpoint,
+            fetcherRep: fetcher.repEndpoint,
+            converterPub: converter.pubEndpoint,
+            converterRep: converter.repEndpoint
         ), store: store, runtime: runtime))
     }
 }

@@ -36,6 +36,7 @@ public final class Subscriber: Service, Sendable {
     private let heartbeatTimeout: Duration
     private let logger: Logger
     private let name: String
+    private let received: Counter
 
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
@@ -52,6 +53,7 @@ public final class Subscriber: Service, Sendable {
         self.heartbeatTimeout = heartbeatTimeout
         self.fetchSnapshot = snapshot
         self.logger = logger
+        self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(eventBuffer))
         socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub") { socket in
             try socket.set(.receiveHighWaterMark, 0)
@@ -170,7 +172,9 @@ public final class Subscriber: Service, Sendable {
 
     private func parse(_ frames: [Data]) -> BusMessage? {
         do {
-            return try BusMessage(frames: frames)
+            let message = try BusMessage(frames: frames)
+            received.increment()
+            return message
         } catch {
             Counter(label: "tickwire_bus_malformed_total", dimensions: [("subscriber", name)]).increment()
             logger.warning("dropped a malformed stream message", metadata: ["error": "\(error)"])
