@@ -12,7 +12,7 @@ extension ExactDecimal: Codable {
     ///
     /// `JSONDecoder` reads a number into `Foundation.Decimal` from its text, which is exact for every number
     /// with at most 38 significant digits (all that an `ExactDecimal` holds); its digits are then parsed here,
-    /// never through `Double`. Longer numbers are cut by Foundation to 38 or 39 digits before this code sees
+    /// never through binary floating point. Longer numbers are cut by Foundation to 38 or 39 digits before this code sees
     /// them: 39 digits are rejected here, but a cut to 38 or fewer cannot be detected — send strings for those.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -37,10 +37,10 @@ extension ExactDecimal {
     /// A decoder user-info key: `true` makes decoding accept decimal strings only, never JSON numbers.
     public static let stringsOnly = CodingUserInfoKey(rawValue: "tickwire.money.stringsOnly")!
 
-    /// The same value as a `Foundation.Decimal`, built exactly from the digits (never through `Double`).
+    /// The same value as a `Foundation.Decimal`, built exactly from the digits (never through binary floating point).
     var foundationDecimal: Decimal {
         let magnitude = mantissa.magnitude
-        let sign: FloatingPointSign = mantissa < 0 ? .minus : .plus
+        let sign: Foundation.FloatingPointSign = mantissa < 0 ? .minus : .plus
         if magnitude <= UInt128(UInt64.max) {
             return Decimal(sign: sign, exponent: -scale, significand: Decimal(UInt64(magnitude)))
         }
