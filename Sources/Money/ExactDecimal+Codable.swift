@@ -40,7 +40,7 @@ extension ExactDecimal {
     /// The same value as a `Foundation.Decimal`, built exactly from the digits (never through binary floating point).
     var foundationDecimal: Decimal {
         let magnitude = mantissa.magnitude
-        let sign: Foundation.FloatingPointSign = mantissa < 0 ? .minus : .plus
+        let sign: Swift.FloatingPointSign = mantissa < 0 ? .minus : .plus
         if magnitude <= UInt128(UInt64.max) {
             return Decimal(sign: sign, exponent: -scale, significand: Decimal(UInt64(magnitude)))
         }
