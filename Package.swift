@@ -109,7 +109,11 @@ let package = Package(
         .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
         .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
         .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Messages", "Money"]),
-        .testTarget(name: "EndToEndTests", dependencies: ["Bus", "Messages", "Market", "Money", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["Bus", "Messages", "Market", "Money", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            exclude: ["python"]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -198,7 +198,7 @@ struct ConverterPortfolioEndToEndTests {
         let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
         let context = try ZMQContext()
         let rpc = try client(context, endpoints.converterRep)
-        #expect(try await eventually { (try? await rpc.call("health", as: HealthReport.self))?.status == "degraded" })
+        #expect(await eventually { (try? await rpc.call("health", as: HealthReport.self))?.status == "degraded" })
         let early = await #expect(throws: RPCError.self) {
             try await rpc.call("convert", params: ConvertRequest(amount: 1, from: "USD", to: "EUR"), as: ConvertResult.self)
         }
