@@ -26,3 +26,15 @@ test: test-deps
 
 clean:
 	rm -rf .build
+
+# Benchmarks against the Python peers and raw libzmq (issue 6): builds Benchmarks/ in release,
+# runs every benchmark and peer, prints the table and writes bench/RESULTS.md. The services are
+# built in release inside Benchmarks/.build too (their own scratch path, so no lock on .build).
+# BENCH_FLAGS=--quick for a shorter run; BENCH_FLAGS="--only bus,convert" for some.
+bench: deps
+	@python3 -c 'import zmq, orjson' 2>/dev/null || python3 -m pip install --quiet pyzmq orjson
+	@python3 -c 'import babel' 2>/dev/null || python3 -m pip install --quiet babel || echo "babel not installed: the formatting peer is skipped"
+	cd Benchmarks && $(SWIFT) build -c release --product tickwire-bench
+	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
+	    $(SWIFT) build -c release --product $$service || exit 1; done
+	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release --command "make bench" $(BENCH_FLAGS)
