@@ -13,6 +13,7 @@ let package = Package(
         .executable(name: "converter", targets: ["converter"]),
         .executable(name: "portfolio", targets: ["portfolio"]),
         .executable(name: "presenter", targets: ["presenter"]),
+        .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
     ],

@@ -55,8 +55,7 @@ public actor RPCClient {
         let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params))
         for attempt in 0...retries {
             try Task.checkCancellation()
-            try await socket.send([request])
-            if let reply = await reply(to: id) {
+            if let reply = await exchange(request, id: id) {
                 return try decode(reply, method: method, as: resultType)
             }
             logger.debug("no reply", metadata: ["endpoint": "\(endpoint)", "method": "\(method)", "attempt": "\(attempt + 1)"])
@@ -110,8 +109,9 @@ public actor RPCClient {
         pending.continuation.resume(returning: body)
     }
 
-    /// Waits for the reply to `id`, or `nil` after `timeout`.
-    private func reply(to id: Int64) async -> Data? {
+    /// Sends `request` and waits for the reply to `id`, or `nil` after `timeout`. The reply is
+    /// awaited before the request leaves, so even an instant reply finds its caller.
+    private func exchange(_ request: Data, id: Int64) async -> Data? {
         let timer = Task { [weak self, timeout] in
             try? await Task.sleep(for: timeout)
             await self?.expire(id)
@@ -119,6 +119,7 @@ public actor RPCClient {
         defer { timer.cancel() }
         return await withCheckedContinuation { continuation in
             pending = (id, continuation)
+            socket.post([request])
         }
     }
 

@@ -90,6 +90,21 @@ struct RPCTests {
         await client.close()
     }
 
+    /// Thousands of back-to-back calls each get their reply at once, without falling back on a retry.
+    @Test func backToBackCallsNeverLoseAReply() async throws {
+        let context = try ZMQContext()
+        let server = try RPCServer(context: context, service: "test", endpoints: ["tcp://127.0.0.1:*"], methods: sampleMethods(), logger: testLogger)
+        let address = try await server.boundEndpoint()
+        let serving = Task { await server.run() }
+        let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(10), retries: 0)
+        for index in 0..<5_000 {
+            let echoed = try await client.call("echo", params: ConvertParams(amount: "\(index)", currency: "EUR"), as: ConvertParams.self)
+            #expect(echoed.amount == "\(index)")
+        }
+        serving.cancel()
+        await client.close()
+    }
+
     /// A dead server is a clear error within the timeout; once it is up, the same client works.
     @Test func timeoutThenRecovery() async throws {
         let context = try ZMQContext()
