@@ -1,0 +1,41 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Tickwire's benchmarks, a package of their own so the main package never builds them.
+///
+/// - `tickwire-bench`: the release executable `make bench` runs. It measures with
+///   `ContinuousClock`, runs the Python peers under `../bench/` in the same run and
+///   prints each figure with its ratio (see ../bench/RESULTS.md).
+/// - `TickwireBenchmarks`: the same hot paths as ordo-one/benchmark micro-benchmarks
+///   (`swift package --scratch-path .build benchmark`), for allocation and instruction counts.
+let package = Package(
+    name: "tickwire-benchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "tickwire", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "tickwire-bench",
+            dependencies: [
+                .product(name: "Bus", package: "tickwire"),
+                .product(name: "Money", package: "tickwire"),
+                .product(name: "ZeroMQ", package: "tickwire"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .executableTarget(
+            name: "TickwireBenchmarks",
+            dependencies: [
+                .product(name: "Bus", package: "tickwire"),
+                .product(name: "Money", package: "tickwire"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TickwireBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

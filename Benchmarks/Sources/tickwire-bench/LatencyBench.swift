@@ -1,0 +1,137 @@
+import Bus
+import Foundation
+import Logging
+import Money
+import ZeroMQ
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@_silgen_name("prctl")
+private func setTimerSlack(_ option: Int32, _ a2: UInt, _ a3: UInt, _ a4: UInt, _ a5: UInt) -> Int32
+
+/// Benchmark 2: publish-to-decode latency at a steady rate, and RPC round trips.
+enum LatencyBench {
+    struct Percentiles {
+        var samples: Int
+        var p50: Double, p99: Double, p999: Double, max: Double  // microseconds
+        init(_ micros: [Double]) {
+            let sorted = micros.sorted()
+            samples = sorted.count
+            p50 = percentile(sorted, 50)
+            p99 = percentile(sorted, 99)
+            p999 = percentile(sorted, 99.9)
+            max = sorted.last ?? .nan
+        }
+    }
+
+    static func monotonicNanos() -> UInt64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)
+    }
+
+    /// Sleeps until an absolute CLOCK_MONOTONIC deadline (timer slack set to 1 µs by the caller).
+    static func sleep(untilNanos deadline: UInt64) {
+        var ts = timespec(tv_sec: Int(deadline / 1_000_000_000), tv_nsec: Int(deadline % 1_000_000_000))
+        while clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, nil) == EINTR {}
+    }
+
+    /// Bus `Publisher.publish` paced at `rate` messages/s on one topic; the subscriber decodes
+    /// each envelope and takes now - (time taken just before `publish`). Warm-up second dropped.
+    static func publishToDecode(rate: Int, seconds: Int) async throws -> Percentiles {
+        let warmup = rate  // one second
+        let count = rate * seconds + warmup
+        let pubContext = try ZMQContext(), subContext = try ZMQContext()
+        let publisher = try Publisher(
+            context: pubContext, service: "bench", endpoints: ["tcp://127.0.0.1:*"], highWaterMark: 0,
+            heartbeatInterval: .seconds(3600), logger: quietLogger())
+        let endpoint = try await publisher.boundEndpoint()
+        let sub = try OwnedSocket(context: subContext, type: .sub, name: "lat-sub", receiveBuffer: count + 10) { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.subscribe("quote.")
+            try socket.connect(endpoint)
+        }
+        try await Task.sleep(for: .milliseconds(300))
+        let sent = Unsafe(UnsafeMutablePointer<UInt64>.allocate(capacity: count + 1))
+        defer { sent.value.deallocate() }
+        let topic = BusBench.topics[0]
+        let consumer = Task {
+            var latencies: [Double] = []
+            latencies.reserveCapacity(count)
+            for await frames in sub.incoming {
+                let envelope = try BusMessage(frames: frames).decode(BenchQuote.self)
+                let now = monotonicNanos()
+                latencies.append(Double(now &- sent.value[Int(envelope.seq)]) / 1000)
+                if envelope.seq == UInt64(count) { break }
+            }
+            return latencies
+        }
+        _ = try await onThread("lat-pub") {
+            _ = setTimerSlack(29, 1, 0, 0, 0)  // PR_SET_TIMERSLACK: 1 ns
+            let interval = UInt64(1_000_000_000 / rate)
+            var deadline = monotonicNanos() + interval
+            for index in 0..<count {
+                sleep(untilNanos: deadline)
+                deadline += interval
+                sent.value[index + 1] = monotonicNanos()
+                try publisher.publish(sampleQuotes[index & 63], on: topic)
+            }
+        }
+        let latencies = try await consumer.value
+        await publisher.close()
+        await sub.close()
+        return Percentiles(Array(latencies.dropFirst(warmup)))
+    }
+
+    struct ConvertParams: Codable, Sendable {
+        var amount: ExactDecimal
+        var from: String
+        var to: String
+    }
+
+    /// `convert` through Bus's RPCServer (ROUTER) and RPCClient (REQ, Lazy Pirate), sequential calls.
+    static func rpcRoundTrip(calls: Int) async throws -> (Percentiles, String, stalls: Int) {
+        let graph = try ConversionBench.graph()
+        var methods = RPCMethods()
+        methods.register("convert", params: ConvertParams.self) { params in
+            CurrencyAmount(
+                amount: try graph.convert(params.amount, from: params.from, to: params.to, scale: 2),
+                currency: params.to)
+        }
+        let context = try ZMQContext()
+        let server = try RPCServer(
+            context: context, service: "bench", endpoints: ["tcp://127.0.0.1:*"], methods: methods,
+            logger: quietLogger())
+        let endpoint = try await server.boundEndpoint()
+        let serving = Task { await server.run() }
+        let clientContext = try ZMQContext()
+        // The services' defaults: 2 s per attempt, 2 retries (Lazy Pirate). A call slower than 1 s is a stall.
+        let client = try RPCClient(context: clientContext, endpoint: endpoint)
+        let clock = ContinuousClock()
+        var micros: [Double] = []
+        micros.reserveCapacity(calls)
+        var last = ""
+        let warmup = 500
+        for index in 0..<(calls + warmup) {
+            let params = ConvertParams(
+                amount: try ExactDecimal(mantissa: 129_899 + Int128(index % 1000), scale: 2),
+                from: ["USD", "AUD", "SEK", "GBP"][index & 3], to: "EUR")
+            let start = clock.now
+            let result: CurrencyAmount
+            do {
+                result = try await client.call("convert", params: params, as: CurrencyAmount.self)
+            } catch {
+                FileHandle.standardError.write(Data("RPC call \(index) failed: \(error)\n".utf8))
+                throw error
+            }
+            let elapsed = clock.now - start
+            if index >= warmup { micros.append(elapsed.microseconds) }
+            last = result.description
+        }
+        await client.close()
+        serving.cancel()  // run() closes the socket when cancelled
+        _ = await serving.value
+        return (Percentiles(micros), last, micros.filter { $0 > 1_000_000 }.count)
+    }
+}

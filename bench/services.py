@@ -1,0 +1,123 @@
+"""Benchmark 5 (partial): the real service executables, each its own process.
+
+For rates-fetcher (mock feeds, --period bitso=1), converter, portfolio (:memory:) and presenter,
+started one after another on free loopback ports: the time from exec to the first answer of the
+JSON-RPC `health` method (REQ, 20 ms per attempt, Lazy Pirate), and the RSS (VmRSS) after all
+four have idled for a few seconds. Then for --seconds: `price.` updates/s on the converter's
+stream and `quote.` updates/s on the fetcher's, with publish-to-receive latency from each
+envelope's `time` (milliseconds on the wire, so latency is only to the millisecond).
+This is not the flat-out pipeline of issue 6 (no such mock mode exists yet).
+"""
+
+import argparse
+import os
+import signal
+import subprocess
+import time
+from datetime import datetime, timezone
+
+import orjson
+import zmq
+
+from common import emit, free_port
+
+
+def rss_mb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
+
+
+def wait_healthy(ctx, endpoint, deadline_s=10.0):
+    start = time.monotonic()
+    while time.monotonic() - start < deadline_s:
+        req = ctx.socket(zmq.REQ)
+        req.setsockopt(zmq.LINGER, 0)
+        req.connect(endpoint)
+        req.send(orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": "health"}))
+        if req.poll(20):
+            reply = orjson.loads(req.recv())
+            req.close()
+            return reply
+        req.close()
+    return None
+
+
+def run(bin_dir, seconds):
+    ports = {k: free_port() for k in ["fp", "fr", "cr", "cp", "pr", "pp", "sr", "http"]}
+    env = dict(os.environ,
+               TICKWIRE_RATES_FETCHER_PUB=f"tcp://127.0.0.1:{ports['fp']}",
+               TICKWIRE_RATES_FETCHER_REP=f"tcp://127.0.0.1:{ports['fr']}",
+               TICKWIRE_CONVERTER_REP=f"tcp://127.0.0.1:{ports['cr']}",
+               TICKWIRE_CONVERTER_PUB=f"tcp://127.0.0.1:{ports['cp']}",
+               TICKWIRE_PORTFOLIO_REP=f"tcp://127.0.0.1:{ports['pr']}",
+               TICKWIRE_PORTFOLIO_PUB=f"tcp://127.0.0.1:{ports['pp']}",
+               TICKWIRE_PRESENTER_REP=f"tcp://127.0.0.1:{ports['sr']}",
+               TICKWIRE_PRESENTER_HTTP=f"http://127.0.0.1:{ports['http']}",
+               TICKWIRE_LOG_LEVEL="warning")
+    services = [
+        ("rates-fetcher", ["--feeds", "mock", "--period", "bitso=1"], env["TICKWIRE_RATES_FETCHER_REP"]),
+        ("converter", [], env["TICKWIRE_CONVERTER_REP"]),
+        ("portfolio", ["--database", ":memory:"], env["TICKWIRE_PORTFOLIO_REP"]),
+        ("presenter", [], env["TICKWIRE_PRESENTER_REP"]),
+    ]
+    ctx = zmq.Context()
+    procs, result = [], {"services": {}}
+    try:
+        for name, args, rep in services:
+            start = time.monotonic()
+            proc = subprocess.Popen([os.path.join(bin_dir, name)] + args, env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            procs.append((name, proc))
+            reply = wait_healthy(ctx, rep)
+            result["services"][name] = {"start_ms": (time.monotonic() - start) * 1000 if reply else None,
+                                        "healthy": bool(reply and "result" in reply)}
+        time.sleep(3)
+        for name, proc in procs:
+            result["services"][name]["rss_mb"] = rss_mb(proc.pid) if proc.poll() is None else None
+        sub = ctx.socket(zmq.SUB)
+        sub.setsockopt(zmq.RCVHWM, 0)
+        sub.setsockopt(zmq.SUBSCRIBE, b"price.")
+        sub.setsockopt(zmq.SUBSCRIBE, b"quote.")
+        sub.connect(env["TICKWIRE_CONVERTER_PUB"])
+        sub.connect(env["TICKWIRE_RATES_FETCHER_PUB"])
+        counts, lat = {"price": 0, "quote": 0}, {"price": [], "quote": []}
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if not sub.poll(100):
+                continue
+            topic, body = sub.recv_multipart()[:2]
+            kind = topic.split(b".")[0].decode()
+            if kind in counts:
+                counts[kind] += 1
+                sent = datetime.fromisoformat(orjson.loads(body)["time"])
+                lat[kind].append((datetime.now(timezone.utc) - sent).total_seconds() * 1000)
+        sub.close(linger=0)
+        for kind in counts:
+            s = sorted(lat[kind])
+            result[kind] = {"per_second": counts[kind] / seconds,
+                            "latency_ms_p50": s[len(s) // 2] if s else None,
+                            "latency_ms_p99": s[min(len(s) - 1, int(len(s) * 0.99))] if s else None}
+        for name, proc in procs:
+            result["services"][name]["rss_mb_after"] = rss_mb(proc.pid) if proc.poll() is None else None
+    finally:
+        for name, proc in reversed(procs):
+            if proc.poll() is None:
+                proc.send_signal(signal.SIGTERM)
+        for name, proc in procs:
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        ctx.term()
+    return result
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bin-dir", required=True)
+    parser.add_argument("--seconds", type=int, default=10)
+    args = parser.parse_args()
+    emit(run(args.bin_dir, args.seconds))
