@@ -77,6 +77,14 @@ public enum Presenter {
         runtime.logger.info("dashboard", metadata: ["url": "\(configuration.http)"])
         return [server] + subscribers.map { $0.1 as any Service } + subscribers.map { name, subscriber in
             LoopService { for await event in subscriber.events { await state.apply(event, from: name) } }
-        } + [web.application(host: address.host, port: address.port)]
+        } + [
+            web.application(host: address.host, port: address.port),
+            // Last in the list, so first to hear of a graceful shutdown: it ends the live price
+            // streams, which the HTTP server would otherwise wait on for ever.
+            LoopService {
+                await every(.seconds(15), logger: runtime.logger) { broadcast.keepalive() }
+                broadcast.close()
+            },
+        ]
     }
 }

@@ -177,8 +177,15 @@ struct WebServer {
             for price in await state.prices(in: currency).values {
                 try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
             }
-            for await price in updates where price.currency == currency {
-                try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+            for await event in updates {
+                switch event {
+                case .price(let price) where price.currency == currency:
+                    try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                case .price:
+                    continue
+                case .keepalive:
+                    try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
+                }
             }
             try await writer.finish(nil)
         }

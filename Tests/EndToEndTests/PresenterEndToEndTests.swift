@@ -103,6 +103,26 @@ struct PresenterEndToEndTests {
         await stack.stop()
     }
 
+    /// Live prices arrive as Server-Sent Events, and an open stream does not hold up a graceful shutdown.
+    @Test func liveStreamThenCleanShutdown() async throws {
+        let stack = try await FullStack()
+        let output = stack.endpoints.directory.appendingPathComponent("sse.out")
+        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
+        let curl = Process()
+        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        curl.arguments = ["curl", "-sN", URL(string: "/events?currency=USD&locale=de_AT", relativeTo: stack.baseURL)!.absoluteString]
+        curl.standardOutput = try FileHandle(forWritingTo: output)
+        try curl.run()
+        #expect(await eventually { ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("data: ") })
+        let event = try #require(try String(contentsOf: output, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("data: ") })
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8)) as? [String: Any])
+        #expect(object["currency"] as? String == "USD")
+        #expect((object["text"] as? String)?.hasPrefix("$\u{A0}") == true, "de_AT puts the symbol first with a no-break space")
+        #expect(await stack.presenter.stop() == 0, "the presenter should exit cleanly with a stream open")
+        #expect(await eventually { !curl.isRunning }, "the stream ends when the presenter stops")
+        await stack.stop()
+    }
+
     /// Headless Chromium loads every page: the DOM holds the expected rows, and a screenshot of
     /// each page is written under .build/screenshots for a person to look at.
     @Test func browserSeesEveryPage() async throws {
