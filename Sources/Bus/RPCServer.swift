@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import Metrics
 import ServiceLifecycle
+import Synchronization
 import ZeroMQ
 
 /// Serves ``RPCMethods`` to REQ (or DEALER) clients.
@@ -17,6 +18,7 @@ public final class RPCServer: Service, Sendable {
     private let methods: RPCMethods
     private let socket: OwnedSocket
     private let logger: Logger
+    private let metrics: Mutex<[String: (duration: Metrics.Timer, errors: Counter)]> = Mutex([:])
 
     /// Binds a ROUTER socket to each of `endpoints`; requests are served once ``run()`` starts.
     public init(context: ZMQContext, service: String, endpoints: [String], methods: RPCMethods, logger: Logger) throws {
@@ -63,14 +65,25 @@ public final class RPCServer: Service, Sendable {
         } else {
             reply = RPCMethods.failure(.null, .invalidRequest("expected one JSON frame, got \(body.count)"))
         }
-        Metrics.Timer(label: "tickwire_rpc_duration_seconds", dimensions: [("service", service), ("method", reply.method)])
-            .record(since: start)
+        let (duration, errors) = metrics(for: reply.method)
+        duration.record(since: start)
         if reply.failed {
-            Counter(label: "tickwire_rpc_errors_total", dimensions: [("service", service), ("method", reply.method)])
-                .increment()
+            errors.increment()
             logger.debug("rpc error", metadata: ["method": "\(reply.method)", "response": "\(String(decoding: reply.body, as: UTF8.self))"])
         }
         socket.post(Array(route) + [reply.body])
+    }
+
+    /// The duration timer and error counter of `method`, made once.
+    private func metrics(for method: String) -> (duration: Metrics.Timer, errors: Counter) {
+        metrics.withLock { metrics in
+            if let known = metrics[method] { return known }
+            let dimensions = [("service", service), ("method", method)]
+            let made = (Metrics.Timer(label: "tickwire_rpc_duration_seconds", dimensions: dimensions),
+                        Counter(label: "tickwire_rpc_errors_total", dimensions: dimensions))
+            metrics[method] = made
+            return made
+        }
     }
 }
 

@@ -7,8 +7,7 @@ import Money
 /// types encode themselves as decimal strings, so no number on the money path is
 /// ever a JSON float.
 public enum Wire {
-    /// The date format of every message.
-    public static let dateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+    private static let fractionalDateStyle = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
     private static let plainDateStyle = Date.ISO8601FormatStyle()
 
     /// Encodes `value` as wire JSON.
@@ -21,12 +20,23 @@ public enum Wire {
         try decoder.decode(type, from: data)
     }
 
-    /// A date as the wire writes it.
-    public static func format(_ date: Date) -> String { date.formatted(dateStyle) }
+    /// A date as the wire writes it, rounded to the nearest millisecond.
+    ///
+    /// Written by hand around the whole seconds because a formatter truncates the
+    /// fraction: a date parsed from `.455` may be held as .45499999… and print as `.454`,
+    /// so parse-then-format would not give back the same text.
+    public static func format(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (seconds, fraction) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        let (whole, rest) = fraction < 0 ? (seconds - 1, fraction + 1000) : (seconds, fraction)
+        let text = Date(timeIntervalSince1970: TimeInterval(whole)).formatted(plainDateStyle)
+        let digits = String(rest)
+        return "\(text.dropLast()).\(String(repeating: "0", count: 3 - digits.count))\(digits)Z"
+    }
 
     /// A wire date, with or without milliseconds.
     public static func parseDate(_ text: String) -> Date? {
-        (try? dateStyle.parse(text)) ?? (try? plainDateStyle.parse(text))
+        (try? fractionalDateStyle.parse(text)) ?? (try? plainDateStyle.parse(text))
     }
 
     private static let encoder: JSONEncoder = {

@@ -38,39 +38,45 @@ actor PortfolioState {
         for price in try await store.prices() { prices[Valuations.priceKey(asset: price.asset, currency: price.currency)] = price }
         for key in [Topics.assets, Topics.wallets, Topics.transactions] {
             if let body = try await store.document(key.rawValue) {
-                apply(try BusMessage(topic: key.rawValue, body: body), persist: false)
+                _ = apply(try BusMessage(topic: key.rawValue, body: body))
             }
         }
     }
 
-    /// Applies rates-fetcher's masterdata and transactions.
+    /// Applies rates-fetcher's masterdata and transactions, and keeps them for offline use.
     func applyFetcher(_ event: SubscriberEvent) async {
+        let messages: [BusMessage]
         switch event {
-        case .snapshot(_, _, let messages):
-            for message in messages { apply(message, persist: true) }
-            fetcher = "ok"
-        case .message(let message):
-            apply(message, persist: true)
-            fetcher = "ok"
+        case .snapshot(_, _, let all): messages = all
+        case .message(let one): messages = [one]
         case .unavailable(let reason):
             fetcher = reason
+            return
+        }
+        let applied = messages.filter(apply)
+        fetcher = "ok"
+        for message in applied {
+            do {
+                try await store.saveDocument(message.topic.rawValue, message.body)
+            } catch {
+                logger.error("could not store an upstream document", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+            }
         }
     }
 
-    private func apply(_ message: BusMessage, persist: Bool) {
+    /// Takes in one masterdata or transactions message; `true` when it was one and decoded.
+    private func apply(_ message: BusMessage) -> Bool {
         do {
             switch message.topic {
             case Topics.assets: masterdata.assets = try message.decode([Asset].self).data
             case Topics.wallets: masterdata.wallets = try message.decode([Wallet].self).data
             case Topics.transactions: transactions = try message.decode([GNBTransaction].self).data
-            default: return
+            default: return false
             }
-            if persist {
-                let store = store
-                Task { try await store.saveDocument(message.topic.rawValue, message.body) }
-            }
+            return true
         } catch {
             logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+            return false
         }
     }
 

@@ -29,6 +29,17 @@ struct WireTests {
         #expect(try message.decode(Price.self) == envelope)
     }
 
+    /// Parsing a wire date and writing it again gives back the same text, to the millisecond.
+    @Test(arguments: ["2026-11-23T05:06:26.455Z", "2026-11-23T05:06:26.000Z", "2026-11-23T23:59:59.999Z",
+                      "1969-12-31T23:59:59.001Z", "2000-02-29T12:00:00.100Z", "2026-01-01T00:00:00.007Z"])
+    func datesRoundTripExactly(text: String) throws {
+        let date = try #require(Wire.parseDate(text))
+        #expect(Wire.format(date) == text)
+        let again = try #require(Wire.parseDate(Wire.format(date)))
+        #expect(Wire.format(again) == text)
+        #expect(Wire.parseDate("2026-11-23T05:06:26Z").map(Wire.format) == "2026-11-23T05:06:26.000Z")
+    }
+
     /// Malformed stream messages are errors that say what is wrong.
     @Test func malformedMessages() {
         #expect(throws: BusError.malformedFrames(count: 1)) { try BusMessage(frames: [Data("quote.x".utf8)]) }

@@ -32,6 +32,7 @@ final class FullStack: @unchecked Sendable {
         context = try ZMQContext()
         presenterRPC = try client(context, endpoints.presenterRep)
         portfolioRPC = try client(context, endpoints.portfolioRep)
+        try await waitUntilHealthy(portfolioRPC, portfolio)
         try await waitUntilHealthy(presenterRPC, presenter)
         let presenter = presenter
         var url: URL?
