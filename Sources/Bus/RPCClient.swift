@@ -151,7 +151,7 @@ private struct RPCResponseIDOnly: Decodable {
 }
 
 /// Failures of a call that are not the server's own answer.
-public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible {
+public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible, RPCErrorConvertible {
     /// No reply after every attempt: the service is down or unreachable.
     case unreachable(endpoint: String, method: String, attempts: Int, timeout: Duration)
     /// A reply that is not a JSON-RPC response of the expected shape.
@@ -165,4 +165,7 @@ public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible 
             "malformed reply from \(endpoint) to \(method): \(reason)"
         }
     }
+
+    /// A handler whose upstream failed this way answers "unavailable" (-32000), not "internal error".
+    public var rpcError: RPCError { .unavailable(description) }
 }

@@ -180,14 +180,7 @@ actor PortfolioState {
         let currency = try Currency(code: request.currency ?? "EUR").code
         let items = transactions.filter { $0.sku == request.sku }.map { CurrencyAmount(amount: $0.amount, currency: $0.currency) }
         guard !items.isEmpty else { throw RPCError.notFound("no transactions for product \(request.sku)") }
-        let total: TotalResult
-        do {
-            total = try await converter.call("total", params: TotalRequest(items: items, to: currency, source: "gnb"), as: TotalResult.self)
-        } catch let error as RPCError {
-            throw error
-        } catch {
-            throw RPCError.unavailable("the converter is unreachable: \(error)")
-        }
+        let total = try await converter.call("total", params: TotalRequest(items: items, to: currency, source: "gnb"), as: TotalResult.self)
         return ProductDetail(sku: request.sku, currency: total.currency, total: total.total, transactions: total.items)
     }
 

@@ -63,14 +63,8 @@ public enum Presenter {
             Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
         }
         methods.register("view", params: ViewRequest.self) { request in
-            let now = Date()
-            let context = try ViewContext.resolve(locale: request.locale, acceptLanguage: nil, currency: request.currency, now: now)
-            let rendered = await screens.render(request.screen, parameters: request.parameters, page: PageContext(context, path: "/", query: []))
-            guard rendered.status == 200 else {
-                throw RPCError(code: rendered.status == 404 ? -32001 : rendered.status == 400 ? -32602 : -32000,
-                               message: (rendered.view.value as? ErrorView)?.message ?? "the view failed")
-            }
-            return rendered.view
+            let context = try ViewContext.resolve(locale: request.locale, acceptLanguage: nil, currency: request.currency, now: Date())
+            return try await screens.screen(request.screen, parameters: request.parameters, context: context).view
         }
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
         let web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: portfolio, fetcher: fetcher, runtime: runtime)

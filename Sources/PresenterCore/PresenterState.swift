@@ -83,8 +83,8 @@ actor PresenterState {
 
     /// Bitso's quote of `book` (e.g. `btc_mxn`).
     func bitsoQuote(book: String) -> Quote? {
-        guard let info = books[book] else { return nil }
-        return quotes.first { $0.key.rawValue == "quote.bitso.\(info.market.symbol)" }?.value
+        guard let info = books[book], let topic = try? Topics.quote(feed: "bitso", market: info.market) else { return nil }
+        return quotes[topic]
     }
 
     /// Every Bitso quote.

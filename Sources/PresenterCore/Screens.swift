@@ -14,6 +14,14 @@ public struct RenderedScreen: Sendable {
     public var html: String
 }
 
+/// A built screen: its view, and the page that shows it (rendered only when a browser asks).
+struct Screen: Sendable {
+    /// The view, as clients receive it.
+    let view: AnyView
+    /// The HTML page of the view.
+    let page: @Sendable (PageContext) -> String
+}
+
 /// Any view, encodable as itself.
 public struct AnyView: Encodable, Sendable {
     let value: any Encodable & Sendable
@@ -55,27 +63,27 @@ struct Screens: Sendable {
     let portfolio: RPCClient
     let fetcher: RPCClient
 
-    /// The screen `name` with `parameters`, for `page`'s locale and currency; never throws:
-    /// a failure is a page that says what went wrong.
-    func render(_ name: String, parameters: [String: String], page: PageContext) async -> RenderedScreen {
+    /// The screen `name` with `parameters` as a page for `page`'s locale and currency; never throws:
+    /// a failure is a page that says what went wrong, with the HTTP status that fits.
+    func render(_ name: String, parameters: [String: String], page: PageContext, notices: [String] = []) async -> RenderedScreen {
         let context = ViewContext(locale: page.locale, currency: page.currency, now: page.now)
         do {
-            return try await build(name, parameters: parameters, context: context, page: page)
+            let built = try await screen(name, parameters: parameters, context: context, notices: notices)
+            return RenderedScreen(status: 200, view: built.view, html: built.page(page))
         } catch let error as ViewError {
             return failure(400, "Bad request", error.description, page: page, context: context)
         } catch let error as RPCError where error.code == -32001 {
             return failure(404, "Not found", error.message, page: page, context: context)
         } catch let error as RPCError where error.code == -32602 {
             return failure(400, "Bad request", error.message, page: page, context: context)
-        } catch let error as RPCError {
-            return failure(503, "Unavailable", error.message, page: page, context: context)
         } catch {
-            return failure(503, "Unavailable", String(describing: error), page: page, context: context)
+            return failure(503, "Unavailable", describeRemote(error), page: page, context: context)
         }
     }
 
-    private func build(_ name: String, parameters: [String: String], context: ViewContext, page: PageContext) async throws -> RenderedScreen {
-        let notices = await streamNotices(now: context.now)
+    /// The screen `name` with `parameters` for `context`; `notices` are shown on top of the view's own.
+    func screen(_ name: String, parameters: [String: String], context: ViewContext, notices extra: [String] = []) async throws -> Screen {
+        let notices = extra + (await streamNotices(now: context.now))
         let updated = await state.updated
         switch name {
         case "assets":
@@ -83,40 +91,40 @@ struct Screens: Sendable {
             guard !masterdata.assets.isEmpty else { throw RPCError.unavailable("No assets yet: the masterdata has not arrived from rates-fetcher.") }
             let view = try AssetsView.make(assets: masterdata.assets, wallets: masterdata.wallets, filter: parameters["filter"],
                                            context: context, asOf: updated["assets"], notices: notices)
-            return ok(view, Pages.assets(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.assets(view, context: $0) }
         case "wallets":
             let groups = try await portfolio.call("wallets", as: WalletGroups.self)
             let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
-            return ok(view, Pages.wallets(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.wallets(view, context: $0) }
         case "coins":
             let view = CoinsView.make(coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices)
-            return ok(view, Pages.coins(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.coins(view, context: $0) }
         case "coin":
             let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
-            return ok(view, Pages.coin(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.coin(view, context: $0) }
         case "portfolio":
             let valuation = try await portfolio.call("holdings", params: HoldingsRequest(currency: context.currency), as: Valuation.self)
             let trades = try await portfolio.call("trades.list", as: [Trade].self)
             let view = PortfolioView.make(valuation: valuation, trades: trades, context: context, notices: notices)
-            return ok(view, Pages.portfolio(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.portfolio(view, context: $0) }
         case "books":
             let books = await state.books.values.sorted { $0.book < $1.book }
             guard !books.isEmpty else { throw RPCError.unavailable("No books yet: Bitso's data has not arrived from rates-fetcher.") }
             let view = BooksView.make(books: books, tickers: await state.bitsoQuotes(), context: context, asOf: updated["book"], notices: notices)
-            return ok(view, Pages.books(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.books(view, context: $0) }
         case "book":
             let book = try required("book", parameters).lowercased()
             guard let quote = await state.bitsoQuote(book: book) else { throw RPCError.notFound("No ticker for book \(book).") }
             let view = BookView.make(quote: quote, book: book, context: context, notices: notices)
-            return ok(view, Pages.book(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.book(view, context: $0) }
         case "products":
             let products = try await portfolio.call("products", as: [ProductSummary].self)
             let view = ProductsView.make(products: products, context: context, notices: notices)
-            return ok(view, Pages.products(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.products(view, context: $0) }
         case "product":
             let detail = try await portfolio.call("product", params: ProductRequest(sku: try required("sku", parameters)), as: ProductDetail.self)
             let view = ProductView.make(detail: detail, context: context, notices: notices)
-            return ok(view, Pages.product(view, context: page))
+            return Screen(view: AnyView(value: view)) { Pages.product(view, context: $0) }
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(Self.names.joined(separator: ", ")).")
         }
@@ -176,10 +184,6 @@ struct Screens: Sendable {
         return value
     }
 
-    private func ok<View: Encodable & Sendable>(_ view: View, _ html: String) -> RenderedScreen {
-        RenderedScreen(status: 200, view: AnyView(value: view), html: html)
-    }
-
     private func failure(_ status: Int, _ title: String, _ message: String, page: PageContext, context: ViewContext) -> RenderedScreen {
         let view = ErrorView.make(title: title, message: message, lastGood: nil, context: context)
         return RenderedScreen(status: status, view: AnyView(value: view), html: Pages.error(view, context: page))
@@ -189,4 +193,9 @@ struct Screens: Sendable {
 /// A remote failure in a sentence.
 func describeRemote(_ error: any Error) -> String {
     (error as? RPCError)?.message ?? String(describing: error)
+}
+
+extension ViewError: RPCErrorConvertible {
+    /// A view request with a bad parameter is invalid params.
+    public var rpcError: RPCError { .invalidParams(description) }
 }

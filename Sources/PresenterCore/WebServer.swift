@@ -76,7 +76,7 @@ struct WebServer {
         return html(rendered.html, status: rendered.status)
     }
 
-    private func render(_ screen: String, _ request: Request, extra: [String: String]) async -> RenderedScreen {
+    private func render(_ screen: String, _ request: Request, extra: [String: String], notices: [String] = []) async -> RenderedScreen {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         var parameters = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         parameters.merge(extra) { _, new in new }
@@ -92,7 +92,7 @@ struct WebServer {
             let view = ErrorView.make(title: "Bad request", message: error.description, lastGood: nil, context: ViewContext(now: now))
             return RenderedScreen(status: 400, view: AnyView(value: view), html: Pages.error(view, context: fallback))
         }
-        return await screens.render(screen, parameters: parameters, page: page)
+        return await screens.render(screen, parameters: parameters, page: page, notices: notices)
     }
 
     // MARK: Forms
@@ -150,10 +150,7 @@ struct WebServer {
     }
 
     private func formError(_ message: String, screen: String, _ request: Request, extra: [String: String]) async -> Response {
-        var rendered = await render(screen, request, extra: extra)
-        rendered.html = rendered.html.replacingOccurrences(
-            of: "<div id=\"notices\" role=\"alert\">",
-            with: "<div id=\"notices\" role=\"alert\"><p class=\"notice error\">\(escapeHTML(message))</p>")
+        let rendered = await render(screen, request, extra: extra, notices: [message])
         return html(rendered.html, status: 400)
     }
 

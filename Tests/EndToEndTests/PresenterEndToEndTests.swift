@@ -93,6 +93,15 @@ struct PresenterEndToEndTests {
         #expect(badFilter.status == 400)
         #expect(badFilter.body.contains("bogus"))
 
+        var form = URLRequest(url: URL(string: "/coins/BTC/trades", relativeTo: stack.baseURL)!)
+        form.httpMethod = "POST"
+        form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+        form.httpBody = Data("amount=-1&price=100&currency=USD&date=2026-01-02&requestId=form-1".utf8)
+        let (formBody, formResponse) = try await URLSession.shared.data(for: form)
+        #expect((formResponse as? HTTPURLResponse)?.statusCode == 400)
+        #expect(String(decoding: formBody, as: UTF8.self).contains("The trade was not added: invalid params: amount must be positive"),
+                "a refused trade says why on the page")
+
         let health = try await stack.get("/health")
         #expect(health.status == 200)
         #expect(health.body.contains(#""status":"ok""#))
