@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
+        .library(name: "WireJSON", targets: ["WireJSON"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -37,9 +38,12 @@ let package = Package(
         ),
         .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
 
+        // The wire's JSON coders: Codable, fast, with the wire's date and money conventions.
+        .target(name: "WireJSON", dependencies: ["Money"]),
+
         // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
         .target(name: "Bus", dependencies: [
-            "ZeroMQ", "Money",
+            "ZeroMQ", "Money", "WireJSON",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -95,7 +99,10 @@ let package = Package(
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "BusTests", dependencies: ["Bus"]),
-        .testTarget(name: "MessagesTests", dependencies: ["Messages", "Bus", "Market", "Money"]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "Money"]),
+        // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
+        .target(name: "WireJSONTesting", dependencies: ["WireJSON"], path: "Tests/WireJSONTesting"),
+        .testTarget(name: "MessagesTests", dependencies: ["Messages", "Bus", "Market", "Money", "WireJSONTesting"]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",

@@ -7,16 +7,25 @@ extension ExactDecimal {
     /// and ``MoneyError/overflow(_:)`` for more than 38 significant digits or more than 38 fractional digits.
     public init(_ string: String) throws(MoneyError) {
         var text = string
-        let outcome = text.withUTF8 { Self.parse($0) }
+        self = try Self.value(of: text.withUTF8 { Self.parse($0) }, text: string)
+    }
+
+    /// Parses decimal text from its UTF-8 bytes, exactly as ``init(_:)`` does, without making a `String`.
+    public init(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(MoneyError) {
+        self = try Self.value(of: Self.parse(bytes), text: String(decoding: bytes, as: UTF8.self))
+    }
+
+    /// The parsed value, or the error naming `text`.
+    private static func value(of outcome: ParseOutcome, text: @autoclosure () -> String) throws(MoneyError) -> ExactDecimal {
         switch outcome {
         case .success(let value):
-            self = value
+            return value
         case .invalid:
-            throw .invalidNumber(string)
+            throw .invalidNumber(text())
         case .tooManyDigits:
-            throw .overflow("\"\(string)\" has more than 38 significant digits")
+            throw .overflow("\"\(text())\" has more than 38 significant digits")
         case .tooManyFractionalDigits:
-            throw .overflow("\"\(string)\" has more than 38 fractional digits")
+            throw .overflow("\"\(text())\" has more than 38 fractional digits")
         }
     }
 

@@ -70,9 +70,18 @@ extension ExactDecimal: ExpressibleByIntegerLiteral {
 extension ExactDecimal: CustomStringConvertible {
     /// Plain digits, never an exponent, keeping the scale: "2.50", "-0.001", "12".
     public var description: String {
+        withDigits { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// Calls `body` with ``description``'s UTF-8 bytes, built on the stack without allocating
+    /// (the wire encoder writes them straight into its buffer).
+    public func withDigits<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         let negative = mantissa < 0
         let magnitude = mantissa.magnitude
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { reversed in
+        // At most 41 bytes: a sign, "0." and 38 fractional digits, or a sign and 39 integer digits.
+        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 88) { buffer in
+            let reversed = UnsafeMutableBufferPointer(rebasing: buffer[0..<40])
+            let out = UnsafeMutableBufferPointer(rebasing: buffer[40...])
             var digitCount = 0
             if magnitude <= UInt128(UInt64.max) {
                 var m = UInt64(magnitude)
@@ -90,32 +99,29 @@ extension ExactDecimal: CustomStringConvertible {
                 } while m > 0
             }
             let integerDigits = max(digitCount - scale, 0)
-            let length = (negative ? 1 : 0) + max(integerDigits, 1) + (scale > 0 ? 1 + scale : 0)
-            return String(unsafeUninitializedCapacity: length) { out in
-                var position = 0
-                if negative {
-                    out[position] = UInt8(ascii: "-")
-                    position += 1
-                }
-                if integerDigits == 0 {
-                    out[position] = UInt8(ascii: "0")
-                    position += 1
-                } else {
-                    for index in stride(from: digitCount - 1, through: scale, by: -1) {
-                        out[position] = reversed[index]
-                        position += 1
-                    }
-                }
-                if scale > 0 {
-                    out[position] = UInt8(ascii: ".")
-                    position += 1
-                    for index in stride(from: scale - 1, through: 0, by: -1) {
-                        out[position] = index < digitCount ? reversed[index] : UInt8(ascii: "0")
-                        position += 1
-                    }
-                }
-                return position
+            var position = 0
+            if negative {
+                out[position] = UInt8(ascii: "-")
+                position += 1
             }
+            if integerDigits == 0 {
+                out[position] = UInt8(ascii: "0")
+                position += 1
+            } else {
+                for index in stride(from: digitCount - 1, through: scale, by: -1) {
+                    out[position] = reversed[index]
+                    position += 1
+                }
+            }
+            if scale > 0 {
+                out[position] = UInt8(ascii: ".")
+                position += 1
+                for index in stride(from: scale - 1, through: 0, by: -1) {
+                    out[position] = index < digitCount ? reversed[index] : UInt8(ascii: "0")
+                    position += 1
+                }
+            }
+            return try body(UnsafeBufferPointer(rebasing: out[0..<position]))
         }
     }
 }

@@ -4,10 +4,20 @@ import Market
 import Messages
 import Money
 import Testing
+import WireJSONTesting
 
-/// Encodes `value` with the wire's JSON and decodes it back.
+/// Encodes `value` with the wire's JSON and decodes it back; also checks the wire coders against
+/// Foundation's on this message type: Foundation reads the same value from the wire bytes, the wire
+/// reads the same value from Foundation's bytes, and random edits of the bytes are accepted or
+/// refused alike by both decoders, with the same values.
 func roundTrip<Value: Codable & Equatable>(_ value: Value) throws -> (Value, String) {
     let data = try Wire.encode(value)
+    #expect(try sameOnWire(Reference.decoder.decode(Value.self, from: data), value))
+    #expect(try Wire.decode(Value.self, from: Reference.encoder.encode(value)) == value)
+    let fuzz = disagreementsWithFoundation(data, as: Value.self, rounds: 400, seed: UInt64(data.count)) {
+        try Wire.decode(Value.self, from: $0)
+    }
+    #expect(fuzz.disagreements.isEmpty, "\(Value.self): \(fuzz.disagreements.prefix(3).joined(separator: "\n"))")
     return (try Wire.decode(Value.self, from: data), String(decoding: data, as: UTF8.self))
 }
 

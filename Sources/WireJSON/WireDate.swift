@@ -1,0 +1,159 @@
+import Foundation
+
+/// The wire's dates: ISO 8601 in UTC with milliseconds, `2026-11-23T10:15:30.123Z`.
+///
+/// Formatted and parsed by hand with the proleptic Gregorian calendar arithmetic of Howard
+/// Hinnant's `days_from_civil`: Foundation's `ISO8601FormatStyle` costs microseconds per date
+/// and truncates the fraction instead of rounding it (a date parsed from `.455`, held as
+/// .45499…, would print as `.454`), so parse-then-format would not give back the same text.
+public enum WireDate {
+    /// The length of ``format(_:)``'s text for the years 0000 to 9999.
+    static let canonicalLength = 24
+
+    /// `date` as the wire writes it, rounded to the nearest millisecond.
+    public static func format(_ date: Date) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(canonicalLength)
+        write(date) { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Hands ``format(_:)``'s UTF-8 bytes to `body`, without allocating.
+    static func write(_ date: Date, _ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        let scaled = (date.timeIntervalSince1970 * 1000).rounded()
+        // Out of Int64's range only for absurd dates; those are clamped rather than trapping.
+        let milliseconds = scaled.isNaN ? 0 : Int64(max(min(scaled, 9.2e18), -9.2e18))
+        let (days, dayMilliseconds) = floorDivision(milliseconds, 86_400_000)
+        let (year, month, day) = civil(fromDays: days)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { out in
+            var position = 0
+            func put(_ value: Int64, digits: Int) {
+                var value = value
+                for offset in stride(from: digits - 1, through: 0, by: -1) {
+                    out[position + offset] = UInt8(truncatingIfNeeded: value % 10) &+ 48
+                    value /= 10
+                }
+                position += digits
+            }
+            func put(_ byte: Unicode.Scalar) {
+                out[position] = UInt8(ascii: byte)
+                position += 1
+            }
+            if year < 0 { put("-") }
+            let yearDigits = max(4, String(year.magnitude).count)
+            put(Int64(year.magnitude), digits: yearDigits)
+            put("-"); put(month, digits: 2); put("-"); put(day, digits: 2); put("T")
+            put(dayMilliseconds / 3_600_000, digits: 2); put(":")
+            put(dayMilliseconds / 60_000 % 60, digits: 2); put(":")
+            put(dayMilliseconds / 1000 % 60, digits: 2); put(".")
+            put(dayMilliseconds % 1000, digits: 3); put("Z")
+            body(UnsafeBufferPointer(rebasing: out[0..<position]))
+        }
+    }
+
+    /// Parses `YYYY-MM-DDTHH:MM:SS`, an optional fraction of any length, and `Z` or an offset
+    /// (`+01:00`, `+0100`, `+01`); nil for anything else, including impossible dates.
+    public static func parse(_ text: String) -> Date? {
+        var text = text
+        return text.withUTF8 { parse(utf8: $0) }
+    }
+
+    /// ``parse(_:)`` from UTF-8 bytes.
+    public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard bytes.count >= 20 else { return nil }
+        func number(_ from: Int, _ count: Int) -> Int64? {
+            var value: Int64 = 0
+            for index in from..<from + count {
+                let digit = bytes[index] &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value * 10 + Int64(digit)
+            }
+            return value
+        }
+        func byte(_ index: Int, is scalar: Unicode.Scalar) -> Bool { bytes[index] == UInt8(ascii: scalar) }
+        guard let year = number(0, 4), byte(4, is: "-"), let month = number(5, 2), byte(7, is: "-"),
+            let day = number(8, 2), byte(10, is: "T"), let hour = number(11, 2), byte(13, is: ":"),
+            let minute = number(14, 2), byte(16, is: ":"), let second = number(17, 2),
+            (1...12).contains(month), day >= 1, day <= daysIn(month: month, year: year),
+            hour < 24, minute < 60, second < 60
+        else { return nil }
+        var index = 19
+        var fraction: Int64 = 0, fractionDigits = 0
+        if byte(index, is: ".") {
+            index += 1
+            while index < bytes.count, bytes[index] &- UInt8(ascii: "0") < 10 {
+                if fractionDigits < 9 {
+                    fraction = fraction * 10 + Int64(bytes[index] &- UInt8(ascii: "0"))
+                    fractionDigits += 1
+                }
+                index += 1
+            }
+            guard fractionDigits > 0 else { return nil }
+        }
+        guard index < bytes.count else { return nil }
+        var offsetSeconds: Int64 = 0
+        if byte(index, is: "Z") {
+            index += 1
+        } else if byte(index, is: "+") || byte(index, is: "-") {
+            let sign: Int64 = byte(index, is: "-") ? -1 : 1
+            let rest = bytes.count - index - 1
+            guard rest == 2 || rest == 4 || rest == 5, let hours = number(index + 1, 2), hours < 24 else { return nil }
+            var minutes: Int64 = 0
+            if rest > 2 {
+                let at = rest == 5 ? index + 4 : index + 3
+                guard rest == 4 || byte(index + 3, is: ":"), let value = number(at, 2), value < 60 else { return nil }
+                minutes = value
+            }
+            offsetSeconds = sign * (hours * 3600 + minutes * 60)
+            index = bytes.count
+        } else {
+            return nil
+        }
+        guard index == bytes.count else { return nil }
+        let seconds = days(fromYear: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second - offsetSeconds
+        if fractionDigits <= 3 {
+            var milliseconds = fraction
+            for _ in fractionDigits..<3 { milliseconds *= 10 }
+            return Date(timeIntervalSince1970: Double(seconds * 1000 + milliseconds) / 1000)
+        }
+        var scale = 1.0
+        for _ in 0..<fractionDigits { scale *= 10 }
+        return Date(timeIntervalSince1970: Double(seconds) + Double(fraction) / scale)
+    }
+
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
+        return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
+    }
+
+    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+        switch month {
+        case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date.
+    static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The proleptic Gregorian date of a day count since 1970-01-01.
+    static func civil(fromDays days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}

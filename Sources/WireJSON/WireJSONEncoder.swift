@@ -1,0 +1,565 @@
+import Foundation
+import Money
+
+/// Encodes `Encodable` values as Tickwire's wire JSON, several times faster than Foundation's
+/// `JSONEncoder` (bench/PROFILE.md); Foundation's `JSONDecoder` reads back the same values.
+///
+/// It writes straight into one byte buffer as the value's `encode(to:)` runs, instead of
+/// building a tree of boxes first. Keys come out in the order they are encoded; dates as
+/// ``WireDate`` text, money (`ExactDecimal`) as decimal strings, `Data` as base64, `URL` as its
+/// absolute string, `Decimal` as a number, slashes unescaped. Containers must be used in the
+/// order they were made (as every synthesized `Codable` does): writing to a container after a
+/// later sibling container was made throws rather than producing wrong JSON.
+public struct WireJSONEncoder: Sendable {
+    /// An encoder.
+    public init() {}
+
+    /// Encodes `value` as JSON text. Throws `EncodingError` for a non-finite `Double` or `Float`
+    /// (JSON has none) and for containers used out of order.
+    public func encode<T: Encodable>(_ value: T) throws -> Data {
+        let writer = JSONWriter()
+        try writer.value(value, key: nil)
+        try writer.finish()
+        return writer.takeData()
+    }
+}
+
+/// The output buffer and the stack of open containers, shared by every container of one encoding.
+///
+/// All mutable state sits behind one pointer: containers touch it constantly, and stored
+/// `var`s of a class would pay a dynamic exclusivity check on every access.
+final class JSONWriter {
+    enum FrameKind: UInt8 {
+        /// Nothing written yet: closing writes `{}`, as Foundation does for an empty encoding.
+        case pending
+        case object, array
+        /// A single value was written.
+        case scalar
+    }
+
+    /// One value being encoded.
+    struct Frame {
+        var kind: FrameKind
+        /// Elements written so far (objects and arrays).
+        var count: Int
+        /// Tells a frame from an earlier one at the same depth.
+        var serial: Int
+        /// Its key in the parent, for coding paths.
+        var key: (any CodingKey)?
+    }
+
+    struct State {
+        var buffer: UnsafeMutablePointer<UInt8>
+        var count = 0
+        var capacity: Int
+        var frames: [Frame] = []
+        var nextSerial = 0
+        /// The first misuse found where the protocol gives no way to throw; reported by ``finish()``.
+        var failure: EncodingError?
+    }
+
+    private let state: UnsafeMutablePointer<State>
+
+    init() {
+        state = .allocate(capacity: 1)
+        let capacity = 256
+        state.initialize(to: State(buffer: .allocate(capacity: capacity), capacity: capacity))
+        state.pointee.frames.reserveCapacity(8)
+    }
+
+    deinit {
+        state.pointee.buffer.deallocate()
+        state.deinitialize(count: 1)
+        state.deallocate()
+    }
+
+    /// The bytes written, as `Data` that owns a copy.
+    func takeData() -> Data {
+        Data(bytes: state.pointee.buffer, count: state.pointee.count)
+    }
+
+    /// Throws the first misuse recorded by a non-throwing container call.
+    func finish() throws {
+        if let failure = state.pointee.failure { throw failure }
+    }
+
+    // MARK: Bytes
+
+    @inline(__always)
+    private func reserve(_ extra: Int) {
+        if state.pointee.count + extra > state.pointee.capacity { grow(to: state.pointee.count + extra) }
+    }
+
+    private func grow(to needed: Int) {
+        var capacity = state.pointee.capacity * 2
+        while capacity < needed { capacity *= 2 }
+        let larger = UnsafeMutablePointer<UInt8>.allocate(capacity: capacity)
+        larger.update(from: state.pointee.buffer, count: state.pointee.count)
+        state.pointee.buffer.deallocate()
+        state.pointee.buffer = larger
+        state.pointee.capacity = capacity
+    }
+
+    @inline(__always)
+    func byte(_ byte: UInt8) {
+        reserve(1)
+        state.pointee.buffer[state.pointee.count] = byte
+        state.pointee.count += 1
+    }
+
+    @inline(__always)
+    func bytes(_ bytes: UnsafeBufferPointer<UInt8>) {
+        reserve(bytes.count)
+        if let base = bytes.baseAddress, bytes.count > 0 {
+            (state.pointee.buffer + state.pointee.count).update(from: base, count: bytes.count)
+        }
+        state.pointee.count += bytes.count
+    }
+
+    func literal(_ text: StaticString) {
+        bytes(UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// A JSON string with the escapes JSON requires (quote, backslash, control characters).
+    func string(_ text: String) {
+        var text = text
+        text.withUTF8 { utf8 in
+            reserve(utf8.count + 2)
+            byte(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<utf8.count {
+                let code = utf8[index]
+                guard code < 0x20 || code == UInt8(ascii: "\"") || code == UInt8(ascii: "\\") else { continue }
+                bytes(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                escape(code)
+                runStart = index + 1
+            }
+            bytes(UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            byte(UInt8(ascii: "\""))
+        }
+    }
+
+    private func escape(_ code: UInt8) {
+        switch code {
+        case UInt8(ascii: "\""): literal("\\\"")
+        case UInt8(ascii: "\\"): literal("\\\\")
+        case 0x08: literal("\\b")
+        case 0x0C: literal("\\f")
+        case 0x0A: literal("\\n")
+        case 0x0D: literal("\\r")
+        case 0x09: literal("\\t")
+        default:
+            let hex: StaticString = "0123456789abcdef"
+            literal("\\u00")
+            byte(hex.utf8Start[Int(code >> 4)])
+            byte(hex.utf8Start[Int(code & 0xF)])
+        }
+    }
+
+    func integer<T: FixedWidthInteger>(_ value: T) {
+        var magnitude = value.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { digits in
+            var position = digits.count
+            repeat {
+                position -= 1
+                digits[position] = UInt8(truncatingIfNeeded: magnitude % 10) &+ 48
+                magnitude /= 10
+            } while magnitude > 0
+            if value < 0 {
+                position -= 1
+                digits[position] = UInt8(ascii: "-")
+            }
+            bytes(UnsafeBufferPointer(rebasing: digits[position...]))
+        }
+    }
+
+    /// A finite binary floating-point number, shortest round-trip digits; `1.0` is written `1` as Foundation does.
+    func float<T: BinaryFloatingPoint & CustomStringConvertible>(_ value: T, path: @autoclosure () -> [any CodingKey]) throws {
+        guard value.isFinite else {
+            throw EncodingError.invalidValue(value, .init(
+                codingPath: path(), debugDescription: "Unable to encode \(T.self).\(value) directly in JSON."))
+        }
+        var text = value.description
+        if text.hasSuffix(".0") { text.removeLast(2) }
+        text.withUTF8 { bytes($0) }
+    }
+
+    // MARK: Values
+
+    /// Writes `value`: the common scalar types directly, anything else through its `encode(to:)`.
+    func value<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+        if T.self == String.self { return string(unsafeBitCast(value, to: String.self)) }
+        if T.self == ExactDecimal.self {
+            byte(UInt8(ascii: "\""))
+            unsafeBitCast(value, to: ExactDecimal.self).withDigits { bytes($0) }
+            return byte(UInt8(ascii: "\""))
+        }
+        if T.self == Date.self {
+            byte(UInt8(ascii: "\""))
+            WireDate.write(unsafeBitCast(value, to: Date.self)) { bytes($0) }
+            return byte(UInt8(ascii: "\""))
+        }
+        if T.self == Int.self { return integer(unsafeBitCast(value, to: Int.self)) }
+        if T.self == UInt64.self { return integer(unsafeBitCast(value, to: UInt64.self)) }
+        if T.self == Int64.self { return integer(unsafeBitCast(value, to: Int64.self)) }
+        if T.self == Bool.self { return unsafeBitCast(value, to: Bool.self) ? literal("true") : literal("false") }
+        if T.self == Double.self { return try float(unsafeBitCast(value, to: Double.self), path: self.path(appending: key)) }
+        if T.self == Data.self { return string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
+        if T.self == URL.self { return string(unsafeBitCast(value, to: URL.self).absoluteString) }
+        if T.self == Decimal.self {
+            var text = unsafeBitCast(value, to: Decimal.self).description
+            return text.withUTF8 { bytes($0) }
+        }
+        let (depth, serial) = push(key: key)
+        try value.encode(to: FrameEncoder(writer: self, depth: depth, serial: serial))
+        close(downTo: depth)
+    }
+
+    // MARK: Frames
+
+    /// Opens a frame for one value and returns its depth and serial.
+    func push(key: (any CodingKey)?, kind: FrameKind = .pending) -> (Int, Int) {
+        let serial = state.pointee.nextSerial
+        state.pointee.nextSerial += 1
+        state.pointee.frames.append(Frame(kind: kind, count: 0, serial: serial, key: key))
+        return (state.pointee.frames.count - 1, serial)
+    }
+
+    /// Closes every frame from the top down to `depth`, inclusive.
+    func close(downTo depth: Int) {
+        while state.pointee.frames.count > depth {
+            switch state.pointee.frames.removeLast().kind {
+            case .pending: literal("{}")
+            case .object: byte(UInt8(ascii: "}"))
+            case .array: byte(UInt8(ascii: "]"))
+            case .scalar: break
+            }
+        }
+    }
+
+    /// Whether frame `depth` is still the one with `serial` (closing any finished frames above it).
+    func isCurrent(depth: Int, serial: Int) -> Bool {
+        guard depth < state.pointee.frames.count, state.pointee.frames[depth].serial == serial else { return false }
+        close(downTo: depth + 1)
+        return true
+    }
+
+    /// Makes frame `depth` an object or array (writing its opening bracket) if nothing is written yet.
+    func open(_ kind: FrameKind, depth: Int, serial: Int) {
+        guard isCurrent(depth: depth, serial: serial) else { return misuse(depth: depth) }
+        let current = state.pointee.frames[depth].kind
+        if current == .pending {
+            state.pointee.frames[depth].kind = kind
+            byte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
+        } else if current != kind {
+            misuse(depth: depth, "a \(kind) container was requested where a \(current) value is already encoded")
+        }
+    }
+
+    /// Starts the next element of container `depth`: its comma, and its key in an object.
+    func element(depth: Int, serial: Int, key: (any CodingKey)?) throws {
+        guard isCurrent(depth: depth, serial: serial) else {
+            throw EncodingError.invalidValue(key?.stringValue ?? "", .init(
+                codingPath: path(to: depth), debugDescription: outOfOrder))
+        }
+        if state.pointee.frames[depth].count > 0 { byte(UInt8(ascii: ",")) }
+        state.pointee.frames[depth].count += 1
+        if let key {
+            string(key.stringValue)
+            byte(UInt8(ascii: ":"))
+        }
+    }
+
+    /// Claims frame `depth` for a single value; throws if it already holds one.
+    func single(depth: Int, serial: Int) throws {
+        guard isCurrent(depth: depth, serial: serial), state.pointee.frames[depth].kind == .pending else {
+            throw EncodingError.invalidValue("", .init(
+                codingPath: path(to: depth), debugDescription: "a single value container can encode one value, once"))
+        }
+        state.pointee.frames[depth].kind = .scalar
+    }
+
+    private let outOfOrder = "containers were used out of order: a container was written to after a later one was made"
+
+    /// Keeps the first error of a call that cannot throw, for ``finish()``.
+    func record(_ error: any Error) {
+        guard state.pointee.failure == nil, let error = error as? EncodingError else { return }
+        state.pointee.failure = error
+    }
+
+    private func misuse(depth: Int, _ reason: String? = nil) {
+        guard state.pointee.failure == nil else { return }
+        state.pointee.failure = .invalidValue("", .init(codingPath: path(to: min(depth, state.pointee.frames.count - 1)),
+                                                       debugDescription: reason ?? outOfOrder))
+    }
+
+    /// The coding path of frame `depth`.
+    func path(to depth: Int) -> [any CodingKey] {
+        guard depth >= 0 else { return [] }
+        return state.pointee.frames[...min(depth, state.pointee.frames.count - 1)].compactMap(\.key)
+    }
+
+    private func path(appending key: (any CodingKey)?) -> [any CodingKey] {
+        path(to: state.pointee.frames.count - 1) + (key.map { [$0] } ?? [])
+    }
+}
+
+// MARK: - Encoder and containers
+
+/// The `Encoder` for one value: three words, so passing it as `any Encoder` allocates nothing.
+private struct FrameEncoder: Encoder {
+    let writer: JSONWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { writer.path(to: depth) }
+    var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+    func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+        writer.open(.object, depth: depth, serial: serial)
+        return KeyedEncodingContainer(KeyedContainer<Key>(writer: writer, depth: depth, serial: serial))
+    }
+
+    func unkeyedContainer() -> any UnkeyedEncodingContainer {
+        writer.open(.array, depth: depth, serial: serial)
+        return UnkeyedContainer(writer: writer, depth: depth, serial: serial)
+    }
+
+    func singleValueContainer() -> any SingleValueEncodingContainer {
+        SingleValueContainer(writer: writer, depth: depth, serial: serial)
+    }
+}
+
+private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+    let writer: JSONWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { writer.path(to: depth) }
+
+    mutating func encodeNil(forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        writer.literal("null")
+    }
+
+    mutating func encode(_ value: String, forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        writer.string(value)
+    }
+
+    mutating func encode(_ value: Bool, forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        value ? writer.literal("true") : writer.literal("false")
+    }
+
+    mutating func encode(_ value: Int, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: Int64, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt8, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt16, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt32, forKey key: Key) throws { try integer(value, key) }
+    mutating func encode(_ value: UInt64, forKey key: Key) throws { try integer(value, key) }
+
+    private func integer<T: FixedWidthInteger>(_ value: T, _ key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        writer.integer(value)
+    }
+
+    mutating func encode(_ value: Double, forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        try writer.float(value, path: codingPath + [key])
+    }
+
+    mutating func encode(_ value: Float, forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        try writer.float(value, path: codingPath + [key])
+    }
+
+    mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+        try writer.element(depth: depth, serial: serial, key: key)
+        try writer.value(value, key: key)
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
+        let (depth, serial) = nested(key, kind: .object)
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(writer: writer, depth: depth, serial: serial))
+    }
+
+    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+        let (depth, serial) = nested(key, kind: .array)
+        return UnkeyedContainer(writer: writer, depth: depth, serial: serial)
+    }
+
+    mutating func superEncoder() -> any Encoder { superEncoder(key: WireCodingKey.superKey) }
+
+    mutating func superEncoder(forKey key: Key) -> any Encoder { superEncoder(key: key) }
+
+    private func superEncoder(key: any CodingKey) -> any Encoder {
+        let (depth, serial) = nested(key, kind: .pending)
+        return FrameEncoder(writer: writer, depth: depth, serial: serial)
+    }
+
+    private func nested(_ key: any CodingKey, kind: JSONWriter.FrameKind) -> (Int, Int) {
+        do {
+            try writer.element(depth: depth, serial: serial, key: key)
+        } catch {
+            writer.record(error)
+        }
+        let opened = writer.push(key: key, kind: kind)
+        if kind == .object { writer.byte(UInt8(ascii: "{")) } else if kind == .array { writer.byte(UInt8(ascii: "[")) }
+        return opened
+    }
+}
+
+private struct UnkeyedContainer: UnkeyedEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
+    let serial: Int
+    private(set) var count = 0
+
+    init(writer: JSONWriter, depth: Int, serial: Int) {
+        self.writer = writer
+        self.depth = depth
+        self.serial = serial
+    }
+
+    var codingPath: [any CodingKey] { writer.path(to: depth) }
+
+    private mutating func next() throws {
+        try writer.element(depth: depth, serial: serial, key: nil)
+        count += 1
+    }
+
+    mutating func encodeNil() throws {
+        try next()
+        writer.literal("null")
+    }
+
+    mutating func encode(_ value: String) throws {
+        try next()
+        writer.string(value)
+    }
+
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+
+    mutating func encode(_ value: Bool) throws {
+        try next()
+        value ? writer.literal("true") : writer.literal("false")
+    }
+
+    mutating func encode(_ value: Double) throws {
+        let index = count
+        try next()
+        try writer.float(value, path: codingPath + [WireCodingKey(intValue: index)])
+    }
+
+    mutating func encode(_ value: Float) throws {
+        let index = count
+        try next()
+        try writer.float(value, path: codingPath + [WireCodingKey(intValue: index)])
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_ value: T) throws {
+        try next()
+        writer.integer(value)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        let index = count
+        try next()
+        try writer.value(value, key: WireCodingKey(intValue: index))
+    }
+
+    mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+        let (depth, serial) = nested(kind: .object)
+        return KeyedEncodingContainer(KeyedContainer<NestedKey>(writer: writer, depth: depth, serial: serial))
+    }
+
+    mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+        let (depth, serial) = nested(kind: .array)
+        return UnkeyedContainer(writer: writer, depth: depth, serial: serial)
+    }
+
+    mutating func superEncoder() -> any Encoder {
+        let (depth, serial) = nested(kind: .pending)
+        return FrameEncoder(writer: writer, depth: depth, serial: serial)
+    }
+
+    private mutating func nested(kind: JSONWriter.FrameKind) -> (Int, Int) {
+        let index = count
+        do {
+            try next()
+        } catch {
+            writer.record(error)
+        }
+        let opened = writer.push(key: WireCodingKey(intValue: index), kind: kind)
+        if kind == .object { writer.byte(UInt8(ascii: "{")) } else if kind == .array { writer.byte(UInt8(ascii: "[")) }
+        return opened
+    }
+}
+
+private struct SingleValueContainer: SingleValueEncodingContainer {
+    let writer: JSONWriter
+    let depth: Int
+    let serial: Int
+
+    var codingPath: [any CodingKey] { writer.path(to: depth) }
+
+    mutating func encodeNil() throws {
+        try writer.single(depth: depth, serial: serial)
+        writer.literal("null")
+    }
+
+    mutating func encode(_ value: String) throws {
+        try writer.single(depth: depth, serial: serial)
+        writer.string(value)
+    }
+
+    mutating func encode(_ value: Bool) throws {
+        try writer.single(depth: depth, serial: serial)
+        value ? writer.literal("true") : writer.literal("false")
+    }
+
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+
+    private func integer<T: FixedWidthInteger>(_ value: T) throws {
+        try writer.single(depth: depth, serial: serial)
+        writer.integer(value)
+    }
+
+    mutating func encode(_ value: Double) throws {
+        try writer.single(depth: depth, serial: serial)
+        try writer.float(value, path: codingPath)
+    }
+
+    mutating func encode(_ value: Float) throws {
+        try writer.single(depth: depth, serial: serial)
+        try writer.float(value, path: codingPath)
+    }
+
+    mutating func encode<T: Encodable>(_ value: T) throws {
+        try writer.single(depth: depth, serial: serial)
+        try writer.value(value, key: nil)
+    }
+}

@@ -1,0 +1,142 @@
+import Foundation
+import WireJSON
+
+// What the tests of the wire coders share: Foundation's coders as the reference, a JSON value
+// type, and random edits of JSON text.
+
+/// Any JSON value, decoded the same way by every decoder: what the syntax tests compare.
+public enum JSONValue: Codable, Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    case object([String: JSONValue])
+
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.singleValueContainer() {
+            if container.decodeNil() { self = .null; return }
+            if let value = try? container.decode(Bool.self) { self = .bool(value); return }
+            if let value = try? container.decode(Double.self) { self = .number(value); return }
+            if let value = try? container.decode(String.self) { self = .string(value); return }
+            if let value = try? container.decode([JSONValue].self) { self = .array(value); return }
+        }
+        self = .object(try decoder.singleValueContainer().decode([String: JSONValue].self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .null: try container.encodeNil()
+        case .bool(let value): try container.encode(value)
+        case .number(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        case .array(let value): try container.encode(value)
+        case .object(let value): try container.encode(value)
+        }
+    }
+}
+
+/// A deterministic random source, so a failing case can be replayed.
+public struct SplitMix64: RandomNumberGenerator {
+    public var state: UInt64
+    public init(state: UInt64) { self.state = state }
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Bytes that make JSON interesting to break.
+private let syntaxBytes = Array(#"{}[]:,"\/ntrfbu0123456789.-+eE aé"#.utf8) + [0x00, 0x1F, 0x7F, 0x80, 0xC3, 0xE2, 0xF0, 0xFF]
+
+/// `bytes` with one random edit: a byte replaced, deleted, inserted or a span repeated, or cut short.
+public func mutate(_ bytes: [UInt8], using random: inout SplitMix64) -> [UInt8] {
+    var bytes = bytes
+    guard !bytes.isEmpty else { return [syntaxBytes[Int(random.next() % UInt64(syntaxBytes.count))]] }
+    let at = Int(random.next() % UInt64(bytes.count))
+    let byte = random.next() % 4 == 0 ? UInt8(truncatingIfNeeded: random.next()) : syntaxBytes[Int(random.next() % UInt64(syntaxBytes.count))]
+    switch random.next() % 5 {
+    case 0: bytes[at] = byte
+    case 1: bytes.remove(at: at)
+    case 2: bytes.insert(byte, at: at)
+    case 3:
+        let end = min(bytes.count, at + 1 + Int(random.next() % 8))
+        bytes.insert(contentsOf: bytes[at..<end], at: end)
+    default: bytes.removeSubrange(at...)
+    }
+    return bytes
+}
+
+/// Foundation's coders set up with the wire's conventions: the reference the wire coders are tested against.
+public enum Reference {
+    public static let decoder: JSONDecoder = {
+        let decoder = JSONDecoder()
+        decoder.userInfo[CodingUserInfoKey(rawValue: "tickwire.money.stringsOnly")!] = true
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let text = try container.decode(String.self)
+            // The wire's own date parser: Foundation's ISO8601FormatStyle also takes malformed dates
+            // ("2026-1-18T11:6:40Z", "…T11:06:40123Z", February 30), which the wire refuses. WireDate is
+            // tested against Foundation on its own; here the subject is the JSON.
+            if let date = WireDate.parse(text) { return date }
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "not an ISO 8601 date: \(text)")
+        }
+        return decoder
+    }()
+
+    public static let encoder = makeEncoder([.withoutEscapingSlashes])
+    public static let sortedEncoder = makeEncoder([.withoutEscapingSlashes, .sortedKeys])
+
+    private static func makeEncoder(_ formatting: JSONEncoder.OutputFormatting) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = formatting
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(WireDate.format(date))
+        }
+        return encoder
+    }
+}
+
+/// Whether two values are the same on the wire: sorted keys, dates to the millisecond (Foundation's
+/// date parser can be one unit in the last place off the nearest `Double`).
+public func sameOnWire<T: Encodable>(_ a: T, _ b: T) throws -> Bool {
+    try Reference.sortedEncoder.encode(a) == Reference.sortedEncoder.encode(b)
+}
+
+/// Decodes `rounds` random edits of `json` as `T` with `decode` and with Foundation's reference decoder,
+/// and lists every text on which they disagree: one accepts and the other refuses, or the values differ.
+public func disagreementsWithFoundation<T: Codable>(
+    _ json: Data, as type: T.Type, rounds: Int, seed: UInt64, decode: (Data) throws -> T
+) -> (disagreements: [String], accepted: Int) {
+    var random = SplitMix64(state: seed)
+    var disagreements: [String] = []
+    var accepted = 0
+    for _ in 0..<rounds {
+        var bytes = Array(json)
+        for _ in 0...(random.next() % 3) { bytes = mutate(bytes, using: &random) }
+        let data = Data(bytes)
+        let text = String(decoding: bytes, as: UTF8.self)
+        switch (Result { try decode(data) }, Result { try Reference.decoder.decode(T.self, from: data) }) {
+        case (.success, .success) where String(validating: bytes, as: UTF8.self) == nil:
+            disagreements.append("the wire decoder accepts invalid UTF-8: \(text)")
+        case (.success(let ours), .success(let theirs)):
+            accepted += 1
+            if (try? sameOnWire(ours, theirs)) != true { disagreements.append("values differ: \(text)") }
+        case (.failure, .failure):
+            break
+        case (.failure, .success) where String(validating: bytes, as: UTF8.self) == nil:
+            // JSON text is UTF-8 (RFC 8259): the wire refuses invalid bytes that Foundation replaces.
+            break
+        case (.success, .failure(let error)):
+            disagreements.append("only the wire decoder accepts: \(text) (Foundation: \(error))")
+        case (.failure(let error), .success):
+            disagreements.append("only Foundation accepts: \(text) (wire: \(error))")
+        }
+    }
+    return (disagreements, accepted)
+}
