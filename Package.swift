@@ -36,7 +36,10 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
-        .target(name: "ZeroMQ", dependencies: ["CZeroMQ"]),
+        .target(name: "ZeroMQ", dependencies: [
+            "CZeroMQ",
+            .product(name: "DequeModule", package: "swift-collections"),
+        ]),
 
         // The wire's JSON coders: Codable, fast, with the wire's date and money conventions.
         .target(name: "WireJSON", dependencies: ["Money"]),

@@ -63,7 +63,8 @@ public final class Subscriber: Service, Sendable {
     }
 
     private enum Input: Sendable {
-        case frames([Data])
+        /// Messages as the socket read them, several at a time when they come fast.
+        case messages([[Data]])
         case tick
     }
 
@@ -73,7 +74,7 @@ public final class Subscriber: Service, Sendable {
             let (inputs, feed) = AsyncStream<Input>.makeStream()
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    for await frames in self.socket.incoming { feed.yield(.frames(frames)) }
+                    while let batch = await self.socket.incoming.nextBatch() { feed.yield(.messages(batch)) }
                     feed.finish()
                 }
                 group.addTask {
@@ -105,27 +106,29 @@ public final class Subscriber: Service, Sendable {
                     synchronized = false
                     report(.unavailable(reason: "no heartbeat from \(endpoint) for \(heartbeatTimeout)"))
                 }
-            case .frames(let frames):
-                guard let message = parse(frames) else { continue }
-                lastHeard = now
-                if message.topic.kind == "heartbeat" {
-                    if synchronized, let beat = try? message.decode(Heartbeat.self).data, beat.instance != tracker.instance {
-                        logger.info("publisher restarted", metadata: ["endpoint": "\(endpoint)", "instance": "\(beat.instance)"])
-                        synchronized = false
-                        nextAttempt = now
-                    }
-                } else if synchronized {
-                    switch tracker.check(message) {
-                    case .apply:
-                        if !report(.message(message)) { synchronized = false }
-                    case .stale:
-                        break
-                    case .gap(let expected, let received):
-                        Counter(label: "tickwire_bus_gaps_total", dimensions: [("subscriber", name)]).increment()
-                        logger.warning("sequence gap, re-synchronising", metadata: [
-                            "topic": "\(message.topic)", "expected": "\(expected)", "received": "\(received)"])
-                        synchronized = false
-                        nextAttempt = now
+            case .messages(let batch):
+                for frames in batch {
+                    guard let message = parse(frames) else { continue }
+                    lastHeard = now
+                    if message.topic.kind == "heartbeat" {
+                        if synchronized, let beat = try? message.decode(Heartbeat.self).data, beat.instance != tracker.instance {
+                            logger.info("publisher restarted", metadata: ["endpoint": "\(endpoint)", "instance": "\(beat.instance)"])
+                            synchronized = false
+                            nextAttempt = now
+                        }
+                    } else if synchronized {
+                        switch tracker.check(message) {
+                        case .apply:
+                            if !report(.message(message)) { synchronized = false }
+                        case .stale:
+                            break
+                        case .gap(let expected, let received):
+                            Counter(label: "tickwire_bus_gaps_total", dimensions: [("subscriber", name)]).increment()
+                            logger.warning("sequence gap, re-synchronising", metadata: [
+                                "topic": "\(message.topic)", "expected": "\(expected)", "received": "\(received)"])
+                            synchronized = false
+                            nextAttempt = now
+                        }
                     }
                 }
             }

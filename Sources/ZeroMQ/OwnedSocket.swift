@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import Synchronization
 
@@ -19,7 +20,8 @@ public final class OwnedSocket: Sendable {
     /// The socket's pattern.
     public let type: SocketType
     /// Every multipart message the socket receives, in order. Finishes when the socket closes.
-    public let incoming: AsyncStream<[Data]>
+    /// One reader at a time; iterators made one after another continue where the last stopped.
+    public let incoming: Incoming
 
     private let shared: Shared
 
@@ -44,14 +46,14 @@ public final class OwnedSocket: Sendable {
             throw ZMQError(operation: "pipe", code: errno, message: String(cString: strerror(errno)))
         }
         for fd in pipeFDs { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let (stream, continuation) = AsyncStream<[Data]>.makeStream(bufferingPolicy: .bufferingOldest(receiveBuffer))
+        let inbox = Inbox(limit: receiveBuffer)
         self.name = name
         self.type = type
-        self.incoming = stream
+        self.incoming = Incoming(inbox: inbox)
         self.shared = Shared(wakeReader: pipeFDs[0], wakeWriter: pipeFDs[1])
         let owner = SocketThread(
             socket: socket, context: context, type: type, configure: configure,
-            shared: shared, continuation: continuation
+            shared: shared, inbox: inbox
         )
         let thread = Thread { owner.run() }
         thread.name = "zmq-\(name)"
@@ -61,7 +63,7 @@ public final class OwnedSocket: Sendable {
     /// Messages sent with ``post(_:)`` that the socket refused (a PUB at its high-water mark).
     public var droppedSends: Int { shared.droppedSends.load(ordering: .relaxed) }
     /// Received messages dropped because ``incoming`` was full.
-    public var droppedReceives: Int { shared.droppedReceives.load(ordering: .relaxed) }
+    public var droppedReceives: Int { incoming.inbox.dropped.load(ordering: .relaxed) }
 
     /// Queues `frames` to be sent and returns at once; a refusal is only counted.
     /// The fast path for publishers.
@@ -105,7 +107,6 @@ private final class Shared: Sendable {
     let wakeReader: Int32
     let wakeWriter: Int32
     let droppedSends = Atomic<Int>(0)
-    let droppedReceives = Atomic<Int>(0)
     private let queue = Mutex(Queue())
 
     struct Queue {
@@ -178,19 +179,22 @@ private final class SocketThread: @unchecked Sendable {
     private let type: SocketType
     private let configure: @Sendable (Socket) throws -> Void
     private let shared: Shared
-    private let continuation: AsyncStream<[Data]>.Continuation
+    private let inbox: Inbox
+
+    /// At most this many messages are read in one go before queued commands get their turn.
+    private static let batchLimit = 4096
 
     init(
         socket: Socket, context: ZMQContext, type: SocketType,
         configure: @escaping @Sendable (Socket) throws -> Void,
-        shared: Shared, continuation: AsyncStream<[Data]>.Continuation
+        shared: Shared, inbox: Inbox
     ) {
         self.socket = socket
         self.context = context
         self.type = type
         self.configure = configure
         self.shared = shared
-        self.continuation = continuation
+        self.inbox = inbox
     }
 
     func run() {
@@ -216,7 +220,7 @@ private final class SocketThread: @unchecked Sendable {
             if readable[0] { receiveAll() }
         }
         socket.close()
-        continuation.finish()
+        inbox.finish()
         for command in shared.drain(stopping: true) {
             if case .stop(let done) = command { finishing.append(done) } else { command.refuse() }
         }
@@ -245,12 +249,121 @@ private final class SocketThread: @unchecked Sendable {
         }
     }
 
-    /// Reads every message that is waiting, without blocking.
+    /// Reads the messages that are waiting, without blocking, and hands them over as one batch:
+    /// one wake-up of the reader for many messages instead of one each.
     private func receiveAll() {
-        while let frames = try? socket.receive() {
-            if case .dropped = continuation.yield(frames) {
-                shared.droppedReceives.add(1, ordering: .relaxed)
+        var batch: [[Data]] = []
+        while batch.count < Self.batchLimit, let frames = try? socket.receive() {
+            batch.append(frames)
+        }
+        if !batch.isEmpty { inbox.push(batch) }
+    }
+}
+
+extension OwnedSocket {
+    /// The messages a socket received, as an async sequence of multipart messages.
+    public struct Incoming: AsyncSequence, Sendable {
+        public typealias Element = [Data]
+        public typealias Failure = Never
+
+        let inbox: Inbox
+
+        public struct AsyncIterator: AsyncIteratorProtocol {
+            let inbox: Inbox
+
+            /// The next message, or nil once the socket closed (or the task was cancelled).
+            public mutating func next() async -> [Data]? {
+                await inbox.next()
             }
+        }
+
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: inbox) }
+
+        /// Every message waiting now (at least one; waits for it), or nil once the socket closed:
+        /// for readers that hand messages on in bulk.
+        public func nextBatch() async -> [[Data]]? {
+            guard let first = await inbox.next() else { return nil }
+            return [first] + inbox.takeAll()
+        }
+    }
+}
+
+/// The received messages between the owner thread and the one reader.
+///
+/// Written by hand rather than with `AsyncStream` because the owner thread delivers messages in
+/// batches: a batch costs one lock and at most one wake-up of the reader, where `AsyncStream` would
+/// resume the reader once per message when it keeps up, a task switch each time (bench/PROFILE.md).
+final class Inbox: Sendable {
+    private struct State {
+        var messages = Deque<[Data]>()
+        var waiter: CheckedContinuation<[Data]?, Never>?
+        var finished = false
+    }
+
+    private let state = Mutex(State())
+    /// Messages held at most; past it the newest are dropped.
+    let limit: Int
+    /// Messages dropped because the reader fell `limit` behind.
+    let dropped = Atomic<Int>(0)
+
+    init(limit: Int) { self.limit = limit }
+
+    /// Adds a batch, dropping what does not fit, and wakes the reader if it waits.
+    func push(_ batch: [[Data]]) {
+        let (waiter, first, droppedCount) = state.withLock { state -> (CheckedContinuation<[Data]?, Never>?, [Data]?, Int) in
+            var rest = batch[...]
+            var first: [Data]?
+            let waiter = state.waiter
+            if waiter != nil {
+                state.waiter = nil
+                first = rest.popFirst()
+            }
+            let room = max(limit - state.messages.count, 0)
+            state.messages.append(contentsOf: rest.prefix(room))
+            return (waiter, first, max(rest.count - room, 0))
+        }
+        if droppedCount > 0 { dropped.add(droppedCount, ordering: .relaxed) }
+        if let waiter { waiter.resume(returning: first) }
+    }
+
+    /// Ends the sequence once the messages already held are read.
+    func finish() {
+        let waiter = state.withLock { state in
+            state.finished = true
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: nil)
+    }
+
+    /// Every message held now.
+    func takeAll() -> [[Data]] {
+        state.withLock { state in
+            defer { state.messages.removeAll(keepingCapacity: true) }
+            return Array(state.messages)
+        }
+    }
+
+    /// The next message; waits for one. Nil when finished and drained, or when the task is cancelled.
+    func next() async -> [Data]? {
+        if let message = state.withLock({ $0.messages.popFirst() }) { return message }
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<[Data]?, Never>) in
+                let immediate = state.withLock { state -> [Data]?? in
+                    if let message = state.messages.popFirst() { return .some(message) }
+                    if state.finished || Task.isCancelled { return .some(nil) }
+                    precondition(state.waiter == nil, "OwnedSocket.incoming read by two tasks at once")
+                    state.waiter = continuation
+                    return .none
+                }
+                if let immediate { continuation.resume(returning: immediate) }
+            }
+        } onCancel: {
+            let waiter = state.withLock { state in
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(returning: nil)
         }
     }
 }

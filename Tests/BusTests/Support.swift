@@ -9,8 +9,8 @@ func ipcEndpoint() -> String { "ipc:///tmp/tickwire-bus-\(UUID().uuidString.pref
 let testLogger = Logger(label: "tickwire.test")
 
 /// The first element of `stream` that `match` accepts, or `nil` after `timeout`.
-func first<Element: Sendable>(
-    _ stream: AsyncStream<Element>, within timeout: Duration = .seconds(10),
+func first<Stream: AsyncSequence<Element, Never> & Sendable, Element: Sendable>(
+    _ stream: Stream, within timeout: Duration = .seconds(10),
     where match: @escaping @Sendable (Element) -> Bool = { _ in true }
 ) async -> Element? {
     await withTaskGroup(of: Element?.self) { group in

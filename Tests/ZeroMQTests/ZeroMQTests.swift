@@ -66,6 +66,82 @@ struct ZeroMQTests {
         await publisher.close()
     }
 
+    /// Messages read in batches keep their order, and an iterator made later continues where the last one stopped.
+    @Test func incomingKeepsOrderAcrossBatchesAndIterators() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.bind(address)
+        }
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.connect(address)
+        }
+        let count = 20_000
+        for index in 0..<count { push.post([Data(String(index).utf8)]) }
+        var received: [Int] = []
+        var iterator = pull.incoming.makeAsyncIterator()
+        while received.count < 10, let message = await iterator.next() { received.append(Int(text(message)[0])!) }
+        while received.count < 20, let message = await next(pull) { received.append(Int(text(message)[0])!) }
+        let reader = Task {
+            var rest: [Int] = []
+            while rest.count < count - 20, let batch = await pull.incoming.nextBatch() {
+                rest += batch.map { Int(text($0)[0])! }
+            }
+            return rest
+        }
+        let timeout = Task {
+            try await Task.sleep(for: .seconds(20))
+            reader.cancel()
+        }
+        received += await reader.value
+        timeout.cancel()
+        #expect(received == Array(0..<count))
+        #expect(push.droppedSends == 0)
+        #expect(pull.droppedReceives == 0)
+        await push.close()
+        await pull.close()
+    }
+
+    /// A reader that falls `receiveBuffer` behind loses the newest messages, counted, never the oldest.
+    @Test func incomingDropsTheNewestPastItsLimit() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull", receiveBuffer: 100) { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.bind(address)
+        }
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.connect(address)
+        }
+        for index in 0..<1000 { push.post([Data(String(index).utf8)]) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while pull.droppedReceives < 900, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(pull.droppedReceives == 900)
+        let held = await pull.incoming.nextBatch() ?? []
+        #expect(held.map { Int(text($0)[0])! } == Array(0..<100))
+        await push.close()
+        await pull.close()
+    }
+
+    /// A reader waiting for a message gets nil when its task is cancelled, and the socket reads on.
+    @Test func cancelledReaderGetsNil() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { try $0.bind(address) }
+        let waiting = Task {
+            var iterator = pull.incoming.makeAsyncIterator()
+            return await iterator.next()
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        #expect(await waiting.value == nil)
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { try $0.connect(address) }
+        push.post(frames("after"))
+        #expect(text(await next(pull)) == ["after"])
+        await push.close()
+        await pull.close()
+    }
+
     /// Messages of any size arrive whole: no fixed receive buffer truncates them.
     @Test func largeMultipartMessagesArriveIntact() async throws {
         let address = endpoint("inproc")
