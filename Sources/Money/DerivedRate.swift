@@ -58,20 +58,10 @@ public struct DerivedRate: Sendable, Hashable, CustomStringConvertible {
 
     /// `amount × numerator / denominator` rounded by `rule` to `scale` fractional digits: computed exactly in
     /// integers, with ONE rounding at the end. Throws ``MoneyError/overflow(_:)`` when `scale` is outside 0...38
-    /// or the result needs more than 38 digits.
+    /// or the result needs more than 38 digits. For many amounts at one rate, take ``factor`` once and convert with it.
     public func convert(_ amount: ExactDecimal, scale: Int, rule: RoundingRule = .halfEven) throws(MoneyError) -> ExactDecimal {
         try ExactDecimal.checkScale(scale)
-        let exponent = scale - amount.scale
-        var dividend = UInt256.product(amount.mantissa.magnitude, numerator.mantissa.magnitude)
-        var divisor = UInt256(denominator.mantissa.magnitude)
-        if exponent >= 0 {
-            guard let raised = dividend.multiplied(byPowerOfTen: exponent) else { throw overflow(amount, scale: scale) }
-            dividend = raised
-        } else {
-            guard let raised = divisor.multiplied(byPowerOfTen: -exponent) else { throw overflow(amount, scale: scale) }
-            divisor = raised
-        }
-        guard let mantissa = roundedQuotient(dividend, divisor, negative: amount.isNegative, rule: rule) else {
+        guard let mantissa = factor.convertedMantissa(amount, scale: scale, rule: rule) else {
             throw overflow(amount, scale: scale)
         }
         return ExactDecimal(unchecked: mantissa, scale: scale)

@@ -17,6 +17,13 @@ extension ExactDecimal {
 
     /// Adds `rhs` to `lhs` in place; throws (leaving `lhs` unchanged) on more than 38 significant digits.
     public static func += (lhs: inout ExactDecimal, rhs: ExactDecimal) throws(MoneyError) {
+        if lhs.scale == rhs.scale {
+            let sum = lhs.mantissa.addingReportingOverflow(rhs.mantissa)
+            if !sum.overflow && sum.partialValue.magnitude <= maxMantissaMagnitude {
+                lhs = ExactDecimal(unchecked: sum.partialValue, scale: lhs.scale)
+                return
+            }
+        }
         lhs = try lhs + rhs
     }
 

@@ -131,6 +131,7 @@ func roundedQuotient(_ dividend: UInt256, _ divisor: UInt256, negative: Bool, ru
 /// The magnitude of `dividend / divisor` rounded by `rule`; `divisor` must be nonzero.
 /// Never overflows: rounding up happens only with a nonzero remainder, so `divisor >= 2`.
 /// Uses a 64-bit division when both operands fit in 64 bits.
+@inline(__always)
 func roundedMagnitude(_ dividend: UInt128, _ divisor: UInt128, rule: RoundingRule) -> UInt128 {
     if dividend <= UInt128(truncatingIfNeeded: UInt64.max) && divisor <= UInt128(truncatingIfNeeded: UInt64.max) {
         let narrowDivisor = UInt64(truncatingIfNeeded: divisor)

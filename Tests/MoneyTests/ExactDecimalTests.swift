@@ -150,6 +150,38 @@ struct ArithmeticTests {
         #expect(total.description == "1.00")
     }
 
+    /// `+=` adds equal scales directly; it must give what `+` gives, and throw without changing `lhs` where `+` throws.
+    @Test func addInPlaceMatchesPlus() throws {
+        let max = ExactDecimal.maxMantissa
+        var generator = SplitMix64(state: 314)
+        var pairs: [(ExactDecimal, ExactDecimal)] = [
+            (try ExactDecimal(mantissa: max, scale: 2), try ExactDecimal(mantissa: max, scale: 2)),
+            (try ExactDecimal(mantissa: -max, scale: 38), try ExactDecimal(mantissa: -max, scale: 38)),
+            (try ExactDecimal(mantissa: max, scale: 0), try ExactDecimal(mantissa: 1, scale: 0)),
+            (try ExactDecimal(mantissa: max, scale: 0), try ExactDecimal(mantissa: -1, scale: 0)),
+            (try ExactDecimal(mantissa: -max, scale: 5), try ExactDecimal(mantissa: max, scale: 5)),
+            (try ExactDecimal(mantissa: max / 10, scale: 1), try ExactDecimal(mantissa: 9, scale: 2)),
+        ]
+        for _ in 0..<5_000 {
+            let scales = (Int.random(in: 0...38, using: &generator), Int.random(in: 0...38, using: &generator))
+            let sameScale = Bool.random(using: &generator)
+            let lhs = try ExactDecimal(mantissa: Int128.random(in: -max...max, using: &generator), scale: scales.0)
+            let rhs = try ExactDecimal(mantissa: Int128.random(in: -max...max, using: &generator), scale: sameScale ? scales.0 : scales.1)
+            pairs.append((lhs, rhs))
+        }
+        for (lhs, rhs) in pairs {
+            var total = lhs
+            do {
+                try total += rhs
+                let sum = try lhs + rhs
+                #expect(total.mantissa == sum.mantissa && total.scale == sum.scale, "\(lhs) + \(rhs)")
+            } catch {
+                #expect(throws: MoneyError.self, "\(lhs) + \(rhs)") { try lhs + rhs }
+                #expect(total.mantissa == lhs.mantissa && total.scale == lhs.scale)
+            }
+        }
+    }
+
     @Test func multiply() throws {
         #expect(try (dec("10.00") * dec("0.736")).description == "7.36000")
         #expect(try (dec("-1.5") * dec("2")).description == "-3.0")

@@ -44,9 +44,9 @@ enum ConversionBench {
         return Transactions(amounts: amounts, currency: currency)
     }
 
-    /// Each currency's derived rate to EUR once, then convert (half-even, 2 places) and sum.
+    /// Each currency's derived rate to EUR once (as its exact factor), then convert (half-even, 2 places) and sum.
     static func total(_ transactions: Transactions, graph: RateGraph) throws -> ExactDecimal {
-        let toEUR = try currencies.map { try graph.rate(from: $0, to: "EUR") }
+        let toEUR = try currencies.map { try graph.rate(from: $0, to: "EUR").factor }
         var total = try ExactDecimal(mantissa: 0, scale: 2)
         for index in transactions.amounts.indices {
             try total += toEUR[Int(transactions.currency[index])].convert(transactions.amounts[index], scale: 2)
