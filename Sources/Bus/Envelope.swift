@@ -56,7 +56,8 @@ public struct BusMessage: Sendable, Equatable {
     public init(topic: String, body: Data) throws {
         self.topic = try Topic(topic)
         do {
-            self.header = try Wire.decode(EnvelopeHeader.self, from: body)
+            // Only the envelope's own fields: the payload is parsed (and validated) once, by `decode`.
+            self.header = try Wire.decodeTopLevel(EnvelopeHeader.self, from: body)
         } catch {
             throw BusError.malformedEnvelope(topic: topic, reason: describe(error))
         }

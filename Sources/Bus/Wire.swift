@@ -21,6 +21,12 @@ public enum Wire {
         try decoder.decode(type, from: data)
     }
 
+    /// Decodes only the top-level scalar members of wire JSON into `type` (an envelope's header):
+    /// nested objects and arrays are stepped over unparsed.
+    public static func decodeTopLevel<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decoder.decodeTopLevel(type, from: data)
+    }
+
     /// A date as the wire writes it, rounded to the nearest millisecond.
     public static func format(_ date: Date) -> String {
         WireDate.format(date)

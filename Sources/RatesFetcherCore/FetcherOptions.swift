@@ -12,7 +12,7 @@ public struct FetcherOptions: ParsableArguments {
     var feeds: String?
     @Option(name: .customLong("feed"), help: "FEED=mock|live|test for one feed, e.g. bitso=live (repeatable)")
     var feedOverrides: [String] = []
-    @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed (repeatable)")
+    @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed (repeatable); 0 polls again as soon as a poll ends (benchmarks)")
     var periods: [String] = []
     @Option(name: .customLong("bitso-url"), help: "Bitso API base URL; selects live Bitso (env TICKWIRE_BITSO_URL)")
     var bitsoURL: String?
@@ -52,8 +52,8 @@ public struct FetcherOptions: ParsableArguments {
             selection.overrides[feed] = variant
         }
         for (feed, value) in try assignments(periods) {
-            guard let seconds = Int(value), seconds > 0 else {
-                throw ValidationError("--period \(feed.rawValue)= must be a positive number of seconds, got \"\(value)\"")
+            guard let seconds = Int(value), seconds >= 0 else {
+                throw ValidationError("--period \(feed.rawValue)= must be a whole number of seconds (0: flat out), got \"\(value)\"")
             }
             selection.periods[feed] = .seconds(seconds)
         }

@@ -15,6 +15,8 @@ final class JSONTape {
     /// What a node is.
     enum Kind: UInt8 {
         case object, array, string, number, `true`, `false`, null
+        /// A nested object or array a top-level-only parse stepped over: it cannot be decoded.
+        case skipped
     }
 
     /// One value of the text.
@@ -42,10 +44,11 @@ final class JSONTape {
     /// What `Decoder.userInfo` answers.
     let userInfo: [CodingUserInfoKey: Any]
 
-    /// Parses the whole text or throws ``JSONSyntaxError``.
-    init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
+    /// Parses the whole text or throws ``JSONSyntaxError``. With `topLevelOnly`, objects and arrays
+    /// inside the top-level value are only checked for balanced brackets and become ``Kind/skipped``.
+    init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any], topLevelOnly: Bool = false) throws(JSONSyntaxError) {
         var buffer = NodeBuffer(capacity: bytes.count / 8 + 4)
-        var parser = Parser(bytes: bytes)
+        var parser = Parser(bytes: bytes, parsedDepth: topLevelOnly ? 1 : Parser.maxDepth)
         do throws(JSONSyntaxError) {
             parser.skipWhitespace()
             try parser.value(into: &buffer, depth: 0)
@@ -85,6 +88,7 @@ final class JSONTape {
         case .true: return "true"
         case .false: return "false"
         case .null: return "null"
+        case .skipped: return "a value that was not parsed"
         }
     }
 
@@ -208,8 +212,13 @@ private struct Parser {
 
     /// Nesting deeper than this is refused rather than risking the stack (Foundation stops at 512 too).
     static let maxDepth = 512
+    /// Containers deeper than this are stepped over, not parsed.
+    let parsedDepth: Int
 
-    init(bytes: UnsafeRawBufferPointer) { self.bytes = bytes }
+    init(bytes: UnsafeRawBufferPointer, parsedDepth: Int) {
+        self.bytes = bytes
+        self.parsedDepth = parsedDepth
+    }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(offset: offset ?? index, reason: reason)
@@ -228,6 +237,8 @@ private struct Parser {
     mutating func value(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
+        case UInt8(ascii: "{") where depth >= parsedDepth, UInt8(ascii: "[") where depth >= parsedDepth:
+            try skip(into: &nodes)
         case UInt8(ascii: "{"): try object(into: &nodes, depth: depth + 1)
         case UInt8(ascii: "["): try array(into: &nodes, depth: depth + 1)
         case UInt8(ascii: "\""): try string(into: &nodes)
@@ -241,6 +252,34 @@ private struct Parser {
 
     private func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
+    }
+
+    /// Steps over a nested object or array, checking only that its brackets balance outside strings.
+    private mutating func skip(into nodes: inout NodeBuffer) throws(JSONSyntaxError) {
+        let start = index
+        var depth = 0
+        while index < bytes.count {
+            switch bytes[index] {
+            case UInt8(ascii: "\""):
+                index += 1
+                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
+                }
+            case UInt8(ascii: "{"), UInt8(ascii: "["):
+                depth += 1
+            case UInt8(ascii: "}"), UInt8(ascii: "]"):
+                depth -= 1
+                if depth == 0 {
+                    index += 1
+                    nodes.append(.init(start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1), kind: .skipped, flag: false))
+                    return
+                }
+            default:
+                break
+            }
+            index += 1
+        }
+        throw error("unterminated object or array", at: start)
     }
 
     private mutating func object(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
@@ -363,6 +402,7 @@ private struct Parser {
         let start = index
         var escaped = false
         while true {
+            skipPlainASCII()
             guard index < bytes.count else { throw error("unterminated string", at: start - 1) }
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") { break }
@@ -379,6 +419,23 @@ private struct Parser {
         }
         nodes.append(.init(start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1), kind: .string, flag: escaped))
         index += 1
+    }
+
+    /// Steps over string bytes that need no attention (printable ASCII other than `"` and `\`)
+    /// eight at a time, testing a whole word with bit tricks instead of each byte.
+    @inline(__always)
+    private mutating func skipPlainASCII() {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        while index + 8 <= bytes.count {
+            let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // A byte is flagged when it is zero after the XOR (a quote or backslash), below 0x20, or at least 0x80.
+            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
+            guard special & highs == 0 else { return }
+            index += 8
+        }
     }
 
     /// Validates one backslash escape, including surrogate pairs.

@@ -18,10 +18,21 @@ public struct WireJSONDecoder: Sendable {
 
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decode(type, from: data, topLevelOnly: false)
+    }
+
+    /// Decodes `type` from the scalar members of the top-level value only: objects and arrays inside
+    /// it are stepped over (their brackets must balance) and cannot be decoded. For reading an envelope's
+    /// header without parsing its payload; the payload's own decoding validates it later.
+    public func decodeTopLevel<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
+        try decode(type, from: data, topLevelOnly: true)
+    }
+
+    private func decode<T: Decodable>(_ type: T.Type, from data: Data, topLevelOnly: Bool) throws -> T {
         try data.withUnsafeBytes { bytes in
             let tape: JSONTape
             do {
-                tape = try JSONTape(bytes: bytes, userInfo: info.values)
+                tape = try JSONTape(bytes: bytes, userInfo: info.values, topLevelOnly: topLevelOnly)
             } catch {
                 throw DecodingError.dataCorrupted(
                     .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
@@ -80,6 +91,9 @@ extension JSONTape {
     }
 
     func mismatch<T>(_ type: T.Type, at index: Int) -> DecodingError {
+        if nodes[index].kind == .skipped {
+            return corrupted("a nested value read by a top-level-only decode", at: index)
+        }
         if nodes[index].kind == .null {
             return .valueNotFound(type, .init(
                 codingPath: codingPath(to: index), debugDescription: "Cannot get value of type \(type) -- found null value instead"))

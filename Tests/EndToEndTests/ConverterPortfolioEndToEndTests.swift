@@ -205,7 +205,10 @@ struct ConverterPortfolioEndToEndTests {
         #expect(early?.message.isEmpty == false)
         let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
         try await waitUntilHealthy(rpc, converter)
-        let converted = try await rpc.call("convert", params: ConvertRequest(amount: 1, from: "EUR", to: "USD", source: "gnb"), as: ConvertResult.self)
+        // Healthy means synchronised with the fetcher; the GNB rates may land a moment later.
+        let request = ConvertRequest(amount: 1, from: "EUR", to: "USD", source: "gnb")
+        #expect(await eventually { (try? await rpc.call("convert", params: request, as: ConvertResult.self)) != nil })
+        let converted = try await rpc.call("convert", params: request, as: ConvertResult.self)
         #expect(converted.amount == (try ExactDecimal("1.36")))
         await rpc.close()
         #expect(await converter.stop() == 0)

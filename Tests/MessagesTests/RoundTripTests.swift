@@ -10,11 +10,11 @@ import WireJSONTesting
 /// Foundation's on this message type: Foundation reads the same value from the wire bytes, the wire
 /// reads the same value from Foundation's bytes, and random edits of the bytes are accepted or
 /// refused alike by both decoders, with the same values.
-func roundTrip<Value: Codable & Equatable>(_ value: Value) throws -> (Value, String) {
+func roundTrip<Value: Codable & Equatable>(_ value: Value) async throws -> (Value, String) {
     let data = try Wire.encode(value)
     #expect(try sameOnWire(Reference.decoder.decode(Value.self, from: data), value))
     #expect(try Wire.decode(Value.self, from: Reference.encoder.encode(value)) == value)
-    let fuzz = disagreementsWithFoundation(data, as: Value.self, rounds: 400, seed: UInt64(data.count)) {
+    let fuzz = await disagreementsWithFoundation(data, as: Value.self, rounds: 400, seed: UInt64(data.count)) {
         try Wire.decode(Value.self, from: $0)
     }
     #expect(fuzz.disagreements.isEmpty, "\(Value.self): \(fuzz.disagreements.prefix(3).joined(separator: "\n"))")
@@ -29,68 +29,68 @@ let time = Wire.parseDate("2026-11-18T11:06:40.123Z") ?? Date(timeIntervalSince1
 @Suite("Every message round-trips through the wire format")
 struct RoundTripTests {
     /// Converter requests and results keep every digit, with money as strings.
-    @Test func converterMessages() throws {
+    @Test func converterMessages() async throws {
         let convert = ConvertRequest(amount: try dec("1298.990"), from: "USD", to: "EUR", source: "gnb")
-        let (decoded, json) = try roundTrip(convert)
+        let (decoded, json) = try await roundTrip(convert)
         #expect(decoded == convert)
         #expect(json.contains(#""amount":"1298.990""#))
         let result = ConvertResult(amount: try dec("7.36"), currency: "EUR", rate: try dec("0.736"), rateExact: true, path: ["USD", "EUR"], source: "gnb")
-        #expect(try roundTrip(result).0 == result)
+        #expect(try await roundTrip(result).0 == result)
         let total = TotalResult(total: try dec("14.99"), currency: "EUR", source: "gnb", items: [
             .init(amount: try dec("10.00"), currency: "USD", converted: try dec("7.36"), path: ["USD", "EUR"]),
         ])
-        #expect(try roundTrip(total).0 == total)
+        #expect(try await roundTrip(total).0 == total)
         let request = TotalRequest(items: [CurrencyAmount(amount: try dec("-0.5"), currency: "SEK")], to: "EUR")
-        #expect(try roundTrip(request).0 == request)
+        #expect(try await roundTrip(request).0 == request)
         let rates = RatesResult(base: "CAD", source: "gnb", rates: [.init(currency: "EUR", rate: try dec("0.732"), rateExact: true, path: ["CAD", "EUR"])])
-        #expect(try roundTrip(rates).0 == rates)
+        #expect(try await roundTrip(rates).0 == rates)
         let price = AssetPrice(asset: "BTC", currency: "SEK", price: try dec("653173.35788900"), changePercent24h: try dec("-3.07"), path: ["BTC", "USD", "SEK"], quoteTime: time)
-        let (decodedPrice, priceJSON) = try roundTrip(price)
+        let (decodedPrice, priceJSON) = try await roundTrip(price)
         #expect(decodedPrice == price)
         #expect(priceJSON.contains(#""quoteTime":"2026-11-18T11:06:40.123Z""#))
     }
 
     /// Portfolio requests and results round-trip, dates to the millisecond.
-    @Test func portfolioMessages() throws {
+    @Test func portfolioMessages() async throws {
         let add = AddTradeRequest(asset: "BTC", amount: try dec("0.25"), price: try dec("60000"), currency: "USD", date: time, requestId: "r-1")
-        #expect(try roundTrip(add).0 == add)
+        #expect(try await roundTrip(add).0 == add)
         let trade = Trade(id: "t", asset: "BTC", amount: try dec("0.25"), price: try dec("60000"), currency: "USD", date: time, recordedAt: time)
-        #expect(try roundTrip(trade).0 == trade)
+        #expect(try await roundTrip(trade).0 == trade)
         let valuation = Valuation(
             currency: "USD",
             holdings: [Holding(asset: "BTC", amount: try dec("0.25"), trades: 1, price: try dec("70000"), value: try dec("17500.00"),
                                cost: try dec("15000.00"), gain: try dec("2500.00"), priceTime: time)],
             totalValue: try dec("17500.00"), totalCost: try dec("15000.00"), totalGain: try dec("2500.00"),
             pricesAsOf: time, priceAgeSeconds: 3, offline: false, warnings: ["w"])
-        #expect(try roundTrip(valuation).0 == valuation)
+        #expect(try await roundTrip(valuation).0 == valuation)
         let groups = WalletGroups(fiat: [], crypto: [WalletEntry(id: "w", name: "BTC Wallet", balance: try dec("2.26908585"), isDefault: true,
                                                                  symbol: "BTC", assetName: "Bitcoin", iconLight: "l", iconDark: "d", precision: 8)], commodity: [])
-        #expect(try roundTrip(groups).0 == groups)
+        #expect(try await roundTrip(groups).0 == groups)
         let detail = ProductDetail(sku: "T2006", currency: "EUR", total: try dec("14.99"), transactions: [])
-        #expect(try roundTrip(detail).0 == detail)
-        for value in [PortfolioChange(reason: "trade.added", subject: "t")] { #expect(try roundTrip(value).0 == value) }
-        #expect(try roundTrip(ProductRequest(sku: "T2006", currency: nil)).0 == ProductRequest(sku: "T2006"))
-        #expect(try roundTrip(WatchlistRequest(asset: "ETH")).0 == WatchlistRequest(asset: "ETH"))
-        #expect(try roundTrip(HoldingsRequest(currency: "SEK")).0 == HoldingsRequest(currency: "SEK"))
-        #expect(try roundTrip(RemoveTradeRequest(id: "t")).0 == RemoveTradeRequest(id: "t"))
-        #expect(try roundTrip(ProductSummary(sku: "T2006", transactions: 2)).0 == ProductSummary(sku: "T2006", transactions: 2))
+        #expect(try await roundTrip(detail).0 == detail)
+        for value in [PortfolioChange(reason: "trade.added", subject: "t")] { #expect(try await roundTrip(value).0 == value) }
+        #expect(try await roundTrip(ProductRequest(sku: "T2006", currency: nil)).0 == ProductRequest(sku: "T2006"))
+        #expect(try await roundTrip(WatchlistRequest(asset: "ETH")).0 == WatchlistRequest(asset: "ETH"))
+        #expect(try await roundTrip(HoldingsRequest(currency: "SEK")).0 == HoldingsRequest(currency: "SEK"))
+        #expect(try await roundTrip(RemoveTradeRequest(id: "t")).0 == RemoveTradeRequest(id: "t"))
+        #expect(try await roundTrip(ProductSummary(sku: "T2006", transactions: 2)).0 == ProductSummary(sku: "T2006", transactions: 2))
     }
 
     /// Stream payloads of the fetcher round-trip inside an envelope.
-    @Test func fetcherPayloads() throws {
+    @Test func fetcherPayloads() async throws {
         let quote = Quote(source: "bitso", market: MarketPair(base: "BTC", quote: "MXN"), last: try dec("5633.98"),
                           high: try dec("5750.00"), ask: try dec("5632.24"), bid: try dec("5520.01"), time: time)
         let envelope = Envelope(type: "quote", seq: 3, time: time, source: "bitso", data: quote)
-        #expect(try roundTrip(envelope).0 == envelope)
+        #expect(try await roundTrip(envelope).0 == envelope)
         let status = FeedStatus(feed: "bitso", state: .error, message: "HTTP 500", lastSuccess: time, lastAttempt: time)
-        #expect(try roundTrip(status).0 == status)
-        #expect(try roundTrip(HistoryRequest(asset: "BTC", currency: "SEK", days: 30)).0 == HistoryRequest(asset: "BTC", currency: "SEK", days: 30))
-        #expect(try roundTrip(RefreshRequest(feed: "bitso")).0 == RefreshRequest(feed: "bitso"))
-        #expect(try roundTrip(GNBTransaction(sku: "T2006", amount: try dec("10.00"), currency: "USD")).0.amount.description == "10.00")
+        #expect(try await roundTrip(status).0 == status)
+        #expect(try await roundTrip(HistoryRequest(asset: "BTC", currency: "SEK", days: 30)).0 == HistoryRequest(asset: "BTC", currency: "SEK", days: 30))
+        #expect(try await roundTrip(RefreshRequest(feed: "bitso")).0 == RefreshRequest(feed: "bitso"))
+        #expect(try await roundTrip(GNBTransaction(sku: "T2006", amount: try dec("10.00"), currency: "USD")).0.amount.description == "10.00")
     }
 
     /// Money on the wire is a string: a JSON number for an amount is refused with a clear reason.
-    @Test func moneyMustBeAString() throws {
+    @Test func moneyMustBeAString() async throws {
         let number = Data(#"{"amount":12.5,"from":"EUR","to":"USD"}"#.utf8)
         let error = #expect(throws: DecodingError.self) { try Wire.decode(ConvertRequest.self, from: number) }
         #expect(error.map { describe($0) }?.contains("decimal string") == true)
@@ -98,7 +98,7 @@ struct RoundTripTests {
     }
 
     /// Topic names are built in one place and follow the grammar.
-    @Test func topicNames() throws {
+    @Test func topicNames() async throws {
         #expect(try Topics.quote(feed: "bitso", market: MarketPair(base: "btc", quote: "mxn")).rawValue == "quote.bitso.BTC-MXN")
         #expect(try Topics.rate(source: "ecb", from: "EUR", to: "USD").rawValue == "rate.ecb.EUR-USD")
         #expect(try Topics.price(asset: "BTC", currency: "SEK").rawValue == "price.BTC.SEK")

@@ -82,14 +82,15 @@ struct FetcherOptionsTests {
     }
 
     /// Bad values are errors whose messages say what was expected and what was given.
-    @Test func badValuesAreClearErrors() {
+    @Test func badValuesAreClearErrors() throws {
         #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds must be mock, live or test, got "bogus""#)
         #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds must be mock, live or test, got "fast""#)
         #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live or test, got "fast""#)
-        for period in ["0", "-5", "abc", "1.5"] {
+        for period in ["-5", "abc", "1.5"] {
             #expect(message { _ = try configuration(["--period", "bitso=\(period)"]) }
-                == #"--period bitso= must be a positive number of seconds, got "\#(period)""#)
+                == #"--period bitso= must be a whole number of seconds (0: flat out), got "\#(period)""#)
         }
+        #expect(try configuration(["--period", "bitso=0"]).selection.period(of: .bitso) == .zero)
         #expect(message { _ = try configuration(environment: ["TICKWIRE_SEED": "abc"]) } == #"the seed must be a whole number, got "abc""#)
         #expect(throws: (any Error).self) { _ = try FetcherOptions.parse(["--seed", "abc"]) }
     }

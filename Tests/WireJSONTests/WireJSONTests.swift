@@ -196,8 +196,22 @@ struct WireJSONTests {
         #expect(throws: EncodingError.self) { try encoder.encode(Interleaved()) }
     }
 
+    /// A top-level-only decode reads the scalar members and steps over nested values, strings with brackets included.
+    @Test func topLevelOnlyDecodeStepsOverNestedValues() throws {
+        struct Header: Decodable, Equatable { var type: String; var seq: Int }
+        struct WithData: Decodable { var seq: Int; var data: JSONValue }
+        let text = #"{"data":{"a":"}]\"[{","b":[[{}]]},"type":"quote","list":[1,"]"],"seq":7}"#
+        #expect(try decoder.decodeTopLevel(Header.self, from: Data(text.utf8)) == Header(type: "quote", seq: 7))
+        let full = try decoder.decode(WithData.self, from: Data(text.utf8))
+        #expect(full.data == .object(["a": .string(#"}]"[{"#), "b": .array([.array([.object([:])])])]))
+        #expect(throws: DecodingError.self) { try decoder.decodeTopLevel(WithData.self, from: Data(text.utf8)) }
+        for broken in [#"{"data":{"a":[1,2},"type":"x","seq":1"#, #"{"type":"x","seq":1,"data":{"a":"}"#] {
+            #expect(throws: DecodingError.self) { try decoder.decodeTopLevel(Header.self, from: Data(broken.utf8)) }
+        }
+    }
+
     /// Random edits of valid documents: both decoders accept the same texts, with the same values.
-    @Test func syntaxFuzzAgainstFoundation() throws {
+    @Test func syntaxFuzzAgainstFoundation() async throws {
         let corpus: [String] = [
             String(decoding: try encoder.encode(Sample.make(3)), as: UTF8.self),
             #"{"a":[1,2.5e-3,-0.0,true,false,null],"b":{"c":"\u00e9\ud834\udd1e\n","d":[]},"e":{}}"#,
@@ -207,7 +221,7 @@ struct WireJSONTests {
         var disagreements: [String] = []
         var accepted = 0
         for (index, text) in corpus.enumerated() {
-            let found = disagreementsWithFoundation(Data(text.utf8), as: JSONValue.self, rounds: 1500, seed: UInt64(index)) {
+            let found = await disagreementsWithFoundation(Data(text.utf8), as: JSONValue.self, rounds: 1500, seed: UInt64(index)) {
                 try decoder.decode(JSONValue.self, from: $0)
             }
             disagreements += found.disagreements
