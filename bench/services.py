@@ -6,7 +6,14 @@ JSON-RPC `health` method (REQ, 20 ms per attempt, Lazy Pirate), and the RSS (VmR
 four have idled for a few seconds. Then for --seconds: `price.` updates/s on the converter's
 stream and `quote.` updates/s on the fetcher's, with publish-to-receive latency from each
 envelope's `time` (milliseconds on the wire, so latency is only to the millisecond).
-This is not the flat-out pipeline of issue 6 (no such mock mode exists yet).
+
+Then the flat-out pipeline: rates-fetcher with `--period bitso=0` (its mock Bitso feed polls again as
+soon as a poll is published), converter and presenter, each its own process. For --seconds it reads
+the presenter's own counter of received stream messages (`tickwire_bus_received_total`, through its
+`metrics` method) and the fetcher's and converter's published counters, the presenter's RSS at the
+start and the end (state per topic is bounded, so it must not grow), and the latency from a quote's
+creation in the fetcher (`quoteTime`) to a `price.BTC.USD` reaching a subscriber beside the presenter
+(one topic, so the Python subscriber itself never queues; milliseconds on the wire).
 """
 
 import argparse
@@ -45,18 +52,105 @@ def wait_healthy(ctx, endpoint, deadline_s=10.0):
     return None
 
 
-def run(bin_dir, seconds):
+def rpc(ctx, endpoint, method, timeout_ms=2000):
+    req = ctx.socket(zmq.REQ)
+    req.setsockopt(zmq.LINGER, 0)
+    req.connect(endpoint)
+    req.send(orjson.dumps({"jsonrpc": "2.0", "id": 1, "method": method}))
+    reply = orjson.loads(req.recv()) if req.poll(timeout_ms) else None
+    req.close()
+    return reply
+
+
+def counter(ctx, endpoint, name):
+    """The sum of every series of the Prometheus counter `name` in a service's `metrics` answer."""
+    reply = rpc(ctx, endpoint, "metrics")
+    total = 0.0
+    for line in (reply or {}).get("result", "").splitlines():
+        if line.startswith(name + "{") or line.startswith(name + " "):
+            total += float(line.rsplit(" ", 1)[1])
+    return total
+
+
+def environment():
+    """The services' endpoints on free loopback ports, as the environment that sets them."""
     ports = {k: free_port() for k in ["fp", "fr", "cr", "cp", "pr", "pp", "sr", "http"]}
-    env = dict(os.environ,
-               TICKWIRE_RATES_FETCHER_PUB=f"tcp://127.0.0.1:{ports['fp']}",
-               TICKWIRE_RATES_FETCHER_REP=f"tcp://127.0.0.1:{ports['fr']}",
-               TICKWIRE_CONVERTER_REP=f"tcp://127.0.0.1:{ports['cr']}",
-               TICKWIRE_CONVERTER_PUB=f"tcp://127.0.0.1:{ports['cp']}",
-               TICKWIRE_PORTFOLIO_REP=f"tcp://127.0.0.1:{ports['pr']}",
-               TICKWIRE_PORTFOLIO_PUB=f"tcp://127.0.0.1:{ports['pp']}",
-               TICKWIRE_PRESENTER_REP=f"tcp://127.0.0.1:{ports['sr']}",
-               TICKWIRE_PRESENTER_HTTP=f"http://127.0.0.1:{ports['http']}",
-               TICKWIRE_LOG_LEVEL="warning")
+    return dict(os.environ,
+                TICKWIRE_RATES_FETCHER_PUB=f"tcp://127.0.0.1:{ports['fp']}",
+                TICKWIRE_RATES_FETCHER_REP=f"tcp://127.0.0.1:{ports['fr']}",
+                TICKWIRE_CONVERTER_REP=f"tcp://127.0.0.1:{ports['cr']}",
+                TICKWIRE_CONVERTER_PUB=f"tcp://127.0.0.1:{ports['cp']}",
+                TICKWIRE_PORTFOLIO_REP=f"tcp://127.0.0.1:{ports['pr']}",
+                TICKWIRE_PORTFOLIO_PUB=f"tcp://127.0.0.1:{ports['pp']}",
+                TICKWIRE_PRESENTER_REP=f"tcp://127.0.0.1:{ports['sr']}",
+                TICKWIRE_PRESENTER_HTTP=f"http://127.0.0.1:{ports['http']}",
+                TICKWIRE_LOG_LEVEL="warning")
+
+
+def stop(procs):
+    for name, proc in reversed(procs):
+        if proc.poll() is None:
+            proc.send_signal(signal.SIGTERM)
+    for name, proc in procs:
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def pipeline(bin_dir, seconds):
+    """Flat-out fetcher -> converter -> presenter: what reaches the presenter, per second."""
+    env = environment()
+    services = [
+        ("rates-fetcher", ["--feeds", "mock", "--period", "bitso=0"], env["TICKWIRE_RATES_FETCHER_REP"]),
+        ("converter", [], env["TICKWIRE_CONVERTER_REP"]),
+        ("presenter", [], env["TICKWIRE_PRESENTER_REP"]),
+    ]
+    ctx = zmq.Context()
+    procs = []
+    try:
+        for name, args, rep in services:
+            proc = subprocess.Popen([os.path.join(bin_dir, name)] + args, env=env,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            procs.append((name, proc))
+            wait_healthy(ctx, rep)
+        time.sleep(2)  # the presenter synchronises with both streams
+        presenter = procs[2][1]
+        sub = ctx.socket(zmq.SUB)
+        sub.setsockopt(zmq.RCVHWM, 0)
+        sub.setsockopt(zmq.SUBSCRIBE, b"price.BTC.USD")
+        sub.connect(env["TICKWIRE_CONVERTER_PUB"])
+        def counts():
+            return (counter(ctx, env["TICKWIRE_PRESENTER_REP"], "tickwire_bus_received_total"),
+                    counter(ctx, env["TICKWIRE_RATES_FETCHER_REP"], "tickwire_bus_published_total"),
+                    counter(ctx, env["TICKWIRE_CONVERTER_REP"], "tickwire_bus_published_total"))
+        rss_start = rss_mb(presenter.pid)
+        start, before = time.monotonic(), counts()
+        latencies = []
+        while time.monotonic() - start < seconds:
+            if sub.poll(100):
+                topic, body = sub.recv_multipart()[:2]
+                quoted = datetime.fromisoformat(orjson.loads(body)["data"]["quoteTime"])
+                latencies.append((datetime.now(timezone.utc) - quoted).total_seconds() * 1000)
+        after, elapsed = counts(), time.monotonic() - start
+        sub.close(linger=0)
+        latencies.sort()
+        alive = all(proc.poll() is None for _, proc in procs)
+        return {"presenter_received_per_second": (after[0] - before[0]) / elapsed,
+                "fetcher_published_per_second": (after[1] - before[1]) / elapsed,
+                "converter_published_per_second": (after[2] - before[2]) / elapsed,
+                "latency_ms_p50": latencies[len(latencies) // 2] if latencies else None,
+                "latency_ms_p99": latencies[min(len(latencies) - 1, int(len(latencies) * 0.99))] if latencies else None,
+                "latency_samples": len(latencies),
+                "presenter_rss_mb_start": rss_start, "presenter_rss_mb_end": rss_mb(presenter.pid),
+                "all_alive": alive}
+    finally:
+        stop(procs)
+        ctx.term()
+
+
+def run(bin_dir, seconds):
+    env = environment()
     services = [
         ("rates-fetcher", ["--feeds", "mock", "--period", "bitso=1"], env["TICKWIRE_RATES_FETCHER_REP"]),
         ("converter", [], env["TICKWIRE_CONVERTER_REP"]),
@@ -103,15 +197,9 @@ def run(bin_dir, seconds):
         for name, proc in procs:
             result["services"][name]["rss_mb_after"] = rss_mb(proc.pid) if proc.poll() is None else None
     finally:
-        for name, proc in reversed(procs):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-        for name, proc in procs:
-            try:
-                proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+        stop(procs)
         ctx.term()
+    result["pipeline"] = pipeline(bin_dir, seconds)
     return result
 
 
