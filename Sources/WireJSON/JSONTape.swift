@@ -262,7 +262,9 @@ private struct Parser {
             switch bytes[index] {
             case UInt8(ascii: "\""):
                 index += 1
-                while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+                while true {
+                    skipPlainASCII()
+                    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { break }
                     index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
                 }
             case UInt8(ascii: "{"), UInt8(ascii: "["):
@@ -341,7 +343,7 @@ private struct Parser {
             let length = b.end - b.start
             for earlier in 0..<later {
                 let a = nodes.base[keys[earlier]]
-                if a.end - a.start == length,
+                if a.end - a.start == length, length == 0 || bytes[Int(a.start)] == bytes[Int(b.start)],
                     memcmp(bytes.baseAddress! + Int(a.start), bytes.baseAddress! + Int(b.start), Int(length)) == 0 {
                     return true
                 }
@@ -422,7 +424,8 @@ private struct Parser {
     }
 
     /// Steps over string bytes that need no attention (printable ASCII other than `"` and `\`)
-    /// eight at a time, testing a whole word with bit tricks instead of each byte.
+    /// eight at a time, testing a whole word with bit tricks instead of each byte, and stops at
+    /// the first byte that does need attention.
     @inline(__always)
     private mutating func skipPlainASCII() {
         let ones: UInt64 = 0x0101_0101_0101_0101
@@ -431,9 +434,13 @@ private struct Parser {
             let word = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: index, as: UInt64.self))
             let quote = word ^ (ones &* 0x22)
             let backslash = word ^ (ones &* 0x5C)
-            // A byte is flagged when it is zero after the XOR (a quote or backslash), below 0x20, or at least 0x80.
-            let special = ((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word
-            guard special & highs == 0 else { return }
+            // A byte's high bit is set when it is zero after the XOR (a quote or backslash), below 0x20,
+            // or at least 0x80. Borrows only run upwards from a flagged byte, so the lowest flag is exact.
+            let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word) | word) & highs
+            guard special == 0 else {
+                index += special.trailingZeroBitCount >> 3
+                return
+            }
             index += 8
         }
     }

@@ -127,16 +127,40 @@ final class JSONWriter {
             reserve(utf8.count + 2)
             byte(UInt8(ascii: "\""))
             var runStart = 0
-            for index in 0..<utf8.count {
-                let code = utf8[index]
-                guard code < 0x20 || code == UInt8(ascii: "\"") || code == UInt8(ascii: "\\") else { continue }
+            var index = firstToEscape(in: utf8, from: 0)
+            while index < utf8.count {
                 bytes(UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                escape(code)
+                escape(utf8[index])
                 runStart = index + 1
+                index = firstToEscape(in: utf8, from: runStart)
             }
             bytes(UnsafeBufferPointer(rebasing: utf8[runStart...]))
             byte(UInt8(ascii: "\""))
         }
+    }
+
+    /// The index of the first byte at or after `start` that JSON requires escaped (a quote, a backslash,
+    /// a control character), or the count: eight bytes at a time with bit tricks, then byte by byte.
+    @inline(__always)
+    private func firstToEscape(in utf8: UnsafeBufferPointer<UInt8>, from start: Int) -> Int {
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = start
+        while index + 8 <= utf8.count {
+            let word = UInt64(littleEndian: UnsafeRawPointer(utf8.baseAddress! + index).loadUnaligned(as: UInt64.self))
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            // Bytes of 0x80 and above pass through unescaped, so `~word` keeps them unflagged.
+            let special = (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+            if special != 0 { return index + special.trailingZeroBitCount >> 3 }
+            index += 8
+        }
+        while index < utf8.count {
+            let code = utf8[index]
+            if code < 0x20 || code == UInt8(ascii: "\"") || code == UInt8(ascii: "\\") { return index }
+            index += 1
+        }
+        return index
     }
 
     private func escape(_ code: UInt8) {
