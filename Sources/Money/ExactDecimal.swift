@@ -76,52 +76,31 @@ extension ExactDecimal: CustomStringConvertible {
     /// Calls `body` with ``description``'s UTF-8 bytes, built on the stack without allocating
     /// (the wire encoder writes them straight into its buffer).
     public func withDigits<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        let negative = mantissa < 0
-        let magnitude = mantissa.magnitude
         // At most 41 bytes: a sign, "0." and 38 fractional digits, or a sign and 39 integer digits.
-        return try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 88) { buffer in
-            let reversed = UnsafeMutableBufferPointer(rebasing: buffer[0..<40])
-            let out = UnsafeMutableBufferPointer(rebasing: buffer[40...])
-            var digitCount = 0
-            if magnitude <= UInt128(UInt64.max) {
-                var m = UInt64(magnitude)
-                repeat {
-                    reversed[digitCount] = UInt8(truncatingIfNeeded: m % 10) &+ 48
-                    m /= 10
-                    digitCount += 1
-                } while m > 0
-            } else {
-                var m = magnitude
-                repeat {
-                    reversed[digitCount] = UInt8(truncatingIfNeeded: m % 10) &+ 48
-                    m /= 10
-                    digitCount += 1
-                } while m > 0
+        // Written from the end backwards, so each digit lands in its place at once.
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
+            let out = buffer.baseAddress!
+            var position = 48
+            var rest = mantissa.magnitude
+            func put(_ byte: UInt8) {
+                position -= 1
+                out[position] = byte
             }
-            let integerDigits = max(digitCount - scale, 0)
-            var position = 0
-            if negative {
-                out[position] = UInt8(ascii: "-")
-                position += 1
-            }
-            if integerDigits == 0 {
-                out[position] = UInt8(ascii: "0")
-                position += 1
-            } else {
-                for index in stride(from: digitCount - 1, through: scale, by: -1) {
-                    out[position] = reversed[index]
-                    position += 1
+            func nextDigit() -> UInt8 {
+                if rest <= UInt128(UInt64.max) {
+                    let narrow = UInt64(truncatingIfNeeded: rest)
+                    rest = UInt128(narrow / 10)
+                    return UInt8(truncatingIfNeeded: narrow % 10) &+ 48
                 }
+                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
+                rest = quotient
+                return UInt8(truncatingIfNeeded: digit) &+ 48
             }
-            if scale > 0 {
-                out[position] = UInt8(ascii: ".")
-                position += 1
-                for index in stride(from: scale - 1, through: 0, by: -1) {
-                    out[position] = index < digitCount ? reversed[index] : UInt8(ascii: "0")
-                    position += 1
-                }
-            }
-            return try body(UnsafeBufferPointer(rebasing: out[0..<position]))
+            for _ in 0..<scale { put(nextDigit()) }
+            if scale > 0 { put(UInt8(ascii: ".")) }
+            repeat { put(nextDigit()) } while rest > 0
+            if mantissa < 0 { put(UInt8(ascii: "-")) }
+            return try body(UnsafeBufferPointer(start: out + position, count: 48 - position))
         }
     }
 }

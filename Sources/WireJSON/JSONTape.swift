@@ -329,25 +329,23 @@ private struct Parser {
     /// reads them, by a slower look-up; checked here so every other object keeps the fast one.
     private func hasDuplicateKeys(object: Int, in nodes: NodeBuffer) -> Bool {
         let end = Int(nodes.base[object].next)
-        var keys: [Int] = []
-        var member = object + 1
-        while member < end {
-            if nodes.base[member].flag { return hasDuplicateKeysBySet(object: object, in: nodes) }
-            keys.append(member)
-            member = Int(nodes.base[member + 1].next)
-        }
-        guard keys.count > 1 else { return false }
-        if keys.count > 32 { return hasDuplicateKeysBySet(object: object, in: nodes) }
-        for later in 1..<keys.count {
-            let b = nodes.base[keys[later]]
+        // Walks the member list itself (no array of keys: this runs for every object parsed).
+        var later = object + 1, count = 0
+        while later < end {
+            let b = nodes.base[later]
+            count += 1
+            if b.flag || count > 32 { return hasDuplicateKeysBySet(object: object, in: nodes) }
             let length = b.end - b.start
-            for earlier in 0..<later {
-                let a = nodes.base[keys[earlier]]
+            var earlier = object + 1
+            while earlier < later {
+                let a = nodes.base[earlier]
                 if a.end - a.start == length, length == 0 || bytes[Int(a.start)] == bytes[Int(b.start)],
                     memcmp(bytes.baseAddress! + Int(a.start), bytes.baseAddress! + Int(b.start), Int(length)) == 0 {
                     return true
                 }
+                earlier = Int(nodes.base[earlier + 1].next)
             }
+            later = Int(nodes.base[later + 1].next)
         }
         return false
     }
