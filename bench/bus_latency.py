@@ -13,7 +13,7 @@ from datetime import datetime
 import orjson
 import zmq
 
-from common import SAMPLE_QUOTES, TOPICS, Envelope, Quote, emit, free_port, percentiles, set_timer_slack_1us
+from common import SAMPLE_QUOTES, TOPICS, Envelope, Quote, emit, percentiles, start_publisher, set_timer_slack_1us
 from bus_throughput import envelope_body
 
 
@@ -42,16 +42,7 @@ def run(rate, seconds):
     warmup = rate
     count = rate * seconds + warmup
     sent = mp.Array("Q", count + 1, lock=False)
-    port = free_port()
-    ready, out = mp.Event(), mp.Queue()
-    proc = mp.Process(target=subscriber, args=(port, count, sent, ready, out))
-    proc.start()
-    ctx = zmq.Context()
-    pub = ctx.socket(zmq.PUB)
-    pub.setsockopt(zmq.SNDHWM, 0)
-    pub.bind(f"tcp://127.0.0.1:{port}")
-    ready.wait()
-    time.sleep(0.3)
+    proc, ctx, pub, out = start_publisher(subscriber, count, sent)
     set_timer_slack_1us()
     interval = 1_000_000_000 // rate
     deadline = time.monotonic_ns() + interval

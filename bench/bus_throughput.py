@@ -9,14 +9,13 @@ Lossless (HWM 0 on both sides); rate = messages / (first send .. last receive), 
 """
 
 import argparse
-import multiprocessing as mp
 import time
 from datetime import datetime
 
 import orjson
 import zmq
 
-from common import SAMPLE_QUOTES, TOPICS, Envelope, Quote, emit, free_port, wire_time
+from common import SAMPLE_QUOTES, TOPICS, Envelope, Quote, emit, start_publisher, wire_time
 
 
 def envelope_body(seq, quote):
@@ -52,16 +51,7 @@ def subscriber(port, count, mode, ready, out):
 
 
 def run(mode, count):
-    port = free_port()
-    ready, out = mp.Event(), mp.Queue()
-    proc = mp.Process(target=subscriber, args=(port, count, mode, ready, out))
-    proc.start()
-    ctx = zmq.Context()
-    pub = ctx.socket(zmq.PUB)
-    pub.setsockopt(zmq.SNDHWM, 0)
-    pub.bind(f"tcp://127.0.0.1:{port}")
-    ready.wait()
-    time.sleep(0.3)  # slow joiner
+    proc, ctx, pub, out = start_publisher(subscriber, count, mode)
     raw_frames = [TOPICS[0], envelope_body(123456, SAMPLE_QUOTES[0])]
     start = time.monotonic()
     if mode == "encoded":

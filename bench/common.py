@@ -2,8 +2,10 @@
 
 import ctypes
 import json
+import multiprocessing as mp
 import socket
 import sys
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
@@ -80,6 +82,23 @@ def free_port():
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+def start_publisher(subscriber, *args):
+    """A lossless PUB on a free loopback port, with `subscriber(port, *args, ready, out)` in its own
+    process, connected (and past the slow-joiner window) when this returns (proc, ctx, pub, out)."""
+    import zmq  # here, so the peers that need no sockets run without pyzmq
+    port = free_port()
+    ready, out = mp.Event(), mp.Queue()
+    proc = mp.Process(target=subscriber, args=(port, *args, ready, out))
+    proc.start()
+    ctx = zmq.Context()
+    pub = ctx.socket(zmq.PUB)
+    pub.setsockopt(zmq.SNDHWM, 0)
+    pub.bind(f"tcp://127.0.0.1:{port}")
+    ready.wait()
+    time.sleep(0.3)  # slow joiner
+    return proc, ctx, pub, out
 
 
 def set_timer_slack_1us():

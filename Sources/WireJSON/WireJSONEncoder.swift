@@ -312,9 +312,8 @@ final class JSONWriter {
     }
 
     private func misuse(depth: Int, _ reason: String? = nil) {
-        guard state.pointee.failure == nil else { return }
-        state.pointee.failure = .invalidValue("", .init(codingPath: path(to: min(depth, state.pointee.frames.count - 1)),
-                                                       debugDescription: reason ?? outOfOrder))
+        record(EncodingError.invalidValue("", .init(
+            codingPath: path(to: min(depth, state.pointee.frames.count - 1)), debugDescription: reason ?? outOfOrder)))
     }
 
     /// The coding path of frame `depth`.
@@ -329,6 +328,24 @@ final class JSONWriter {
 }
 
 // MARK: - Encoder and containers
+
+/// The ten integer `encode` requirements that unkeyed and single-value containers share, written once.
+private protocol IntegerEncoding {
+    mutating func integer<T: FixedWidthInteger>(_ value: T) throws
+}
+
+extension IntegerEncoding {
+    mutating func encode(_ value: Int) throws { try integer(value) }
+    mutating func encode(_ value: Int8) throws { try integer(value) }
+    mutating func encode(_ value: Int16) throws { try integer(value) }
+    mutating func encode(_ value: Int32) throws { try integer(value) }
+    mutating func encode(_ value: Int64) throws { try integer(value) }
+    mutating func encode(_ value: UInt) throws { try integer(value) }
+    mutating func encode(_ value: UInt8) throws { try integer(value) }
+    mutating func encode(_ value: UInt16) throws { try integer(value) }
+    mutating func encode(_ value: UInt32) throws { try integer(value) }
+    mutating func encode(_ value: UInt64) throws { try integer(value) }
+}
 
 /// The `Encoder` for one value: three words, so passing it as `any Encoder` allocates nothing.
 private struct FrameEncoder: Encoder {
@@ -438,7 +455,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     }
 }
 
-private struct UnkeyedContainer: UnkeyedEncodingContainer {
+private struct UnkeyedContainer: UnkeyedEncodingContainer, IntegerEncoding {
     let writer: JSONWriter
     let depth: Int
     let serial: Int
@@ -467,17 +484,6 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         writer.string(value)
     }
 
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-
     mutating func encode(_ value: Bool) throws {
         try next()
         value ? writer.literal("true") : writer.literal("false")
@@ -495,7 +501,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
         try writer.float(value, path: codingPath + [WireCodingKey(intValue: index)])
     }
 
-    private mutating func integer<T: FixedWidthInteger>(_ value: T) throws {
+    mutating func integer<T: FixedWidthInteger>(_ value: T) throws {
         try next()
         writer.integer(value)
     }
@@ -534,7 +540,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer {
     }
 }
 
-private struct SingleValueContainer: SingleValueEncodingContainer {
+private struct SingleValueContainer: SingleValueEncodingContainer, IntegerEncoding {
     let writer: JSONWriter
     let depth: Int
     let serial: Int
@@ -556,18 +562,7 @@ private struct SingleValueContainer: SingleValueEncodingContainer {
         value ? writer.literal("true") : writer.literal("false")
     }
 
-    mutating func encode(_ value: Int) throws { try integer(value) }
-    mutating func encode(_ value: Int8) throws { try integer(value) }
-    mutating func encode(_ value: Int16) throws { try integer(value) }
-    mutating func encode(_ value: Int32) throws { try integer(value) }
-    mutating func encode(_ value: Int64) throws { try integer(value) }
-    mutating func encode(_ value: UInt) throws { try integer(value) }
-    mutating func encode(_ value: UInt8) throws { try integer(value) }
-    mutating func encode(_ value: UInt16) throws { try integer(value) }
-    mutating func encode(_ value: UInt32) throws { try integer(value) }
-    mutating func encode(_ value: UInt64) throws { try integer(value) }
-
-    private func integer<T: FixedWidthInteger>(_ value: T) throws {
+    func integer<T: FixedWidthInteger>(_ value: T) throws {
         try writer.single(depth: depth, serial: serial)
         writer.integer(value)
     }
