@@ -16,6 +16,8 @@ let package = Package(
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
+        .library(name: "Market", targets: ["Market"]),
+        .library(name: "Messages", targets: ["Messages"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
     ],
     dependencies: [
@@ -54,9 +56,9 @@ let package = Package(
 
         // Exact money and shared domain values.
         .target(name: "Money"),
-        .target(name: "Market", dependencies: ["Money"]),
+        .target(name: "Market", dependencies: ["Money", "WireJSON"]),
         // Every request, result and stream payload the services exchange.
-        .target(name: "Messages", dependencies: ["Bus", "Market", "Money"]),
+        .target(name: "Messages", dependencies: ["Bus", "Market", "Money", "WireJSON"]),
 
         // Outside APIs as witness clients (live, test, mock).
         .target(
@@ -104,7 +106,7 @@ let package = Package(
         .testTarget(name: "BusTests", dependencies: ["Bus"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
-        .target(name: "WireJSONTesting", dependencies: ["WireJSON"], path: "Tests/WireJSONTesting"),
+        .target(name: "WireJSONTesting", dependencies: ["WireJSON", "Money"], path: "Tests/WireJSONTesting"),
         .testTarget(name: "MessagesTests", dependencies: ["Messages", "Bus", "Market", "Money", "WireJSONTesting"]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [

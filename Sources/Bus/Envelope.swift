@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// The body of every stream message: `{"type","seq","time","source","data"}`.
 public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
@@ -95,5 +96,34 @@ public func describe(_ error: any Error) -> String {
             : "\(path(context.codingPath)): \(context.debugDescription)"
     @unknown default:
         return String(describing: error)
+    }
+}
+
+extension Envelope: WireCodable {
+    /// The members of the synthesized `Codable` conformance, in its order (see ``WireCodable``).
+    public func encode(wire object: WireObjectWriter) throws {
+        try object.encode(type, forKey: "type")
+        try object.encode(seq, forKey: "seq")
+        try object.encode(time, forKey: "time")
+        try object.encode(source, forKey: "source")
+        try object.encode(data, forKey: "data")
+    }
+
+    /// Reads what the synthesized `init(from:)` reads.
+    public init(wire object: WireObjectReader) throws {
+        self.init(
+            type: try object.decode(forKey: "type"), seq: try object.decode(forKey: "seq"),
+            time: try object.decode(forKey: "time"), source: try object.decode(forKey: "source"),
+            data: try object.decode(forKey: "data"))
+    }
+}
+
+extension EnvelopeHeader: WireDecodable {
+    /// Reads what the synthesized `init(from:)` reads.
+    public init(wire object: WireObjectReader) throws {
+        type = try object.decode(forKey: "type")
+        seq = try object.decode(forKey: "seq")
+        time = try object.decode(forKey: "time")
+        source = try object.decode(forKey: "source")
     }
 }

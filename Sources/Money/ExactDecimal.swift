@@ -74,7 +74,9 @@ extension ExactDecimal: CustomStringConvertible {
     }
 
     /// Calls `body` with ``description``'s UTF-8 bytes, built on the stack without allocating
-    /// (the wire encoder writes them straight into its buffer).
+    /// (the wire encoder writes them straight into its buffer). Inlinable so that callers in other
+    /// modules get it specialized: unspecialized, each call asks the runtime for generic metadata.
+    @inlinable
     public func withDigits<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         // At most 41 bytes: a sign, "0." and 38 fractional digits, or a sign and 39 integer digits.
         // Written from the end backwards, so each digit lands in its place at once.

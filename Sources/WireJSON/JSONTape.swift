@@ -21,7 +21,9 @@ final class JSONTape {
 
     /// One value of the text.
     struct Node {
-        /// Strings: first content byte (after the quote). Others: first byte of the value.
+        /// Strings: first content byte (after the quote). Objects: their keys' signature, one
+        /// ``keyBit(_:)`` per key (all bits when a key has escapes), so most look-ups of an absent key
+        /// end at once. Others: first byte of the value.
         var start: UInt32
         /// Strings and numbers: one past the last content byte. Objects: the member to try first
         /// on the next key look-up. Arrays: the element count.
@@ -185,6 +187,15 @@ struct NodeBuffer {
     }
 }
 
+/// Which of an object signature's 32 bits a key's (unescaped) bytes set: a cheap mix of its length
+/// and three of its bytes, enough to tell apart the few keys of a message.
+@inline(__always)
+func keyBit(_ key: UnsafeRawBufferPointer) -> UInt32 {
+    guard !key.isEmpty else { return 0 }
+    let mixed = UInt32(key.count) ^ UInt32(key[0]) << 1 ^ UInt32(key[key.count - 1]) << 2 ^ UInt32(key[key.count / 2])
+    return mixed & 31
+}
+
 /// Where and why a text is not valid JSON.
 public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
     /// The byte offset of the problem.
@@ -287,7 +298,8 @@ private struct Parser {
     private mutating func object(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard depth <= Self.maxDepth else { throw error("nested too deeply") }
         let at = nodes.count
-        nodes.append(.init(start: UInt32(index), end: UInt32(at + 1), next: 0, kind: .object, flag: false))
+        nodes.append(.init(start: 0, end: UInt32(at + 1), next: 0, kind: .object, flag: false))
+        var signature: UInt32 = 0, collided = false
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -298,6 +310,10 @@ private struct Parser {
                     throw error(index < bytes.count ? "expected a quoted key" : "unexpected end of text")
                 }
                 try string(into: &nodes)
+                let key = nodes.base[nodes.count - 1]
+                let bit: UInt32 = key.flag ? ~0 : 1 << keyBit(UnsafeRawBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]))
+                collided = collided || signature & bit != 0
+                signature |= bit
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
                 index += 1
@@ -322,7 +338,9 @@ private struct Parser {
             }
         }
         nodes.base[at].next = UInt32(nodes.count)
-        nodes.base[at].flag = hasDuplicateKeys(object: at, in: nodes)
+        nodes.base[at].start = signature
+        // Keys whose bits all differ cannot repeat: only a shared bit calls for the comparison.
+        nodes.base[at].flag = collided && hasDuplicateKeys(object: at, in: nodes)
     }
 
     /// Whether the object at `object` repeats a key. Such objects are read first-wins, as Foundation

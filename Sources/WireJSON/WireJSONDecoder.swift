@@ -79,6 +79,7 @@ extension JSONTape {
         if T.self == Data.self { return unsafeBitCast(try data(at: index), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try url(at: index), to: T.self) }
         if T.self == Decimal.self { return unsafeBitCast(try decimal(at: index), to: T.self) }
+        if let wire = T.self as? any WireDecodable.Type { return try decode(T.self, wire: wire, at: index) }
         return try T(from: NodeDecoder(tape: self, index: index))
     }
 
@@ -203,24 +204,31 @@ extension JSONTape {
     /// written (synthesized `Codable`, dictionaries) are found at the first comparison. In an
     /// object that repeats a key it starts at the first member: the first value wins, as in Foundation.
     func find(_ name: String, in object: Int) -> Int? {
+        var name = name
+        return name.withUTF8 { find($0, in: object) }
+    }
+
+    /// ``find(_:in:)`` for a name known at compile time.
+    func find(_ name: StaticString, in object: Int) -> Int? {
+        find(UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount), in: object)
+    }
+
+    private func find(_ key: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let node = nodes[object]
         let first = object + 1, end = Int(node.next)
-        guard first < end else { return nil }
-        var name = name
-        return name.withUTF8 { key -> Int? in
-            var member = !node.flag && Int(node.end) < end ? Int(node.end) : first
-            let stop = member
-            repeat {
-                let keyNode = nodes[member]
-                let next = Int(nodes[member + 1].next)
-                if keyMatches(keyNode, key) {
-                    nodes[object].end = UInt32(next)
-                    return member + 1
-                }
-                member = next < end ? next : first
-            } while member != stop
-            return nil
-        }
+        guard first < end, node.start & 1 << keyBit(UnsafeRawBufferPointer(key)) != 0 else { return nil }
+        var member = !node.flag && Int(node.end) < end ? Int(node.end) : first
+        let stop = member
+        repeat {
+            let keyNode = nodes[member]
+            let next = Int(nodes[member + 1].next)
+            if keyMatches(keyNode, key) {
+                nodes[object].end = UInt32(next)
+                return member + 1
+            }
+            member = next < end ? next : first
+        } while member != stop
+        return nil
     }
 
     @inline(__always)

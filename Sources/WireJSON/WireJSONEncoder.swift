@@ -234,6 +234,7 @@ final class JSONWriter {
             var text = unsafeBitCast(value, to: Decimal.self).description
             return text.withUTF8 { bytes($0) }
         }
+        if try valueWire(value, key: key) { return }
         let (depth, serial) = push(key: key)
         try value.encode(to: FrameEncoder(writer: self, depth: depth, serial: serial))
         close(downTo: depth)
@@ -282,16 +283,29 @@ final class JSONWriter {
 
     /// Starts the next element of container `depth`: its comma, and its key in an object.
     func element(depth: Int, serial: Int, key: (any CodingKey)?) throws {
-        guard isCurrent(depth: depth, serial: serial) else {
-            throw EncodingError.invalidValue(key?.stringValue ?? "", .init(
-                codingPath: path(to: depth), debugDescription: outOfOrder))
-        }
-        if state.pointee.frames[depth].count > 0 { byte(UInt8(ascii: ",")) }
-        state.pointee.frames[depth].count += 1
+        try advance(depth: depth, serial: serial, key: key?.stringValue ?? "")
         if let key {
             string(key.stringValue)
             byte(UInt8(ascii: ":"))
         }
+    }
+
+    /// Starts the next member of object `depth` under `key`, a name that needs no escaping.
+    func member(_ key: StaticString, depth: Int, serial: Int) throws {
+        try advance(depth: depth, serial: serial, key: key.description)
+        byte(UInt8(ascii: "\""))
+        literal(key)
+        literal("\":")
+    }
+
+    /// Writes the comma before every element but the first of container `depth`; throws if a later
+    /// container was made since (`key` names the element in the error).
+    private func advance(depth: Int, serial: Int, key: @autoclosure () -> String) throws {
+        guard isCurrent(depth: depth, serial: serial) else {
+            throw EncodingError.invalidValue(key(), .init(codingPath: path(to: depth), debugDescription: outOfOrder))
+        }
+        if state.pointee.frames[depth].count > 0 { byte(UInt8(ascii: ",")) }
+        state.pointee.frames[depth].count += 1
     }
 
     /// Claims frame `depth` for a single value; throws if it already holds one.

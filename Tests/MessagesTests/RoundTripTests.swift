@@ -9,11 +9,13 @@ import WireJSONTesting
 /// Encodes `value` with the wire's JSON and decodes it back; also checks the wire coders against
 /// Foundation's on this message type: Foundation reads the same value from the wire bytes, the wire
 /// reads the same value from Foundation's bytes, and random edits of the bytes are accepted or
-/// refused alike by both decoders, with the same values.
+/// refused alike by both decoders, with the same values. A `WireCodable` type's fast path must also
+/// agree with its own `Codable` conformance, byte for byte.
 func roundTrip<Value: Codable & Equatable>(_ value: Value) async throws -> (Value, String) {
     let data = try Wire.encode(value)
     #expect(try sameOnWire(Reference.decoder.decode(Value.self, from: data), value))
     #expect(try Wire.decode(Value.self, from: Reference.encoder.encode(value)) == value)
+    #expect(try fastPathMatchesCodable(value, seed: UInt64(data.count)), "\(Value.self): its WireCodable members differ from its Codable ones")
     let fuzz = await disagreementsWithFoundation(data, as: Value.self, rounds: 400, seed: UInt64(data.count)) {
         try Wire.decode(Value.self, from: $0)
     }
@@ -82,6 +84,19 @@ struct RoundTripTests {
                           high: try dec("5750.00"), ask: try dec("5632.24"), bid: try dec("5520.01"), time: time)
         let envelope = Envelope(type: "quote", seq: 3, time: time, source: "bitso", data: quote)
         #expect(try await roundTrip(envelope).0 == envelope)
+        let full = Quote(
+            source: "coingecko", market: MarketPair(base: "ETH", quote: "USD"), last: try dec("3021.55"),
+            open: try dec("2990.1"), high: try dec("3100"), low: try dec("2950.25"), volume: try dec("1234.5678"),
+            quoteVolume: try dec("3730000.12"), vwap: try dec("3020.00"), ask: try dec("3021.60"), bid: try dec("3021.50"),
+            change24h: try dec("31.45"), changePercent24h: try dec("1.05"), marketCap: try dec("363000000000"),
+            marketCapRank: 2, circulatingSupply: try dec("120200000.5"), totalSupply: try dec("120200000.5"),
+            maxSupply: try dec("0"), allTimeHigh: try dec("4878.26"), time: time)
+        #expect(try await roundTrip(full).0 == full)
+        #expect(try await roundTrip(Envelope(type: "quote", seq: .max, time: time, source: "coingecko", data: full)).0.data == full)
+        let price = AssetPrice(asset: "BTC", currency: "SEK", price: try dec("653173.35788900"), changePercent24h: nil, path: ["BTC", "USD", "SEK"], quoteTime: nil)
+        #expect(try await roundTrip(Envelope(type: "price", seq: 1, time: time, source: "converter", data: price)).0.data == price)
+        let gone = Envelope<AssetPrice?>(type: "price", seq: 2, time: time, source: "converter", data: nil)
+        #expect(try await roundTrip(gone).0 == gone)
         let status = FeedStatus(feed: "bitso", state: .error, message: "HTTP 500", lastSuccess: time, lastAttempt: time)
         #expect(try await roundTrip(status).0 == status)
         #expect(try await roundTrip(HistoryRequest(asset: "BTC", currency: "SEK", days: 30)).0 == HistoryRequest(asset: "BTC", currency: "SEK", days: 30))
