@@ -27,9 +27,15 @@ public final class Publisher: Service, Sendable {
     private let published: Counter
 
     private struct State {
-        var seqs: [Topic: UInt64] = [:]
+        var topics: [Topic: TopicState] = [:]
         var retained: [Topic: Retained] = [:]
         var heartbeatSeq: UInt64 = 0
+    }
+
+    /// A topic's last sequence number, and its first frame made once.
+    private struct TopicState {
+        var seq: UInt64
+        let frame: Data
     }
 
     private struct Retained: @unchecked Sendable {
@@ -80,14 +86,16 @@ public final class Publisher: Service, Sendable {
             if onlyIfChanged, let last = state.retained[topic], (last.payload as? Payload) == data {
                 return nil
             }
-            let seq = (state.seqs[topic] ?? 0) + 1
+            let last = state.topics[topic]
+            let seq = (last?.seq ?? 0) + 1
             let envelope = Envelope(
                 type: type ?? String(topic.kind), seq: seq, time: Date(),
                 source: source ?? topic.source.map(String.init) ?? service, data: data)
             let body = try Wire.encode(envelope)
-            state.seqs[topic] = seq
+            let frame = last?.frame ?? Data(topic.rawValue.utf8)
+            state.topics[topic] = TopicState(seq: seq, frame: frame)
             if retain { state.retained[topic] = Retained(seq: seq, body: body, payload: data) }
-            socket.post([Data(topic.rawValue.utf8), body])
+            socket.post([frame, body])
             return seq
         }.map { seq in
             published.increment()

@@ -26,16 +26,26 @@ public struct Topic: Hashable, Sendable, Codable, CustomStringConvertible, Compa
     }
 
     /// The first component: what the message is (`quote`, `rate`, `heartbeat`, ...).
-    public var kind: Substring { components.first ?? "" }
+    public var kind: Substring { rawValue[..<(firstDot ?? rawValue.endIndex)] }
     /// The second component: who produced it (`bitso`, `ecb`, or an asset for `price`).
-    public var source: Substring? { components.dropFirst().first }
+    public var source: Substring? {
+        guard let firstDot else { return nil }
+        let start = rawValue.utf8.index(after: firstDot)
+        return rawValue[start..<(dot(after: start) ?? rawValue.endIndex)]
+    }
     /// The rest after `kind.source.`, if any.
     public var key: Substring? {
-        let parts = components
-        return parts.count > 2 ? rawValue[parts[2].startIndex...] : nil
+        guard let firstDot, let secondDot = dot(after: rawValue.utf8.index(after: firstDot)) else { return nil }
+        return rawValue[rawValue.utf8.index(after: secondDot)...]
     }
 
-    private var components: [Substring] { rawValue.split(separator: ".", omittingEmptySubsequences: false) }
+    // The components are found by scanning the UTF-8 bytes for dots: splitting the `String` by
+    // `Character` runs grapheme breaking, which made these getters the publisher's largest cost.
+    private var firstDot: String.Index? { dot(after: rawValue.startIndex) }
+
+    private func dot(after start: String.Index) -> String.Index? {
+        rawValue.utf8[start...].firstIndex(of: UInt8(ascii: "."))
+    }
 
     public var description: String { rawValue }
 

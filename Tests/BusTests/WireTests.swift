@@ -11,6 +11,12 @@ struct WireTests {
         #expect(topic.source == "bitso")
         #expect(topic.key == "BTC-MXN")
         #expect(try Topic("status.bitso").key == nil)
+        #expect(try Topic("status.bitso").source == "bitso")
+        #expect(try Topic("heartbeat").kind == "heartbeat")
+        #expect(try Topic("heartbeat").source == nil)
+        #expect(try Topic("heartbeat").key == nil)
+        #expect(try Topic("book.bitso.btc_mxn.asks").key == "btc_mxn.asks")
+        #expect(try Topic("book.bitso.btc_mxn.asks").source == "bitso")
         #expect(try Topic(kind: "price", source: "BTC", key: "SEK").rawValue == "price.BTC.SEK")
         for bad in ["", ".", "quote.", ".quote", "quote..x", "quote.bit so", "quote.bitso.BTC/MXN", "ä.b"] {
             #expect(throws: BusError.invalidTopic(bad)) { try Topic(bad) }
