@@ -21,6 +21,7 @@ let package = Package(
             name: "tickwire-bench",
             dependencies: [
                 .product(name: "Bus", package: "tickwire"),
+                .product(name: "Market", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "ZeroMQ", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
@@ -30,6 +31,7 @@ let package = Package(
             name: "TickwireBenchmarks",
             dependencies: [
                 .product(name: "Bus", package: "tickwire"),
+                .product(name: "Market", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -30,22 +30,31 @@ class SplitMix64:
 
 
 @dataclass(slots=True)
-class Quote:
-    """The stream payload, typed: decimal strings on the wire, Decimal in memory."""
+class MarketPair:
+    base: str
+    quote: str
 
-    market: str
+
+@dataclass(slots=True)
+class Quote:
+    """The stream payload (Tickwire's `Quote` with the fields Bitso gives), typed: decimal strings
+    on the wire, Decimal in memory; fields in the Swift type's order, so the bytes match."""
+
+    source: str
+    market: MarketPair
     last: Decimal
-    bid: Decimal
-    ask: Decimal
     high: Decimal
     low: Decimal
     volume: Decimal
+    ask: Decimal
+    bid: Decimal
 
     @staticmethod
     def from_json(d):
+        m = d["market"]
         return Quote(
-            d["market"], Decimal(d["last"]), Decimal(d["bid"]), Decimal(d["ask"]),
-            Decimal(d["high"]), Decimal(d["low"]), Decimal(d["volume"]))
+            d["source"], MarketPair(m["base"], m["quote"]), Decimal(d["last"]), Decimal(d["high"]),
+            Decimal(d["low"]), Decimal(d["volume"]), Decimal(d["ask"]), Decimal(d["bid"]))
 
 
 @dataclass(slots=True)
@@ -62,9 +71,9 @@ def money(mantissa, scale=2):
 
 
 SAMPLE_QUOTES = [
-    Quote("BTC-MXN", money(129_876_543 + i * 137), money(129_876_543 + i * 137 - 650),
-          money(129_876_543 + i * 137 + 712), money(131_000_000 + i), money(128_000_050 - i),
-          money(12_345_678_901 + i * 7, 8))
+    Quote("bitso", MarketPair("BTC", "MXN"), money(129_876_543 + i * 137), money(131_000_000 + i),
+          money(128_000_050 - i), money(12_345_678_901 + i * 7, 8), money(129_876_543 + i * 137 + 712),
+          money(129_876_543 + i * 137 - 650))
     for i in range(64)
 ]
 

@@ -1,27 +1,18 @@
 import Benchmark
 import Bus
 import Foundation
+import Market
 import Money
 
 // Micro-benchmarks of the hot paths behind `make bench`, for package-benchmark's allocation and
 // instruction counts: `swift package --scratch-path .build benchmark` in Benchmarks/.
 // (The peers, ratios and RESULTS.md come from the `tickwire-bench` executable.)
 
-struct Tick: Codable, Sendable, Equatable {
-    var market: String
-    var last: ExactDecimal
-    var bid: ExactDecimal
-    var ask: ExactDecimal
-    var high: ExactDecimal
-    var low: ExactDecimal
-    var volume: ExactDecimal
-}
-
 let benchmarks: @Sendable () -> Void = {
-    let tick = Tick(
-        market: "BTC-MXN", last: try! ExactDecimal("1298765.43"), bid: try! ExactDecimal("1298758.93"),
-        ask: try! ExactDecimal("1298772.55"), high: try! ExactDecimal("1310000.00"),
-        low: try! ExactDecimal("1280000.50"), volume: try! ExactDecimal("123.45678901"))
+    let tick = Quote(
+        source: "bitso", market: MarketPair(base: "BTC", quote: "MXN"), last: try! ExactDecimal("1298765.43"),
+        high: try! ExactDecimal("1310000.00"), low: try! ExactDecimal("1280000.50"), volume: try! ExactDecimal("123.45678901"),
+        ask: try! ExactDecimal("1298772.55"), bid: try! ExactDecimal("1298758.93"))
     let body = try! Wire.encode(Envelope(type: "quote", seq: 1, time: Date(), source: "bitso", data: tick))
     let topic = Data("quote.bitso.BTC-MXN".utf8)
 
@@ -33,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("BusMessage + decode quote envelope", configuration: .init(metrics: [.wallClock, .throughput, .mallocCountTotal])) { benchmark in
         for _ in benchmark.scaledIterations {
-            blackHole(try BusMessage(frames: [topic, body]).decode(Tick.self))
+            blackHole(try BusMessage(frames: [topic, body]).decode(Quote.self))
         }
     }
 

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import Market
 import Logging
 import Money
 import ZeroMQ
@@ -16,7 +17,7 @@ enum BusBench {
     }
 
     /// Publisher (Bus `Publisher.publish`: Wire.encode, seq, retain) -> tcp -> SUB `OwnedSocket`
-    /// -> `BusMessage(frames:)` + `decode(BenchQuote.self)`. Lossless (HWM 0 both sides); the
+    /// -> `BusMessage(frames:)` + `decode(Quote.self)`. Lossless (HWM 0 both sides); the
     /// rate is messages / (first publish ... last decode).
     static func encoded(count: Int) async throws -> Result {
         let pubContext = try ZMQContext(), subContext = try ZMQContext()
@@ -35,7 +36,7 @@ enum BusBench {
             var received = 0, checksum: UInt64 = 0, bytes = 0
             for await frames in sub.incoming {
                 let message = try BusMessage(frames: frames)
-                let envelope = try message.decode(BenchQuote.self)
+                let envelope = try message.decode(Quote.self)
                 checksum &+= envelope.seq &+ UInt64(envelope.data.last.mantissa & 0xff)
                 bytes = message.body.count
                 received += 1

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import Market
 import Logging
 import Money
 import ZeroMQ
@@ -60,7 +61,7 @@ enum LatencyBench {
             var latencies: [Double] = []
             latencies.reserveCapacity(count)
             for await frames in sub.incoming {
-                let envelope = try BusMessage(frames: frames).decode(BenchQuote.self)
+                let envelope = try BusMessage(frames: frames).decode(Quote.self)
                 let now = monotonicNanos()
                 latencies.append(Double(now &- sent.value[Int(envelope.seq)]) / 1000)
                 if envelope.seq == UInt64(count) { break }

@@ -1,30 +1,19 @@
 import Foundation
+import Market
 import Money
 
 /// The stream payload of the bus benchmarks: a book ticker with decimal-string money,
 /// about 200 bytes of JSON once wrapped in an ``Envelope``.
-struct BenchQuote: Codable, Sendable, Equatable {
-    var market: String
-    var last: ExactDecimal
-    var bid: ExactDecimal
-    var ask: ExactDecimal
-    var high: ExactDecimal
-    var low: ExactDecimal
-    var volume: ExactDecimal
-}
-
-/// 64 distinct quotes, cycled by the publishers (the Python peers build the same ones).
-let sampleQuotes: [BenchQuote] = (0..<64).map { index in
+/// 64 distinct `quote.*` payloads (the product's own `Quote`), cycled by the publishers; the
+/// Python peers build the same ones.
+let sampleQuotes: [Quote] = (0..<64).map { index in
     let cents = 129_876_543 + Int128(index) * 137
     func money(_ m: Int128, _ scale: Int = 2) -> ExactDecimal { try! ExactDecimal(mantissa: m, scale: scale) }
-    return BenchQuote(
-        market: "BTC-MXN",
-        last: money(cents),
-        bid: money(cents - 650),
-        ask: money(cents + 712),
-        high: money(131_000_000 + Int128(index)),
-        low: money(128_000_050 - Int128(index)),
-        volume: money(12_345_678_901 + Int128(index) * 7, 8))
+    return Quote(
+        source: "bitso", market: MarketPair(base: "BTC", quote: "MXN"), last: money(cents),
+        high: money(131_000_000 + Int128(index)), low: money(128_000_050 - Int128(index)),
+        volume: money(12_345_678_901 + Int128(index) * 7, 8),
+        ask: money(cents + 712), bid: money(cents - 650))
 }
 
 /// Percentile of sorted samples (nearest rank).

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import Market
 import Money
 import ZeroMQ
 
@@ -24,7 +25,7 @@ if arguments.first == "profile-bus" {
         let envelope = Envelope(type: "quote", seq: UInt64(index + 1), time: Date(), source: "bitso", data: sampleQuotes[index & 63])
         let body = try Wire.encode(envelope)
         let message = try BusMessage(frames: [Data(topic.rawValue.utf8), body])
-        checksum &+= try message.decode(BenchQuote.self).seq
+        checksum &+= try message.decode(Quote.self).seq
     }
     print("profile-bus \(count) checksum \(checksum)")
     exit(0)
@@ -295,7 +296,7 @@ let markdown = """
 
     1. Throughput: \(busCount) messages, one publisher, one subscriber, tcp loopback, HWM 0 (lossless);
        messages / (first publish ... last decode). Tickwire: `Publisher.publish` (Wire.encode, seq, retain)
-       -> SUB `OwnedSocket` -> `BusMessage(frames:)` + `decode(BenchQuote.self)`, publisher and subscriber
+       -> SUB `OwnedSocket` -> `BusMessage(frames:)` + `decode(Quote.self)`, publisher and subscriber
        in one process on their own threads. Python: publisher and subscriber processes, orjson + Decimal +
        datetime (typed dataclasses). Raw: the same bytes prebuilt, no encoding; the limit is the best raw figure.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
