@@ -199,6 +199,8 @@ private final class SocketThread: @unchecked Sendable {
 
     func run() {
         var finishing: [@Sendable () -> Void] = []
+        /// Commands drained together with `stop`, after it: answered once the socket is closed.
+        var afterStop: [Command] = []
         loop: while true {
             let readable: [Bool]
             do {
@@ -209,9 +211,10 @@ private final class SocketThread: @unchecked Sendable {
                 break loop
             }
             if readable[1] {
-                for command in shared.drain() {
-                    if case .stop(let done) = command {
-                        finishing.append(done)
+                let commands = shared.drain()
+                for (position, command) in commands.enumerated() {
+                    if case .stop = command {
+                        afterStop = Array(commands[position...])
                         break loop
                     }
                     execute(command)
@@ -221,7 +224,7 @@ private final class SocketThread: @unchecked Sendable {
         }
         socket.close()
         inbox.finish()
-        for command in shared.drain(stopping: true) {
+        for command in afterStop + shared.drain(stopping: true) {
             if case .stop(let done) = command { finishing.append(done) } else { command.refuse() }
         }
         close(shared.wakeReader)
