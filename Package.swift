@@ -92,9 +92,10 @@ let package = Package(
             "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .target(name: "PresenterCore", dependencies: ["Messages", 
+        .target(name: "PresenterCore", dependencies: ["Messages",
             "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Metrics", package: "swift-metrics"),
         ]),
 
         service("rates-fetcher", core: "RatesFetcherCore"),
