@@ -57,9 +57,7 @@ public enum Converter {
         let logger = runtime.logger
         return [
             publisher, server, subscriber,
-            LoopService {
-                for await event in subscriber.events { await state.apply(event) }
-            },
+            LoopService { await state.follow(subscriber.events) },
             LoopService {
                 await every(configuration.repriceInterval, logger: logger) {
                     for price in await state.changedPrices(in: currencies) {
@@ -80,6 +78,12 @@ actor ConverterState {
     private(set) var upstream = "waiting for rates-fetcher's snapshot"
 
     init(logger: Logger) { self.logger = logger }
+
+    /// Applies the fetcher's events until the stream ends. The loop runs on the actor, so a burst
+    /// of waiting events costs no executor hop each.
+    func follow(_ events: AsyncStream<SubscriberEvent>) async {
+        for await event in events { apply(event) }
+    }
 
     func apply(_ event: SubscriberEvent) {
         switch event {

@@ -70,7 +70,7 @@ public enum Presenter {
         let web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: portfolio, fetcher: fetcher, runtime: runtime)
         runtime.logger.info("dashboard", metadata: ["url": "\(configuration.http)"])
         return [server] + subscribers.map { $0.1 as any Service } + subscribers.map { name, subscriber in
-            LoopService { for await event in subscriber.events { await state.apply(event, from: name) } }
+            LoopService { await state.follow(subscriber.events, from: name) }
         } + [
             web.application(host: address.host, port: address.port),
             // Last in the list, so first to hear of a graceful shutdown: it ends the live price

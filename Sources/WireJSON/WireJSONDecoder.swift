@@ -66,7 +66,7 @@ struct WireCodingKey: CodingKey {
 // MARK: - Values
 
 extension JSONTape {
-    /// Decodes the value at node `index`; the common scalar types skip `init(from:)` entirely.
+    /// Decodes the value at node `index`; the common scalar types and `[String]` skip `init(from:)` entirely.
     func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         if T.self == String.self { return unsafeBitCast(try string(at: index), to: T.self) }
         if T.self == ExactDecimal.self { return unsafeBitCast(try exactDecimal(at: index), to: T.self) }
@@ -79,6 +79,7 @@ extension JSONTape {
         if T.self == Data.self { return unsafeBitCast(try data(at: index), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try url(at: index), to: T.self) }
         if T.self == Decimal.self { return unsafeBitCast(try decimal(at: index), to: T.self) }
+        if T.self == [String].self { return unsafeBitCast(try strings(at: index), to: T.self) }
         if let wire = T.self as? any WireDecodable.Type { return try decode(T.self, wire: wire, at: index) }
         return try T(from: NodeDecoder(tape: self, index: index))
     }
@@ -109,6 +110,19 @@ extension JSONTape {
 
     func string(at index: Int) throws -> String {
         string(try expect(.string, String.self, at: index))
+    }
+
+    /// An array of strings (a conversion path, a list of codes) without an unkeyed container.
+    func strings(at index: Int) throws -> [String] {
+        let array = try expect(.array, [Any].self, at: index)
+        var result: [String] = []
+        result.reserveCapacity(Int(array.end))
+        var element = index + 1
+        while element < Int(array.next) {
+            result.append(try string(at: element))
+            element = Int(nodes[element].next)
+        }
+        return result
     }
 
     func bool(at index: Int) throws -> Bool {

@@ -210,7 +210,8 @@ final class JSONWriter {
 
     // MARK: Values
 
-    /// Writes `value`: the common scalar types directly, anything else through its `encode(to:)`.
+    /// Writes `value`: the common scalar types and `[String]` directly, ``WireEncodable`` types member by member,
+    /// anything else through its `encode(to:)`.
     func value<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
         if T.self == String.self { return string(unsafeBitCast(value, to: String.self)) }
         if T.self == ExactDecimal.self {
@@ -233,6 +234,14 @@ final class JSONWriter {
         if T.self == Decimal.self {
             var text = unsafeBitCast(value, to: Decimal.self).description
             return text.withUTF8 { bytes($0) }
+        }
+        if T.self == [String].self {
+            byte(UInt8(ascii: "["))
+            for (position, text) in unsafeBitCast(value, to: [String].self).enumerated() {
+                if position > 0 { byte(UInt8(ascii: ",")) }
+                string(text)
+            }
+            return byte(UInt8(ascii: "]"))
         }
         if try valueWire(value, key: key) { return }
         let (depth, serial) = push(key: key)

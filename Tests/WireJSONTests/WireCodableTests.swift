@@ -116,11 +116,23 @@ struct WireCodableTests {
         ]
         for (text, expected) in cases {
             #expect(text != good)
-            #expect(outcome { try decoder.decode(Tick.self, from: Data(text.utf8)) } == expected, "\(text)")
-            #expect(outcome { try Reference.decoder.decode(Tick.self, from: Data(text.utf8)) } == expected, "Foundation: \(text)")
+            #expect(outcome { _ = try decoder.decode(Tick.self, from: Data(text.utf8)) } == expected, "\(text)")
+            #expect(outcome { _ = try Reference.decoder.decode(Tick.self, from: Data(text.utf8)) } == expected, "Foundation: \(text)")
         }
         let repeated = Data(good.replacingOccurrences(of: #"{"symbol""#, with: #"{"seq":7,"symbol""#).utf8)
         #expect(try decoder.decode(Tick.self, from: repeated).seq == (try Reference.decoder.decode(Tick.self, from: repeated)).seq)
+    }
+
+    /// `[String]` is read and written without a container, with Foundation's results and error paths.
+    @Test func stringArraysFollowFoundation() throws {
+        #expect(try encoder.encode(["a\"b", "", "é"]) == (try Reference.encoder.encode(["a\"b", "", "é"])))
+        #expect(try decoder.decode([String].self, from: Data(#"["x", "y\u00e9"]"#.utf8)) == ["x", "yé"])
+        for (text, expected) in [(#"["a", 1]"#, "typeMismatch Index 1"), (#"["a", null]"#, "valueNotFound Index 1"), (#"{"a": 1}"#, "typeMismatch ")] {
+            let ours = outcome { _ = try decoder.decode([String].self, from: Data(text.utf8)) }
+            let foundation = outcome { _ = try Reference.decoder.decode([String].self, from: Data(text.utf8)) }
+            #expect(ours == expected, "\(text)")
+            #expect(foundation == expected, "Foundation: \(text)")
+        }
     }
 
     /// Random edits of a fast-path value: accepted or refused alike by Foundation, with the same values.
@@ -133,9 +145,9 @@ struct WireCodableTests {
         #expect(found.accepted > 100, "the edits should leave a fair share valid")
     }
 
-    private func outcome(_ decode: () throws -> Tick) -> String {
+    private func outcome(_ decode: () throws -> Void) -> String {
         do {
-            _ = try decode()
+            try decode()
             return "accepted"
         } catch let error as DecodingError {
             func path(_ keys: [any CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
