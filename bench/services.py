@@ -17,6 +17,7 @@ creation in the fetcher (`quoteTime`) to a `price.BTC.USD` reaching a subscriber
 """
 
 import argparse
+import select
 import os
 import signal
 import subprocess
@@ -149,6 +150,49 @@ def pipeline(bin_dir, seconds):
         ctx.term()
 
 
+def presenter_intake(bin_dir, seconds, rate):
+    """A stand-in converter (`tickwire-bench flood-prices`) publishes price.* to a real presenter, `rate`
+    per second (0: flat out): how many the presenter decodes and applies, and whether its memory stays put."""
+    env = environment()
+    procs = []
+    ctx = zmq.Context()
+    try:
+        flood = subprocess.Popen([os.path.join(bin_dir, "tickwire-bench"), "flood-prices", env["TICKWIRE_CONVERTER_PUB"],
+                                  env["TICKWIRE_CONVERTER_REP"], str(seconds), str(rate)], stdout=subprocess.PIPE, text=True)
+        procs.append(("flood", flood))
+        if flood.stdout.readline().strip() != "ready":
+            return {"error": "the flood publisher did not start"}
+        presenter = subprocess.Popen([os.path.join(bin_dir, "presenter")], env=env,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(("presenter", presenter))
+        wait_healthy(ctx, env["TICKWIRE_PRESENTER_REP"])
+        rep = env["TICKWIRE_PRESENTER_REP"]
+        # The flood starts 2 s after "ready"; the presenter is up well before that.
+        before = counter(ctx, rep, "tickwire_presenter_applied_total")
+        rss_start = rss_mb(presenter.pid)
+        # The presenter's memory every half second until the flood reports: it must level off.
+        samples = []
+        while not select.select([flood.stdout], [], [], 0.5)[0]:
+            samples.append(rss_mb(presenter.pid))
+        line = flood.stdout.readline()
+        flood_result = orjson.loads(line) if line.strip() else {}
+        applied = counter(ctx, rep, "tickwire_presenter_applied_total") - before
+        half = samples[: max(len(samples) // 2, 1)]
+        return {"published_per_second": flood_result.get("published", 0) / seconds,
+                "dropped_by_publisher": flood_result.get("dropped"),
+                "applied_per_second": applied / seconds,
+                "received_total": counter(ctx, rep, "tickwire_bus_received_total"),
+                "gaps": counter(ctx, rep, "tickwire_bus_gaps_total"),
+                "presenter_rss_mb_start": rss_start,
+                "presenter_rss_mb_first_half_max": max(half) if samples else None,
+                "presenter_rss_mb_max": max(samples) if samples else None,
+                "presenter_rss_mb_end": rss_mb(presenter.pid),
+                "alive": presenter.poll() is None}
+    finally:
+        stop(procs)
+        ctx.term()
+
+
 def run(bin_dir, seconds):
     env = environment()
     services = [
@@ -200,6 +244,8 @@ def run(bin_dir, seconds):
         stop(procs)
         ctx.term()
     result["pipeline"] = pipeline(bin_dir, seconds)
+    result["presenter_intake"] = presenter_intake(bin_dir, seconds, 100_000)
+    result["presenter_intake_flat_out"] = presenter_intake(bin_dir, seconds, 0)
     return result
 
 
