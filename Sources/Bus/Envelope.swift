@@ -39,13 +39,17 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
 }
 
 /// One message from a stream: its topic, its header, and the JSON body to decode.
+///
+/// The body is parsed once, here, which also checks that it is valid JSON; ``decode(_:)`` reads the
+/// payload from that parse.
 public struct BusMessage: Sendable, Equatable {
     /// The topic frame.
     public let topic: Topic
     /// The envelope's fields.
     public let header: EnvelopeHeader
     /// The whole envelope JSON, as it came off the wire.
-    public let body: Data
+    public var body: Data { document.data }
+    private let document: WireDocument
 
     /// Parses the two frames `[topic, json]` of a stream message.
     public init(frames: [Data]) throws {
@@ -57,21 +61,26 @@ public struct BusMessage: Sendable, Equatable {
     public init(topic: String, body: Data) throws {
         self.topic = try Topic(topic)
         do {
-            // Only the envelope's own fields: the payload is parsed (and validated) once, by `decode`.
-            self.header = try Wire.decodeTopLevel(EnvelopeHeader.self, from: body)
+            document = try Wire.parse(body)
+            header = try Wire.decode(EnvelopeHeader.self, from: document)
         } catch {
             throw BusError.malformedEnvelope(topic: topic, reason: describe(error))
         }
-        self.body = body
     }
 
     /// Decodes the whole envelope with its typed payload.
     public func decode<Payload>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
         do {
-            return try Wire.decode(Envelope<Payload>.self, from: body)
+            let data = try Wire.decode(Payload.self, forKey: "data", from: document)
+            return Envelope(type: header.type, seq: header.seq, time: header.time, source: header.source, data: data)
         } catch {
             throw BusError.malformedEnvelope(topic: topic.rawValue, reason: describe(error))
         }
+    }
+
+    /// Equal when topic, header and body are.
+    public static func == (lhs: BusMessage, rhs: BusMessage) -> Bool {
+        lhs.topic == rhs.topic && lhs.header == rhs.header && lhs.body == rhs.body
     }
 }
 

@@ -21,10 +21,19 @@ public enum Wire {
         try decoder.decode(type, from: data)
     }
 
-    /// Decodes only the top-level scalar members of wire JSON into `type` (an envelope's header):
-    /// nested objects and arrays are stepped over unparsed.
-    public static func decodeTopLevel<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decoder.decodeTopLevel(type, from: data)
+    /// Parses wire JSON once, for several decodes from it.
+    public static func parse(_ data: Data) throws -> WireDocument {
+        try decoder.parse(data)
+    }
+
+    /// Decodes a parsed document into `type`.
+    public static func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
+        try decoder.decode(type, from: document)
+    }
+
+    /// Decodes the member `key` of a parsed document's top-level object into `type`.
+    public static func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
+        try decoder.decode(type, forKey: key, from: document)
     }
 
     /// A date as the wire writes it, rounded to the nearest millisecond.

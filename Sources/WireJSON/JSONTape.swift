@@ -15,8 +15,6 @@ final class JSONTape {
     /// What a node is.
     enum Kind: UInt8 {
         case object, array, string, number, `true`, `false`, null
-        /// A nested object or array a top-level-only parse stepped over: it cannot be decoded.
-        case skipped
     }
 
     /// One value of the text.
@@ -46,11 +44,24 @@ final class JSONTape {
     /// What `Decoder.userInfo` answers.
     let userInfo: [CodingUserInfoKey: Any]
 
-    /// Parses the whole text or throws ``JSONSyntaxError``. With `topLevelOnly`, objects and arrays
-    /// inside the top-level value are only checked for balanced brackets and become ``Kind/skipped``.
-    init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any], topLevelOnly: Bool = false) throws(JSONSyntaxError) {
+    /// Parses the whole text or throws ``JSONSyntaxError``.
+    convenience init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
+        let buffer = try Self.parse(bytes)
+        self.init(bytes: bytes, nodes: buffer.base, count: buffer.count, userInfo: userInfo)
+    }
+
+    /// A tape over `bytes` that takes ownership of `nodes`, the result of ``parse(_:)`` on those bytes.
+    init(bytes: UnsafeRawBufferPointer, nodes: UnsafeMutablePointer<Node>, count: Int, userInfo: [CodingUserInfoKey: Any]) {
+        self.bytes = bytes
+        self.nodes = nodes
+        self.count = count
+        self.userInfo = userInfo
+    }
+
+    /// The nodes of the whole text, or ``JSONSyntaxError``.
+    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> NodeBuffer {
         var buffer = NodeBuffer(capacity: bytes.count / 8 + 4)
-        var parser = Parser(bytes: bytes, parsedDepth: topLevelOnly ? 1 : Parser.maxDepth)
+        var parser = Parser(bytes: bytes)
         do throws(JSONSyntaxError) {
             parser.skipWhitespace()
             try parser.value(into: &buffer, depth: 0)
@@ -60,10 +71,7 @@ final class JSONTape {
             buffer.base.deallocate()
             throw error
         }
-        self.bytes = bytes
-        self.userInfo = userInfo
-        nodes = buffer.base
-        count = buffer.count
+        return buffer
     }
 
     deinit { nodes.deallocate() }
@@ -90,7 +98,6 @@ final class JSONTape {
         case .true: return "true"
         case .false: return "false"
         case .null: return "null"
-        case .skipped: return "a value that was not parsed"
         }
     }
 
@@ -223,12 +230,9 @@ private struct Parser {
 
     /// Nesting deeper than this is refused rather than risking the stack (Foundation stops at 512 too).
     static let maxDepth = 512
-    /// Containers deeper than this are stepped over, not parsed.
-    let parsedDepth: Int
 
-    init(bytes: UnsafeRawBufferPointer, parsedDepth: Int) {
+    init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
-        self.parsedDepth = parsedDepth
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -248,8 +252,6 @@ private struct Parser {
     mutating func value(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
-        case UInt8(ascii: "{") where depth >= parsedDepth, UInt8(ascii: "[") where depth >= parsedDepth:
-            try skip(into: &nodes)
         case UInt8(ascii: "{"): try object(into: &nodes, depth: depth + 1)
         case UInt8(ascii: "["): try array(into: &nodes, depth: depth + 1)
         case UInt8(ascii: "\""): try string(into: &nodes)
@@ -263,36 +265,6 @@ private struct Parser {
 
     private func printable(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
-    }
-
-    /// Steps over a nested object or array, checking only that its brackets balance outside strings.
-    private mutating func skip(into nodes: inout NodeBuffer) throws(JSONSyntaxError) {
-        let start = index
-        var depth = 0
-        while index < bytes.count {
-            switch bytes[index] {
-            case UInt8(ascii: "\""):
-                index += 1
-                while true {
-                    skipPlainASCII()
-                    guard index < bytes.count, bytes[index] != UInt8(ascii: "\"") else { break }
-                    index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
-                }
-            case UInt8(ascii: "{"), UInt8(ascii: "["):
-                depth += 1
-            case UInt8(ascii: "}"), UInt8(ascii: "]"):
-                depth -= 1
-                if depth == 0 {
-                    index += 1
-                    nodes.append(.init(start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1), kind: .skipped, flag: false))
-                    return
-                }
-            default:
-                break
-            }
-            index += 1
-        }
-        throw error("unterminated object or array", at: start)
     }
 
     private mutating func object(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
@@ -565,4 +537,37 @@ private struct Parser {
         nodes.append(.init(start: UInt32(index), end: UInt32(index + length), next: UInt32(nodes.count + 1), kind: kind, flag: false))
         index += length
     }
+}
+
+/// A JSON text and its nodes, parsed once: ``WireJSONDecoder/parse(_:)``.
+public struct WireDocument: Sendable {
+    /// The JSON text.
+    public let data: Data
+    let storage: NodeStorage
+
+    /// Runs `body` with a tape over the text and a private copy of the nodes (look-ups keep hints
+    /// in them, and a document may be decoded from several threads at once).
+    func withTape<R>(userInfo: [CodingUserInfoKey: Any], _ body: (JSONTape) throws -> R) throws -> R {
+        try data.withUnsafeBytes { bytes in
+            let nodes = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: storage.count)
+            nodes.initialize(from: storage.nodes, count: storage.count)
+            return try body(JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo))
+        }
+    }
+}
+
+/// A parse's nodes, trimmed to size and never changed after: safe to share.
+final class NodeStorage: @unchecked Sendable {
+    // @unchecked: written once in `init`, only read afterwards.
+    let nodes: UnsafeMutablePointer<JSONTape.Node>
+    let count: Int
+
+    init(_ buffer: NodeBuffer) {
+        count = buffer.count
+        nodes = .allocate(capacity: buffer.count)
+        nodes.moveInitialize(from: buffer.base, count: buffer.count)
+        buffer.base.deallocate()
+    }
+
+    deinit { nodes.deallocate() }
 }

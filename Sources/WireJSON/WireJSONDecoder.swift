@@ -18,27 +18,46 @@ public struct WireJSONDecoder: Sendable {
 
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, from: data, topLevelOnly: false)
-    }
-
-    /// Decodes `type` from the scalar members of the top-level value only: objects and arrays inside
-    /// it are stepped over (their brackets must balance) and cannot be decoded. For reading an envelope's
-    /// header without parsing its payload; the payload's own decoding validates it later.
-    public func decodeTopLevel<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try decode(type, from: data, topLevelOnly: true)
-    }
-
-    private func decode<T: Decodable>(_ type: T.Type, from data: Data, topLevelOnly: Bool) throws -> T {
         try data.withUnsafeBytes { bytes in
             let tape: JSONTape
             do {
-                tape = try JSONTape(bytes: bytes, userInfo: info.values, topLevelOnly: topLevelOnly)
+                tape = try JSONTape(bytes: bytes, userInfo: info.values)
             } catch {
-                throw DecodingError.dataCorrupted(
-                    .init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
+                throw Self.invalid(error)
             }
             return try tape.decode(T.self, at: 0)
         }
+    }
+
+    /// Parses the JSON text `data` once, for any number of decodes from it (an envelope's header,
+    /// then its payload); throws the `DecodingError` that ``decode(_:from:)`` throws for invalid JSON.
+    public func parse(_ data: Data) throws -> WireDocument {
+        let buffer = try data.withUnsafeBytes { bytes in
+            do {
+                return try JSONTape.parse(bytes)
+            } catch {
+                throw Self.invalid(error)
+            }
+        }
+        return WireDocument(data: data, storage: NodeStorage(buffer))
+    }
+
+    /// Decodes `type` from a parsed document.
+    public func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
+        try document.withTape(userInfo: info.values) { try $0.decode(T.self, at: 0) }
+    }
+
+    /// Decodes `type` from the member `key` of a parsed document's top-level object (an envelope's
+    /// `data`); errors carry the member's whole coding path.
+    public func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
+        try document.withTape(userInfo: info.values) { tape in
+            _ = try tape.expect(.object, [String: Any].self, at: 0)
+            return try WireObjectReader(tape: tape, index: 0).decode(type, forKey: key)
+        }
+    }
+
+    private static func invalid(_ error: any Error) -> DecodingError {
+        .dataCorrupted(.init(codingPath: [], debugDescription: "The given data was not valid JSON.", underlyingError: error))
     }
 
     /// The user info, converted once to what `Decoder.userInfo` answers.
@@ -93,9 +112,6 @@ extension JSONTape {
     }
 
     func mismatch<T>(_ type: T.Type, at index: Int) -> DecodingError {
-        if nodes[index].kind == .skipped {
-            return corrupted("a nested value read by a top-level-only decode", at: index)
-        }
         if nodes[index].kind == .null {
             return .valueNotFound(type, .init(
                 codingPath: codingPath(to: index), debugDescription: "Cannot get value of type \(type) -- found null value instead"))

@@ -196,18 +196,30 @@ struct WireJSONTests {
         #expect(throws: EncodingError.self) { try encoder.encode(Interleaved()) }
     }
 
-    /// A top-level-only decode reads the scalar members and steps over nested values, strings with brackets included.
-    @Test func topLevelOnlyDecodeStepsOverNestedValues() throws {
+    /// A document parsed once decodes as its text does, as often as wanted and from several tasks at once;
+    /// invalid JSON fails at the parse, and a member's errors carry the member's path.
+    @Test func parsedDocumentsDecodeLikeTheirText() async throws {
         struct Header: Decodable, Equatable { var type: String; var seq: Int }
-        struct WithData: Decodable { var seq: Int; var data: JSONValue }
-        let text = #"{"data":{"a":"}]\"[{","b":[[{}]]},"type":"quote","list":[1,"]"],"seq":7}"#
-        #expect(try decoder.decodeTopLevel(Header.self, from: Data(text.utf8)) == Header(type: "quote", seq: 7))
-        let full = try decoder.decode(WithData.self, from: Data(text.utf8))
-        #expect(full.data == .object(["a": .string(#"}]"[{"#), "b": .array([.array([.object([:])])])]))
-        #expect(throws: DecodingError.self) { try decoder.decodeTopLevel(WithData.self, from: Data(text.utf8)) }
-        for broken in [#"{"data":{"a":[1,2},"type":"x","seq":1"#, #"{"type":"x","seq":1,"data":{"a":"}"#] {
-            #expect(throws: DecodingError.self) { try decoder.decodeTopLevel(Header.self, from: Data(broken.utf8)) }
+        let text = Data(#"{"data":{"a":"}]\"[{","b":[[{}]]},"type":"quote","list":[1,"]"],"seq":7}"#.utf8)
+        let document = try decoder.parse(text)
+        #expect(document.data == text)
+        #expect(try decoder.decode(Header.self, from: document) == Header(type: "quote", seq: 7))
+        #expect(try decoder.decode(JSONValue.self, from: document) == (try decoder.decode(JSONValue.self, from: text)))
+        #expect(try decoder.decode(JSONValue.self, forKey: "data", from: document)
+            == .object(["a": .string(#"}]"[{"#), "b": .array([.array([.object([:])])])]))
+        for broken in [#"{"data":{"a":[1,2},"type":"x","seq":1}"#, #"{"type":"x","seq":1,"data":{"a":"}"#, "[1] 2"] {
+            #expect(throws: DecodingError.self) { try decoder.parse(Data(broken.utf8)) }
         }
+        let error = #expect(throws: DecodingError.self) { try decoder.decode([Int].self, forKey: "list", from: document) }
+        guard case .typeMismatch(_, let context)? = error else { Issue.record("expected a type mismatch"); return }
+        #expect(context.codingPath.map(\.stringValue) == ["list", "Index 1"])
+        #expect(throws: DecodingError.self) { try decoder.decode(Int.self, forKey: "missing", from: document) }
+        let sample = try decoder.parse(encoder.encode(Sample.make(4)))
+        let decoded = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 { group.addTask { (try? decoder.decode(Sample.self, from: sample)) == (try? Sample.make(4)) } }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(decoded == 8)
     }
 
     /// Random edits of valid documents: both decoders accept the same texts, with the same values.

@@ -13,6 +13,17 @@ enum PriceFlood {
                          "TRX", "BCH", "XLM", "ATOM", "UNI", "ETC", "FIL", "NEAR", "ALGO", "AAVE"]
     static let currencies = ["USD", "EUR", "SEK", "MXN", "INR"]
 
+    /// One price per topic, 100 topics.
+    static func updates() throws -> [(Topic, AssetPrice)] {
+        try assets.flatMap { asset in
+            try currencies.map { currency in
+                (try Topics.price(asset: asset, currency: currency),
+                 AssetPrice(asset: asset, currency: currency, price: try ExactDecimal("65212.34000000"),
+                            changePercent24h: try ExactDecimal("-1.25"), path: [asset, "USD", currency], quoteTime: Date()))
+            }
+        }
+    }
+
     static func run(pub: String, rep: String, seconds: Double, rate: Double) async throws {
         let context = try ZMQContext()
         let publisher = try Publisher(context: context, service: "converter", endpoints: [pub], logger: quietLogger())
@@ -21,13 +32,7 @@ enum PriceFlood {
         let server = try RPCServer(context: context, service: "converter", endpoints: [rep], methods: methods, logger: quietLogger())
         let serving = Task { await server.run() }
         let heartbeats = Task { try await publisher.run() }
-        let updates = try assets.flatMap { asset in
-            try currencies.map { currency in
-                (try Topics.price(asset: asset, currency: currency),
-                 AssetPrice(asset: asset, currency: currency, price: try ExactDecimal("65212.34000000"),
-                            changePercent24h: try ExactDecimal("-1.25"), path: [asset, "USD", currency], quoteTime: nil))
-            }
-        }
+        let updates = try updates()
         print("ready")
         fflush(nil)
         try await Task.sleep(for: .seconds(2))  // the presenter connects and takes its first snapshot

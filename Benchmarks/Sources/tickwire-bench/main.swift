@@ -1,6 +1,7 @@
 import Bus
 import Foundation
 import Market
+import Messages
 import Money
 import ZeroMQ
 
@@ -34,6 +35,23 @@ if arguments.first == "profile-bus" {
 }
 if arguments.first == "flood-prices", arguments.count == 5, let seconds = Double(arguments[3]), let rate = Double(arguments[4]) {
     try await PriceFlood.run(pub: arguments[1], rep: arguments[2], seconds: seconds, rate: rate)
+    exit(0)
+}
+if arguments.first == "profile-price" {
+    // The presenter's share of a `price.*` update, without sockets: the subscriber's parse, then the decode.
+    let count = Int(arguments.dropFirst().first ?? "") ?? 20_000
+    let publisherSide = try PriceFlood.updates()
+    let bodies = try publisherSide.prefix(100).enumerated().map { index, update in
+        (Data(update.0.rawValue.utf8), try Wire.encode(Envelope(type: "price", seq: UInt64(index + 1), time: Date(), source: "converter", data: update.1)))
+    }
+    var latest: [String: AssetPrice] = [:]
+    for index in 0..<count {
+        let (topic, body) = bodies[index % bodies.count]
+        let message = try BusMessage(frames: [topic, body])
+        let price = try message.decode(AssetPrice.self).data
+        latest[price.asset + "." + price.currency] = price
+    }
+    print("profile-price \(count) prices \(latest.count)")
     exit(0)
 }
 if arguments.first == "profile-convert" {
