@@ -40,11 +40,16 @@ public final class Subscriber: Service, Sendable {
 
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
-    /// - Parameter snapshot: fetches the publisher's snapshot of one prefix, usually
-    ///   its `snapshot` JSON-RPC method.
+    /// - Parameters:
+    ///   - eventBuffer: how many messages may wait for the reader of ``events``, and as many
+    ///     again in the socket's queue. A reader that falls further behind re-synchronises from
+    ///     a snapshot instead: a cheaper way back than a long backlog, in which every message
+    ///     holds its body and its parse (about 1 KB for a price).
+    ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
+    ///     its `snapshot` JSON-RPC method.
     public init(
         context: ZMQContext, name: String, endpoint: String, prefixes: [String],
-        heartbeatTimeout: Duration = .seconds(3), eventBuffer: Int = 100_000,
+        heartbeatTimeout: Duration = .seconds(3), eventBuffer: Int = 20_000,
         snapshot: @escaping @Sendable (String) async throws -> Snapshot, logger: Logger
     ) throws {
         self.name = name
@@ -55,7 +60,7 @@ public final class Subscriber: Service, Sendable {
         self.logger = logger
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
         (events, continuation) = AsyncStream.makeStream(bufferingPolicy: .bufferingOldest(eventBuffer))
-        socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub") { socket in
+        socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: eventBuffer) { socket in
             try socket.set(.receiveHighWaterMark, 0)
             for prefix in prefixes + ["heartbeat."] { try socket.subscribe(prefix) }
             try socket.connect(endpoint)
