@@ -124,7 +124,6 @@ extension JSONWriter {
         guard let wire = T.self as? any WireEncodable.Type else { return false }
         func write<W: WireEncodable>(_ wire: W.Type) throws {
             let (depth, serial) = push(key: key, kind: .object)
-            byte(UInt8(ascii: "{"))
             let object = WireObjectWriter(writer: self, depth: depth, serial: serial)
             try withUnsafePointer(to: value) { pointer in
                 try pointer.withMemoryRebound(to: W.self, capacity: 1) { try $0.pointee.encode(wire: object) }

@@ -251,11 +251,13 @@ final class JSONWriter {
 
     // MARK: Frames
 
-    /// Opens a frame for one value and returns its depth and serial.
+    /// Opens a frame for one value, writing its opening bracket if it is an object or an array,
+    /// and returns its depth and serial.
     func push(key: (any CodingKey)?, kind: FrameKind = .pending) -> (Int, Int) {
         let serial = state.pointee.nextSerial
         state.pointee.nextSerial += 1
         state.pointee.frames.append(Frame(kind: kind, count: 0, serial: serial, key: key))
+        if kind == .object { byte(UInt8(ascii: "{")) } else if kind == .array { byte(UInt8(ascii: "[")) }
         return (state.pointee.frames.count - 1, serial)
     }
 
@@ -472,9 +474,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         } catch {
             writer.record(error)
         }
-        let opened = writer.push(key: key, kind: kind)
-        if kind == .object { writer.byte(UInt8(ascii: "{")) } else if kind == .array { writer.byte(UInt8(ascii: "[")) }
-        return opened
+        return writer.push(key: key, kind: kind)
     }
 }
 
@@ -557,9 +557,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer, IntegerEncoding {
         } catch {
             writer.record(error)
         }
-        let opened = writer.push(key: WireCodingKey(intValue: index), kind: kind)
-        if kind == .object { writer.byte(UInt8(ascii: "{")) } else if kind == .array { writer.byte(UInt8(ascii: "[")) }
-        return opened
+        return writer.push(key: WireCodingKey(intValue: index), kind: kind)
     }
 }
 
