@@ -99,6 +99,17 @@ def stop(procs):
             proc.kill()
 
 
+def launch(bin_dir, name, args, env, ctx, rep, procs):
+    """Starts service `name` (added to `procs` to be stopped) and waits for its `health` answer on `rep`;
+    returns the answer (None if none came) and the milliseconds from exec to it."""
+    start = time.monotonic()
+    proc = subprocess.Popen([os.path.join(bin_dir, name)] + args, env=env,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    procs.append((name, proc))
+    reply = wait_healthy(ctx, rep)
+    return reply, (time.monotonic() - start) * 1000
+
+
 def pipeline(bin_dir, seconds):
     """Flat-out fetcher -> converter -> presenter: what reaches the presenter, per second."""
     env = environment()
@@ -111,10 +122,7 @@ def pipeline(bin_dir, seconds):
     procs = []
     try:
         for name, args, rep in services:
-            proc = subprocess.Popen([os.path.join(bin_dir, name)] + args, env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            procs.append((name, proc))
-            wait_healthy(ctx, rep)
+            launch(bin_dir, name, args, env, ctx, rep, procs)
         time.sleep(2)  # the presenter synchronises with both streams
         presenter = procs[2][1]
         sub = ctx.socket(zmq.SUB)
@@ -162,11 +170,9 @@ def presenter_intake(bin_dir, seconds, rate):
         procs.append(("flood", flood))
         if flood.stdout.readline().strip() != "ready":
             return {"error": "the flood publisher did not start"}
-        presenter = subprocess.Popen([os.path.join(bin_dir, "presenter")], env=env,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        procs.append(("presenter", presenter))
-        wait_healthy(ctx, env["TICKWIRE_PRESENTER_REP"])
         rep = env["TICKWIRE_PRESENTER_REP"]
+        launch(bin_dir, "presenter", [], env, ctx, rep, procs)
+        presenter = procs[-1][1]
         # The flood starts 2 s after "ready"; the presenter is up well before that.
         before = counter(ctx, rep, "tickwire_presenter_applied_total")
         rss_start = rss_mb(presenter.pid)
@@ -205,12 +211,8 @@ def run(bin_dir, seconds):
     procs, result = [], {"services": {}}
     try:
         for name, args, rep in services:
-            start = time.monotonic()
-            proc = subprocess.Popen([os.path.join(bin_dir, name)] + args, env=env,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            procs.append((name, proc))
-            reply = wait_healthy(ctx, rep)
-            result["services"][name] = {"start_ms": (time.monotonic() - start) * 1000 if reply else None,
+            reply, start_ms = launch(bin_dir, name, args, env, ctx, rep, procs)
+            result["services"][name] = {"start_ms": start_ms if reply else None,
                                         "healthy": bool(reply and "result" in reply)}
         time.sleep(3)
         for name, proc in procs:
