@@ -49,6 +49,7 @@ let package = Package(
         // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
         .target(name: "Bus", dependencies: [
             "ZeroMQ", "Money", "WireJSON",
+            .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -26,11 +26,15 @@ public struct ReplicaTracker: Sendable, Equatable {
     }
 
     /// The verdict on `message`, recording it when it is to be applied.
-    public mutating func check(_ message: BusMessage) -> Verdict {
+    ///
+    /// - Parameter older: how many messages of the topic came just before `message` and are
+    ///   superseded by it, unread: it applies only if it is that many further on.
+    public mutating func check(_ message: BusMessage, superseding older: Int = 0) -> Verdict {
         let last = seqs[message.topic] ?? 0
         let seq = message.header.seq
         if seq <= last { return .stale }
-        if seq != last + 1 { return .gap(expected: last + 1, received: seq) }
+        let expected = last + 1 + UInt64(older)
+        if seq != expected { return .gap(expected: expected, received: seq) }
         seqs[message.topic] = seq
         return .apply
     }

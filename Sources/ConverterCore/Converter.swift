@@ -81,7 +81,7 @@ actor ConverterState {
 
     /// Applies the fetcher's events until the stream ends. The loop runs on the actor, so a burst
     /// of waiting events costs no executor hop each.
-    func follow(_ events: AsyncStream<SubscriberEvent>) async {
+    func follow(_ events: SubscriberEvents) async {
         for await event in events { apply(event) }
     }
 

@@ -37,7 +37,7 @@ actor PresenterState {
 
     /// Applies `upstream`'s events until the stream ends. The loop runs on the actor, so a burst of
     /// waiting events costs no executor hop each (at 100,000 updates a second, the hops were the cost).
-    func follow(_ events: AsyncStream<SubscriberEvent>, from upstream: String) async {
+    func follow(_ events: SubscriberEvents, from upstream: String) async {
         for await event in events { apply(event, from: upstream) }
     }
 

@@ -1,0 +1,234 @@
+@testable import Bus
+import Foundation
+import Synchronization
+import Testing
+import ZeroMQ
+
+/// A stream message of `topic` at `seq` whose payload names its price.
+private func message(_ topic: String, _ seq: UInt64, price: String = "1") throws -> BusMessage {
+    try BusMessage(topic: topic, body: body(seq, price: price))
+}
+
+private func body(_ seq: UInt64, price: String) -> Data {
+    Data(#"{"type":"quote","seq":\#(seq),"time":"2026-11-23T10:15:30.123Z","source":"raw","data":{"symbol":"BTC","price":"\#(price)"}}"#.utf8)
+}
+
+/// What an event is, in a form tests compare.
+private func describe(_ event: SubscriberEvent?) -> String {
+    switch event {
+    case .message(let message)?: "\(message.topic)#\(message.header.seq)"
+    case .snapshot(_, _, let messages)?: "snapshot(\(messages.count))"
+    case .unavailable(let reason)?: "unavailable(\(reason))"
+    case nil: "end"
+    }
+}
+
+@Suite("Conflation: a reader behind gets the newest value of each topic")
+struct ConflationTests {
+    @Test func distinctTopicsPassInOrder() async throws {
+        let queue = EventQueue()
+        for topic in ["quote.a.X", "quote.a.Y", "quote.a.Z"] { #expect(queue.push(.message(try message(topic, 1))) == 0) }
+        queue.finish()
+        var seen: [String] = []
+        while let event = await queue.next() { seen.append(describe(event)) }
+        #expect(seen == ["quote.a.X#1", "quote.a.Y#1", "quote.a.Z#1"])
+    }
+
+    /// A newer message takes the waiting one's place; once taken, the next one queues again.
+    @Test func waitingMessageIsReplacedInPlace() async throws {
+        let queue = EventQueue()
+        queue.push(.message(try message("quote.a.X", 1)))
+        queue.push(.message(try message("quote.a.Y", 1)))
+        #expect(queue.push(.message(try message("quote.a.X", 2))) == 1)
+        #expect(describe(await queue.next()) == "quote.a.X#2")
+        queue.push(.message(try message("quote.a.X", 3)))
+        #expect(queue.push(.message(try message("quote.a.Y", 2))) == 1)
+        #expect(describe(await queue.next()) == "quote.a.Y#2")
+        #expect(describe(await queue.next()) == "quote.a.X#3")
+    }
+
+    /// A snapshot replaces whatever waits; consecutive reasons collapse; messages after another
+    /// event queue behind it.
+    @Test func snapshotsAndReasons() async throws {
+        let queue = EventQueue()
+        queue.push(.message(try message("quote.a.X", 1)))
+        queue.push(.message(try message("quote.a.Y", 1)))
+        #expect(queue.push(.snapshot(publisher: "p", instance: "i", messages: [])) == 2)
+        queue.push(.message(try message("quote.a.X", 2)))
+        queue.push(.unavailable(reason: "one"))
+        queue.push(.unavailable(reason: "two"))
+        #expect(queue.push(.message(try message("quote.a.X", 3))) == 0)
+        queue.finish()
+        var seen: [String] = []
+        while let event = await queue.next() { seen.append(describe(event)) }
+        #expect(seen == ["snapshot(0)", "quote.a.X#2", "unavailable(two)", "quote.a.X#3"])
+    }
+
+    /// A reader already waiting gets the event at once, and a finished queue gives its rest, then nil.
+    @Test func waitingReaderAndFinish() async throws {
+        let queue = EventQueue()
+        let reader = Task { describe(await queue.next()) }
+        try await Task.sleep(for: .milliseconds(50))
+        queue.push(.message(try message("quote.a.X", 1)))
+        #expect(await reader.value == "quote.a.X#1")
+        queue.push(.message(try message("quote.a.X", 2)))
+        queue.finish()
+        queue.push(.message(try message("quote.a.X", 3)))
+        #expect(describe(await queue.next()) == "quote.a.X#2")
+        #expect(await queue.next() == nil)
+    }
+
+    /// Random pushes and takes against a plain model of the rules: the same events, in the same order.
+    @Test func matchesModel() async throws {
+        var random = SystemRandomNumberGenerator()
+        for _ in 0..<50 {
+            let queue = EventQueue()
+            var model: [SubscriberEvent] = []
+            var seq: UInt64 = 0
+            for _ in 0..<400 {
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0:
+                    model = [.snapshot(publisher: "p", instance: "i", messages: [])]
+                    queue.push(model[0])
+                case 1:
+                    let event = SubscriberEvent.unavailable(reason: "r\(seq)")
+                    seq += 1
+                    if case .unavailable = model.last { model[model.count - 1] = event } else { model.append(event) }
+                    queue.push(event)
+                case 2..<8 where !model.isEmpty:
+                    let expected = describe(model.removeFirst())
+                    #expect(describe(await queue.next()) == expected)
+                default:
+                    seq += 1
+                    let event = SubscriberEvent.message(try message("quote.a.\(Int.random(in: 0..<6, using: &random))", seq))
+                    let barrier = model.lastIndex { if case .message = $0 { false } else { true } } ?? -1
+                    let topic = "\(describe(event).split(separator: "#")[0])#"
+                    if let same = model.indices.last(where: { $0 > barrier && describe(model[$0]).hasPrefix(topic) }) {
+                        model[same] = event
+                    } else {
+                        model.append(event)
+                    }
+                    queue.push(event)
+                }
+            }
+            queue.finish()
+            var rest: [String] = []
+            while let event = await queue.next() { rest.append(describe(event)) }
+            #expect(rest == model.map { describe($0) })
+        }
+    }
+
+    @Test func newestPerTopicOfABatch() {
+        func frames(_ topic: String) -> [Data] { [Data(topic.utf8), Data("{}".utf8)] }
+        #expect(Subscriber.newestPerTopic([]).isEmpty)
+        let distinct = Subscriber.newestPerTopic(["a", "b", "c"].map(frames))
+        #expect(distinct.map(\.position) == [0, 1, 2] && distinct.map(\.older) == [0, 0, 0])
+        let batch = Subscriber.newestPerTopic(["a", "b", "a", "c", "a", "b"].map(frames))
+        #expect(batch.map(\.position) == [3, 4, 5])
+        #expect(batch.map(\.older) == [0, 2, 1])
+    }
+
+    /// The tracker takes a message that supersedes older unread ones only if it is that many further on.
+    @Test func trackerWithSupersededMessages() throws {
+        var tracker = ReplicaTracker()
+        tracker.reset(instance: "a", entries: [.init(topic: try Topic("quote.x.A"), seq: 5, body: "{}")])
+        #expect(tracker.check(try message("quote.x.A", 8), superseding: 2) == .apply)
+        #expect(tracker.check(try message("quote.x.A", 12), superseding: 2) == .gap(expected: 11, received: 12))
+        #expect(tracker.check(try message("quote.x.A", 10), superseding: 3) == .gap(expected: 12, received: 10))
+        #expect(tracker.check(try message("quote.x.A", 7), superseding: 3) == .stale)
+        #expect(tracker.seq(of: try Topic("quote.x.A")) == 8)
+    }
+}
+
+@Suite("Conflation through a real subscriber")
+struct SubscriberConflationTests {
+    /// A raw publisher, a subscriber whose snapshot says each topic stands at `start`, and a slow reader.
+    private final class Calls: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    private struct Rig {
+        let raw: OwnedSocket
+        let subscriber: Subscriber
+        let snapshots = Calls()
+        let tasks: [Task<Void, Never>]
+        let reader: Task<(events: Int, values: [String: String]), Never>
+
+        init(topics: [String], start: UInt64) async throws {
+            let context = try ZMQContext()
+            let address = ipcEndpoint()
+            raw = try OwnedSocket(context: context, type: .pub, name: "raw") { socket in
+                try socket.set(.sendHighWaterMark, 0)
+                try socket.bind(address)
+            }
+            let snapshots = snapshots
+            subscriber = try Subscriber(
+                context: context, name: "test", endpoint: address, prefixes: ["quote."],
+                snapshot: { _ in
+                    snapshots.count.add(1, ordering: .relaxed)
+                    return Snapshot(publisher: "raw", instance: "one", entries: try topics.map {
+                        Snapshot.Entry(topic: try Topic($0), seq: start, body: String(decoding: body(start, price: "0"), as: UTF8.self))
+                    })
+                }, logger: testLogger)
+            let subscriber = subscriber
+            tasks = [Task { await subscriber.run() }]
+            reader = Task {
+                var events = 0
+                var values: [String: String] = [:]
+                for await event in subscriber.events {
+                    events += 1
+                    if case .message(let message) = event { values[message.topic.rawValue] = try? message.decode(Price.self).data.price }
+                    if case .snapshot(_, _, let messages) = event {
+                        for message in messages { values[message.topic.rawValue] = try? message.decode(Price.self).data.price }
+                    }
+                    try? await Task.sleep(for: .milliseconds(2))
+                }
+                return (events, values)
+            }
+            #expect(await wait { snapshots.count.load(ordering: .relaxed) == 1 })
+            try await Task.sleep(for: .milliseconds(200))
+        }
+
+        func send(_ topic: String, _ seq: UInt64) {
+            raw.post([Data(topic.utf8), body(seq, price: "\(seq)")])
+        }
+
+        /// Stops everything and returns what the reader saw.
+        func finish(after delay: Duration = .seconds(1)) async throws -> (events: Int, values: [String: String]) {
+            try await Task.sleep(for: delay)
+            tasks.forEach { $0.cancel() }
+            #expect(raw.droppedSends == 0)
+            await raw.close()
+            return await reader.value
+        }
+    }
+
+    /// 3,000 updates on 10 topics to a reader that takes 2 ms an event: it ends with every topic's last
+    /// value, without a re-synchronisation, having read far fewer events than were sent.
+    @Test func slowReaderGetsTheNewestValues() async throws {
+        let topics = (0..<10).map { "quote.raw.C\($0)-USD" }
+        let rig = try await Rig(topics: topics, start: 0)
+        for seq in 1...300 { for topic in topics { rig.send(topic, UInt64(seq)) } }
+        let seen = try await rig.finish(after: .seconds(2))
+        #expect(seen.values == Dictionary(uniqueKeysWithValues: topics.map { ($0, "300") }))
+        #expect(rig.snapshots.count.load(ordering: .relaxed) == 1)
+        #expect(seen.events < 1_500)
+    }
+
+    /// Messages already in the snapshot, then newer ones, in a burst: the newest applies, no re-synchronisation.
+    @Test func staleThenNewInOneBurst() async throws {
+        let rig = try await Rig(topics: ["quote.raw.BTC-USD"], start: 100)
+        for seq in 90...140 { rig.send("quote.raw.BTC-USD", UInt64(seq)) }
+        let seen = try await rig.finish()
+        #expect(seen.values["quote.raw.BTC-USD"] == "140")
+        #expect(rig.snapshots.count.load(ordering: .relaxed) == 1)
+    }
+
+    /// A message missing from a burst is a gap even when newer ones of its topic follow: a new snapshot.
+    @Test func gapInsideABurstResynchronises() async throws {
+        let rig = try await Rig(topics: ["quote.raw.BTC-USD"], start: 0)
+        for seq in 1...60 where seq != 30 { rig.send("quote.raw.BTC-USD", UInt64(seq)) }
+        #expect(await wait { rig.snapshots.count.load(ordering: .relaxed) == 2 })
+        _ = try await rig.finish(after: .zero)
+    }
+}
