@@ -63,14 +63,29 @@ def rpc(ctx, endpoint, method, timeout_ms=2000):
     return reply
 
 
-def counter(ctx, endpoint, name):
-    """The sum of every series of the Prometheus counter `name` in a service's `metrics` answer."""
+def metric_lines(ctx, endpoint, name):
+    """The lines of every series of the Prometheus metric `name` in a service's `metrics` answer."""
     reply = rpc(ctx, endpoint, "metrics")
-    total = 0.0
-    for line in (reply or {}).get("result", "").splitlines():
-        if line.startswith(name + "{") or line.startswith(name + " "):
-            total += float(line.rsplit(" ", 1)[1])
-    return total
+    return [line for line in (reply or {}).get("result", "").splitlines()
+            if line.startswith(name + "{") or line.startswith(name + " ")]
+
+
+def counter(ctx, endpoint, name):
+    """The sum of every series of the Prometheus counter `name`."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in metric_lines(ctx, endpoint, name))
+
+
+def histogram_quantile(ctx, endpoint, name, q):
+    """The upper bound of the bucket holding quantile `q` of the Prometheus histogram `name` (every
+    series together), in the histogram's unit, with the observation count; None when it is empty."""
+    buckets = {}
+    for line in metric_lines(ctx, endpoint, name + "_bucket"):
+        bound = line.split('le="', 1)[1].split('"', 1)[0]
+        buckets[float(bound)] = buckets.get(float(bound), 0) + float(line.rsplit(" ", 1)[1])
+    total = buckets.get(float("inf"), 0)
+    if not total:
+        return None, 0
+    return next(bound for bound, count in sorted(buckets.items()) if count >= q * total), int(total)
 
 
 def environment():
@@ -160,7 +175,9 @@ def pipeline(bin_dir, seconds):
 
 def presenter_intake(bin_dir, seconds, rate):
     """A stand-in converter (`tickwire-bench flood-prices`) publishes price.* to a real presenter, `rate`
-    per second (0: flat out): how many the presenter decodes and applies, and whether its memory stays put."""
+    per second (0: flat out). Keeping up means taking every message off the wire without a gap (so without
+    a re-synchronisation) while what it applies stays fresh: the presenter conflates, applying each topic's
+    newest value and skipping the ones a newer value superseded before it got to them."""
     env = environment()
     procs = []
     ctx = zmq.Context()
@@ -174,7 +191,8 @@ def presenter_intake(bin_dir, seconds, rate):
         launch(bin_dir, "presenter", [], env, ctx, rep, procs)
         presenter = procs[-1][1]
         # The flood starts 2 s after "ready"; the presenter is up well before that.
-        before = counter(ctx, rep, "tickwire_presenter_applied_total")
+        names = ["tickwire_presenter_applied_total", "tickwire_bus_received_total", "tickwire_bus_superseded_total"]
+        before = {name: counter(ctx, rep, name) for name in names}
         rss_start = rss_mb(presenter.pid)
         # The presenter's memory every half second until the flood reports: it must level off.
         samples = []
@@ -182,13 +200,19 @@ def presenter_intake(bin_dir, seconds, rate):
             samples.append(rss_mb(presenter.pid))
         line = flood.stdout.readline()
         flood_result = orjson.loads(line) if line.strip() else {}
-        applied = counter(ctx, rep, "tickwire_presenter_applied_total") - before
+        after = {name: counter(ctx, rep, name) - before[name] for name in names}
+        lag_p50, lag_count = histogram_quantile(ctx, rep, "tickwire_bus_delivery_lag_seconds", 0.5)
+        lag_p99, _ = histogram_quantile(ctx, rep, "tickwire_bus_delivery_lag_seconds", 0.99)
         half = samples[: max(len(samples) // 2, 1)]
         return {"published_per_second": flood_result.get("published", 0) / seconds,
                 "dropped_by_publisher": flood_result.get("dropped"),
-                "applied_per_second": applied / seconds,
-                "received_total": counter(ctx, rep, "tickwire_bus_received_total"),
+                "received_per_second": after["tickwire_bus_received_total"] / seconds,
+                "applied_per_second": after["tickwire_presenter_applied_total"] / seconds,
+                "superseded_per_second": after["tickwire_bus_superseded_total"] / seconds,
                 "gaps": counter(ctx, rep, "tickwire_bus_gaps_total"),
+                "lag_ms_p50_bucket": lag_p50 * 1000 if lag_p50 is not None else None,
+                "lag_ms_p99_bucket": lag_p99 * 1000 if lag_p99 is not None else None,
+                "lag_samples": lag_count,
                 "presenter_rss_mb_start": rss_start,
                 "presenter_rss_mb_first_half_max": max(half) if samples else None,
                 "presenter_rss_mb_max": max(samples) if samples else None,
