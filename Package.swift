@@ -65,7 +65,7 @@ let package = Package(
         .target(
             name: "Feeds",
             dependencies: [
-                "Market", "Money",
+                "Market", "Money", "WireJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 
 /// Decoding shared by every API's wire format.
 enum Wire {
@@ -28,10 +29,12 @@ enum Wire {
     }
 
     /// Parses an ISO 8601 time with or without fractional seconds ("2017-08-07T17:12:43+00:00").
+    ///
+    /// By the wire's own parser rather than `Date.ISO8601FormatStyle`, whose first use loads ICU's
+    /// time-zone code and data: about 1.5 MB of the fetcher's resident memory.
     static func isoDate(_ text: String, origin: String, _ data: Data) throws(FeedError) -> Date {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        throw malformed(origin, reason: "not an ISO 8601 time: \(text)", data)
+        guard let date = WireDate.parse(text) else { throw malformed(origin, reason: "not an ISO 8601 time: \(text)", data) }
+        return date
     }
 
     /// A short reason for a decoding failure: which field, and what was wrong with it.

@@ -92,4 +92,18 @@ import Testing
             #expect(reason == "success without a payload")
         }
     }
+
+    /// A ticker time that is not ISO 8601 (or not a real date) is a malformed answer naming it.
+    @Test(arguments: ["2017-08-07 17:12:43", "2017-02-30T17:12:43+00:00", "yesterday"])
+    func badTickerTime(time: String) async throws {
+        let body = #"{"success":true,"payload":[{"book":"btc_mxn","last":"1.0","created_at":"\#(time)"}]}"#
+        try await FakeAPI.serve(["/v3/ticker/": .text(body)]) { url in
+            let error = await feedError { try await BitsoClient.live(http: .shared, baseURL: url).tickers() }
+            guard case let .malformed(_, reason, _) = error else {
+                Issue.record("expected .malformed, got \(String(describing: error))")
+                return
+            }
+            #expect(reason == "not an ISO 8601 time: \(time)")
+        }
+    }
 }
