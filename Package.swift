@@ -1,6 +1,12 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// Release links that keep a service's resident memory down (bench/PROFILE.md, idle RSS): GNU ld packs
+/// the 100,000-odd relative relocations of a static Swift binary into a few KB (gold cannot; they were
+/// 2.7 MB, all read at start), and only the symbols the dynamic loader needs are exported (29,585 were,
+/// each a resident `.dynsym` entry; nothing here looks symbols up with `dlsym`).
+let leanLinking = ["-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]
+
 /// Tickwire: market data and portfolio services that talk Codable JSON over ZeroMQ.
 ///
 /// Libraries live in `Sources/<Module>`, executables in `Services/<name>`,
@@ -143,6 +149,7 @@ func service(_ name: String, core: String) -> Target {
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
-        path: "Services/\(name)"
+        path: "Services/\(name)",
+        linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))]
     )
 }
