@@ -44,8 +44,10 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // A queue with one async reader whose writers decide how elements are kept.
+        .target(name: "ReaderQueue"),
         .target(name: "ZeroMQ", dependencies: [
-            "CZeroMQ",
+            "CZeroMQ", "ReaderQueue",
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
 
@@ -54,7 +56,7 @@ let package = Package(
 
         // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
         .target(name: "Bus", dependencies: [
-            "ZeroMQ", "Money", "WireJSON",
+            "ZeroMQ", "Money", "ReaderQueue", "WireJSON",
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
@@ -111,7 +113,7 @@ let package = Package(
         service("presenter", core: "PresenterCore"),
 
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-        .testTarget(name: "BusTests", dependencies: ["Bus"]),
+        .testTarget(name: "BusTests", dependencies: ["Bus", "ReaderQueue"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
         .target(name: "WireJSONTesting", dependencies: ["WireJSON", "Money"], path: "Tests/WireJSONTesting"),

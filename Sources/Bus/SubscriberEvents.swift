@@ -1,7 +1,7 @@
 import DequeModule
 import Foundation
 import Metrics
-import Synchronization
+import ReaderQueue
 
 /// The events of a ``Subscriber`` as its reader takes them: in order, except that a message still
 /// waiting is replaced, in its place, by a newer message of the same topic (conflation).
@@ -40,97 +40,62 @@ public struct SubscriberEvents: AsyncSequence, Sendable {
 
 /// The conflating queue between a ``Subscriber`` and the reader of its ``SubscriberEvents``.
 final class EventQueue: Sendable {
-    private struct State {
+    private struct Buffer: ReaderQueueBuffer {
         var events = Deque<SubscriberEvent>()
         /// How many events were taken since the queue was last emptied by a snapshot:
         /// the position of `events.first` in the positions of `waiting`.
         var taken = 0
         /// The position of each topic's waiting message, for messages behind the last other event.
         var waiting: [Topic: Int] = [:]
-        var waiter: CheckedContinuation<SubscriberEvent?, Never>?
-        var finished = false
-    }
 
-    private let state = Mutex(State())
-
-    /// Adds an event, or lets it replace what it supersedes; returns how many waiting
-    /// messages it superseded.
-    @discardableResult
-    func push(_ event: SubscriberEvent) -> Int {
-        let (waiter, superseded) = state.withLock { state -> (CheckedContinuation<SubscriberEvent?, Never>?, Int) in
-            if state.finished { return (nil, 0) }
-            if let waiter = state.waiter {
-                state.waiter = nil
-                return (waiter, 0)
+        mutating func take() -> SubscriberEvent? {
+            guard let event = events.popFirst() else { return nil }
+            if case .message(let message) = event, waiting[message.topic] == taken {
+                waiting[message.topic] = nil
             }
+            taken += 1
+            return event
+        }
+
+        /// Adds `event` or lets it replace what it supersedes; returns how many waiting messages it superseded.
+        mutating func add(_ event: SubscriberEvent) -> Int {
             switch event {
             case .message(let message):
-                if let position = state.waiting[message.topic] {
-                    state.events[position - state.taken] = event
-                    return (nil, 1)
+                if let position = waiting[message.topic] {
+                    events[position - taken] = event
+                    return 1
                 }
-                state.waiting[message.topic] = state.taken + state.events.count
-                state.events.append(event)
+                waiting[message.topic] = taken + events.count
+                events.append(event)
             case .snapshot:
-                let superseded = state.events.count { if case .message = $0 { true } else { false } }
-                state.events = [event]
-                state.taken = 0
-                state.waiting = [:]
-                return (nil, superseded)
+                let superseded = events.count { if case .message = $0 { true } else { false } }
+                events = [event]
+                taken = 0
+                waiting = [:]
+                return superseded
             case .unavailable:
                 // Only the newest reason matters; and later messages queue behind it.
-                if case .unavailable = state.events.last {
-                    state.events[state.events.count - 1] = event
+                if case .unavailable = events.last {
+                    events[events.count - 1] = event
                 } else {
-                    state.events.append(event)
+                    events.append(event)
                 }
-                state.waiting = [:]
+                waiting = [:]
             }
-            return (nil, 0)
+            return 0
         }
-        waiter?.resume(returning: event)
-        return superseded
     }
+
+    private let queue = ReaderQueue(Buffer())
+
+    /// Adds an event, or lets it replace what it supersedes; returns how many
+    /// waiting messages it superseded.
+    @discardableResult
+    func push(_ event: SubscriberEvent) -> Int { queue.write { $0.add(event) } ?? 0 }
 
     /// Ends the sequence once the events already waiting are read.
-    func finish() {
-        let waiter = state.withLock { state in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
-    }
+    func finish() { queue.finish() }
 
     /// The next event; waits for one. Nil when finished and drained, or when the task is cancelled.
-    func next() async -> SubscriberEvent? {
-        if let event = state.withLock({ Self.pop(&$0) }) { return event }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<SubscriberEvent?, Never>) in
-                let immediate = state.withLock { state -> SubscriberEvent?? in
-                    if let event = Self.pop(&state) { return .some(event) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    precondition(state.waiter == nil, "Subscriber.events read by two tasks at once")
-                    state.waiter = continuation
-                    return .none
-                }
-                if let immediate { continuation.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
-        }
-    }
-
-    private static func pop(_ state: inout State) -> SubscriberEvent? {
-        guard let event = state.events.popFirst() else { return nil }
-        if case .message(let message) = event, state.waiting[message.topic] == state.taken {
-            state.waiting[message.topic] = nil
-        }
-        state.taken += 1
-        return event
-    }
+    func next() async -> SubscriberEvent? { await queue.next() }
 }

@@ -1,5 +1,6 @@
 import DequeModule
 import Foundation
+import ReaderQueue
 import Synchronization
 
 #if canImport(Glibc)
@@ -291,82 +292,47 @@ extension OwnedSocket {
     }
 }
 
-/// The received messages between the owner thread and the one reader.
-///
-/// Written by hand rather than with `AsyncStream` because the owner thread delivers messages in
-/// batches: a batch costs one lock and at most one wake-up of the reader, where `AsyncStream` would
-/// resume the reader once per message when it keeps up, a task switch each time (bench/PROFILE.md).
+/// The received messages between the owner thread and the one reader, held in a ``ReaderQueue``:
+/// the owner thread hands over a batch with one lock and at most one wake-up of the reader.
 final class Inbox: Sendable {
-    private struct State {
+    private struct Buffer: ReaderQueueBuffer {
         var messages = Deque<[Data]>()
-        var waiter: CheckedContinuation<[Data]?, Never>?
-        var finished = false
+        let limit: Int
+
+        mutating func take() -> [Data]? { messages.popFirst() }
+
+        /// Adds what fits of `batch`; returns how many messages did not.
+        mutating func add(_ batch: [[Data]]) -> Int {
+            let room = max(limit - messages.count, 0)
+            messages.append(contentsOf: batch.prefix(room))
+            return max(batch.count - room, 0)
+        }
+
+        mutating func takeAll() -> [[Data]] {
+            defer { messages.removeAll(keepingCapacity: true) }
+            return Array(messages)
+        }
     }
 
-    private let state = Mutex(State())
-    /// Messages held at most; past it the newest are dropped.
-    let limit: Int
+    private let queue: ReaderQueue<Buffer>
     /// Messages dropped because the reader fell `limit` behind.
     let dropped = Atomic<Int>(0)
 
-    init(limit: Int) { self.limit = limit }
+    /// An inbox that holds at most `limit` messages; past it the newest are dropped.
+    init(limit: Int) { queue = ReaderQueue(Buffer(limit: limit)) }
 
     /// Adds a batch, dropping what does not fit, and wakes the reader if it waits.
     func push(_ batch: [[Data]]) {
-        let (waiter, first, droppedCount) = state.withLock { state -> (CheckedContinuation<[Data]?, Never>?, [Data]?, Int) in
-            var rest = batch[...]
-            var first: [Data]?
-            let waiter = state.waiter
-            if waiter != nil {
-                state.waiter = nil
-                first = rest.popFirst()
-            }
-            let room = max(limit - state.messages.count, 0)
-            state.messages.append(contentsOf: rest.prefix(room))
-            return (waiter, first, max(rest.count - room, 0))
-        }
+        let droppedCount = queue.write { $0.add(batch) } ?? 0
         if droppedCount > 0 { dropped.add(droppedCount, ordering: .relaxed) }
-        if let waiter { waiter.resume(returning: first) }
     }
 
     /// Ends the sequence once the messages already held are read.
-    func finish() {
-        let waiter = state.withLock { state in
-            state.finished = true
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: nil)
-    }
+    func finish() { queue.finish() }
 
     /// Every message held now.
-    func takeAll() -> [[Data]] {
-        state.withLock { state in
-            defer { state.messages.removeAll(keepingCapacity: true) }
-            return Array(state.messages)
-        }
-    }
+    func takeAll() -> [[Data]] { queue.read { $0.takeAll() } }
 
     /// The next message; waits for one. Nil when finished and drained, or when the task is cancelled.
-    func next() async -> [Data]? {
-        if let message = state.withLock({ $0.messages.popFirst() }) { return message }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<[Data]?, Never>) in
-                let immediate = state.withLock { state -> [Data]?? in
-                    if let message = state.messages.popFirst() { return .some(message) }
-                    if state.finished || Task.isCancelled { return .some(nil) }
-                    precondition(state.waiter == nil, "OwnedSocket.incoming read by two tasks at once")
-                    state.waiter = continuation
-                    return .none
-                }
-                if let immediate { continuation.resume(returning: immediate) }
-            }
-        } onCancel: {
-            let waiter = state.withLock { state in
-                defer { state.waiter = nil }
-                return state.waiter
-            }
-            waiter?.resume(returning: nil)
-        }
-    }
+    func next() async -> [Data]? { await queue.next() }
 }
