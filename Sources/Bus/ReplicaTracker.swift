@@ -33,8 +33,10 @@ public struct ReplicaTracker: Sendable, Equatable {
         let last = seqs[message.topic] ?? 0
         let seq = message.header.seq
         if seq <= last { return .stale }
-        let expected = last + 1 + UInt64(older)
-        if seq != expected { return .gap(expected: expected, received: seq) }
+        if seq - last != UInt64(older) + 1 {
+            let (expected, overflow) = last.addingReportingOverflow(UInt64(older) + 1)
+            return .gap(expected: overflow ? .max : expected, received: seq)
+        }
         seqs[message.topic] = seq
         return .apply
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import Metrics
+import ReaderQueue
 import ServiceLifecycle
 import ZeroMQ
 
@@ -39,6 +40,7 @@ public final class Subscriber: Service, Sendable {
     private let socket: OwnedSocket
     private let fetchSnapshot: @Sendable (String) async throws -> Snapshot
     private let heartbeatTimeout: Duration
+    private let receiveBuffer: Int
     private let logger: Logger
     private let name: String
     /// Messages read off the socket (`tickwire_bus_received_total`), malformed ones included.
@@ -50,8 +52,9 @@ public final class Subscriber: Service, Sendable {
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
     /// - Parameters:
-    ///   - receiveBuffer: how many messages may wait in the socket's queue for the subscriber.
-    ///     One that falls further behind re-synchronises from a snapshot instead.
+    ///   - receiveBuffer: how many messages may wait in the socket's queue, and as many again for
+    ///     the loop that follows the publisher. One that falls further behind re-synchronises from
+    ///     a snapshot instead.
     ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
     ///     its `snapshot` JSON-RPC method.
     public init(
@@ -63,6 +66,7 @@ public final class Subscriber: Service, Sendable {
         self.endpoint = endpoint
         self.prefixes = prefixes
         self.heartbeatTimeout = heartbeatTimeout
+        self.receiveBuffer = receiveBuffer
         self.fetchSnapshot = snapshot
         self.logger = logger
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
@@ -82,27 +86,57 @@ public final class Subscriber: Service, Sendable {
         case tick
     }
 
+    /// What waits for the loop that follows the publisher: the messages read since it last looked,
+    /// as one batch (at most `limit`; past it the newest are dropped and counted), and whether the
+    /// clock ticked.
+    private struct Inputs: ReaderQueueBuffer {
+        var messages: [[Data]] = []
+        var ticked = false
+        let limit: Int
+        var dropped = 0
+
+        mutating func take() -> Input? {
+            if !messages.isEmpty {
+                defer { messages = [] }
+                return .messages(messages)
+            }
+            if ticked {
+                ticked = false
+                return .tick
+            }
+            return nil
+        }
+
+        mutating func add(_ batch: [[Data]]) {
+            let room = max(limit - messages.count, 0)
+            messages += batch.prefix(room)
+            dropped += max(batch.count - room, 0)
+        }
+    }
+
     /// What the subscriber holds of the publisher: owned by the loop that follows it.
     private struct Replica {
         var tracker = ReplicaTracker()
         var synchronized = false
         var lastHeard = ContinuousClock.now
         var nextAttempt = ContinuousClock.now + .milliseconds(100)
+        /// The dropped messages already noticed.
+        var dropped = 0
     }
 
     /// Follows the publisher until graceful shutdown.
     public func run() async {
         await cancelWhenGracefulShutdown {
-            let (inputs, feed) = AsyncStream<Input>.makeStream()
+            let inputs = ReaderQueue(Inputs(limit: self.receiveBuffer))
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    while let batch = await self.socket.incoming.nextBatch() { feed.yield(.messages(batch)) }
-                    feed.finish()
+                    while let batch = await self.socket.incoming.nextBatch() { inputs.write { $0.add(batch) } }
+                    inputs.finish()
                 }
                 group.addTask {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(250))
-                        feed.yield(.tick)
+                        inputs.write { $0.ticked = true }
                     }
                 }
                 await self.follow(inputs)
@@ -114,9 +148,9 @@ public final class Subscriber: Service, Sendable {
     }
 
     /// The loop that owns the replica state.
-    private func follow(_ inputs: AsyncStream<Input>) async {
+    private func follow(_ inputs: ReaderQueue<Inputs>) async {
         var replica = Replica()
-        for await input in inputs {
+        while let input = await inputs.next() {
             if Task.isCancelled { return }
             let now = ContinuousClock.now
             switch input {
@@ -127,6 +161,7 @@ public final class Subscriber: Service, Sendable {
                 }
             case .messages(let batch):
                 receive(batch, into: &replica, at: now)
+                noticeDrops(socket.droppedReceives + inputs.read(\.dropped), in: &replica, at: now)
             }
             if !replica.synchronized, ContinuousClock.now >= replica.nextAttempt {
                 replica.synchronized = await synchronize(&replica.tracker)
@@ -136,71 +171,119 @@ public final class Subscriber: Service, Sendable {
         }
     }
 
-    /// Takes in a batch of messages: only the newest of each topic, unless the sequence numbers
-    /// show that the older ones are not simply superseded (then each in turn).
+    /// Messages dropped so far because the subscriber fell `receiveBuffer` behind (in the socket's
+    /// queue or its own) are lost updates: count them and re-synchronise at once, without waiting
+    /// for a later gap to show it.
+    private func noticeDrops(_ dropped: Int, in replica: inout Replica, at now: ContinuousClock.Instant) {
+        guard dropped > replica.dropped else { return }
+        Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)]).increment(by: dropped - replica.dropped)
+        logger.warning("fell behind, messages dropped; re-synchronising", metadata: [
+            "endpoint": "\(endpoint)", "dropped": "\(dropped - replica.dropped)"])
+        replica.dropped = dropped
+        replica.synchronized = false
+        replica.nextAttempt = now
+    }
+
+    /// Takes in a batch of messages: each topic's run of messages in it by its newest alone when the
+    /// sequence numbers show the older ones are only superseded, else each in turn.
+    ///
+    /// The older messages of a run taken whole are not parsed: a malformed one among them counts as
+    /// superseded, not as malformed.
     private func receive(_ batch: [[Data]], into replica: inout Replica, at now: ContinuousClock.Instant) {
         received.increment(by: batch.count)
-        for (position, older) in Self.newestPerTopic(batch) {
-            let newest = parse(batch[position])
-            if let newest, receive(newest, superseding: older, into: &replica, at: now) { continue }
-            let topic = batch[position].first
-            for frames in batch[..<position] where frames.first == topic {
-                if let message = parse(frames) { receive(message, superseding: 0, into: &replica, at: now) }
+        for run in Self.runsPerTopic(batch) {
+            guard let newest = parse(batch[run.newest]) else {
+                receiveEach(batch[run.first..<run.newest], of: batch[run.newest].first, into: &replica, at: now)
+                continue
             }
-            if let newest { receive(newest, superseding: 0, into: &replica, at: now) }
+            if run.older == 0 {
+                receive(newest, into: &replica, at: now)
+                continue
+            }
+            let first = parse(batch[run.first])
+            if let first, receiveWhole(first: first, newest: newest, older: run.older, into: &replica, at: now) { continue }
+            if let first { receive(first, into: &replica, at: now) }
+            receiveEach(batch[run.first + 1..<run.newest], of: batch[run.newest].first, into: &replica, at: now)
+            receive(newest, into: &replica, at: now)
         }
     }
 
-    /// Takes in `message`, standing for itself and the `older` messages of its topic before it;
-    /// `false` when it cannot (the older ones must then be taken one by one).
-    @discardableResult
-    private func receive(
-        _ message: BusMessage, superseding older: Int, into replica: inout Replica, at now: ContinuousClock.Instant
+    /// Takes in, one by one, the messages of `slice` whose topic frame is `topic`.
+    private func receiveEach(_ slice: ArraySlice<[Data]>, of topic: Data?, into replica: inout Replica, at now: ContinuousClock.Instant) {
+        for frames in slice where frames.first == topic {
+            if let message = parse(frames) { receive(message, into: &replica, at: now) }
+        }
+    }
+
+    /// Takes in a topic's run of `older + 1` messages, from `first` to `newest`, by `newest` alone if
+    /// the sequence numbers allow it: `first` is the next one expected and `newest` is `older` past it
+    /// (a publisher's numbers only grow, so nothing between is missing), or `newest` is already held
+    /// (then so is every one before it). `false` when they must be taken one by one.
+    private func receiveWhole(
+        first: BusMessage, newest: BusMessage, older: Int, into replica: inout Replica, at now: ContinuousClock.Instant
     ) -> Bool {
+        if newest.topic.kind == "heartbeat" || !replica.synchronized {
+            superseded.increment(by: older)
+            receive(newest, into: &replica, at: now)
+            return true
+        }
+        let last = replica.tracker.seq(of: newest.topic)
+        if newest.header.seq <= last {
+            replica.lastHeard = now
+            return true
+        }
+        guard first.header.seq > last, first.header.seq - last == 1, replica.tracker.check(newest, superseding: older) == .apply else {
+            return false
+        }
+        replica.lastHeard = now
+        superseded.increment(by: older)
+        report(.message(newest))
+        return true
+    }
+
+    /// Takes in one message: a heartbeat, or the next value of its topic if it is one.
+    private func receive(_ message: BusMessage, into replica: inout Replica, at now: ContinuousClock.Instant) {
         replica.lastHeard = now
         if message.topic.kind == "heartbeat" {
-            superseded.increment(by: older)
             if replica.synchronized, let beat = try? message.decode(Heartbeat.self).data, beat.instance != replica.tracker.instance {
                 logger.info("publisher restarted", metadata: ["endpoint": "\(endpoint)", "instance": "\(beat.instance)"])
                 replica.synchronized = false
                 replica.nextAttempt = now
             }
-            return true
+            return
         }
-        guard replica.synchronized else { return true }
-        switch replica.tracker.check(message, superseding: older) {
+        guard replica.synchronized else { return }
+        switch replica.tracker.check(message) {
         case .apply:
-            superseded.increment(by: older)
             report(.message(message))
-        case .stale where older == 0:
+        case .stale:
             break
-        case .gap(let expected, let received) where older == 0:
+        case .gap(let expected, let received):
             Counter(label: "tickwire_bus_gaps_total", dimensions: [("subscriber", name)]).increment()
             logger.warning("sequence gap, re-synchronising", metadata: [
                 "topic": "\(message.topic)", "expected": "\(expected)", "received": "\(received)"])
             replica.synchronized = false
             replica.nextAttempt = now
-        case .stale, .gap:
-            return false
         }
-        return true
     }
 
-    /// The position of each topic's newest message in `batch`, in the order they came, with how
-    /// many older messages of the same topic it follows there.
-    static func newestPerTopic(_ batch: [[Data]]) -> [(position: Int, older: Int)] {
-        var counts: [Data: Int] = [:]
-        for frames in batch { counts[frames.first ?? Data(), default: 0] += 1 }
-        if counts.count == batch.count { return batch.indices.map { ($0, 0) } }
-        var newest: [(position: Int, older: Int)] = []
+    /// Each topic's run of messages in `batch`: the positions of its first and newest message,
+    /// with how many come before the newest. In the order of the newest messages.
+    static func runsPerTopic(_ batch: [[Data]]) -> [(first: Int, newest: Int, older: Int)] {
+        var runs: [Data: (first: Int, count: Int)] = [:]
+        for (position, frames) in batch.enumerated() {
+            runs[frames.first ?? Data(), default: (position, 0)].count += 1
+        }
+        if runs.count == batch.count { return batch.indices.map { ($0, $0, 0) } }
+        var result: [(first: Int, newest: Int, older: Int)] = []
         var seen: [Data: Int] = [:]
         for (position, frames) in batch.enumerated() {
             let topic = frames.first ?? Data()
             let count = seen[topic, default: 0] + 1
             seen[topic] = count
-            if let total = counts[topic], count == total { newest.append((position, total - 1)) }
+            if let run = runs[topic], count == run.count { result.append((run.first, position, run.count - 1)) }
         }
-        return newest
+        return result
     }
 
     /// Fetches a snapshot of every prefix and reports it; `false` when that failed.

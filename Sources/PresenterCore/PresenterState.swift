@@ -79,7 +79,8 @@ actor PresenterState {
             default:
                 return
             }
-            updated[kind] = message.header.time
+            // Conflation may hand over a newer value of one topic before an older one of another.
+            updated[kind] = max(updated[kind] ?? message.header.time, message.header.time)
             applied.increment()
         } catch {
             undecodable.increment()

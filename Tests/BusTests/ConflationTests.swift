@@ -118,13 +118,14 @@ struct ConflationTests {
         }
     }
 
-    @Test func newestPerTopicOfABatch() {
+    @Test func runsPerTopicOfABatch() {
         func frames(_ topic: String) -> [Data] { [Data(topic.utf8), Data("{}".utf8)] }
-        #expect(Subscriber.newestPerTopic([]).isEmpty)
-        let distinct = Subscriber.newestPerTopic(["a", "b", "c"].map(frames))
-        #expect(distinct.map(\.position) == [0, 1, 2] && distinct.map(\.older) == [0, 0, 0])
-        let batch = Subscriber.newestPerTopic(["a", "b", "a", "c", "a", "b"].map(frames))
-        #expect(batch.map(\.position) == [3, 4, 5])
+        #expect(Subscriber.runsPerTopic([]).isEmpty)
+        let distinct = Subscriber.runsPerTopic(["a", "b", "c"].map(frames))
+        #expect(distinct.map(\.first) == [0, 1, 2] && distinct.map(\.newest) == [0, 1, 2] && distinct.map(\.older) == [0, 0, 0])
+        let batch = Subscriber.runsPerTopic(["a", "b", "a", "c", "a", "b"].map(frames))
+        #expect(batch.map(\.first) == [3, 0, 1])
+        #expect(batch.map(\.newest) == [3, 4, 5])
         #expect(batch.map(\.older) == [0, 2, 1])
     }
 
@@ -142,32 +143,40 @@ struct ConflationTests {
 
 @Suite("Conflation through a real subscriber")
 struct SubscriberConflationTests {
-    /// A raw publisher, a subscriber whose snapshot says each topic stands at `start`, and a slow reader.
+    /// How often the snapshot was asked for, and whether it is held back for now.
     private final class Calls: Sendable {
         let count = Atomic<Int>(0)
+        let holding = Atomic<Bool>(false)
+
+        var snapshots: Int { count.load(ordering: .relaxed) }
     }
 
+    /// A raw publisher, a subscriber whose snapshot says each topic stands at `start`, and a slow reader.
     private struct Rig {
+        static let btc = "quote.raw.BTC-USD"
         let raw: OwnedSocket
         let subscriber: Subscriber
-        let snapshots = Calls()
+        let calls = Calls()
         let tasks: [Task<Void, Never>]
         let reader: Task<(events: Int, values: [String: String]), Never>
 
-        init(topics: [String], start: UInt64) async throws {
+        init(topics: [String] = [btc], start: UInt64, receiveBuffer: Int = 20_000) async throws {
             let context = try ZMQContext()
             let address = ipcEndpoint()
             raw = try OwnedSocket(context: context, type: .pub, name: "raw") { socket in
                 try socket.set(.sendHighWaterMark, 0)
                 try socket.bind(address)
             }
-            let snapshots = snapshots
+            let calls = calls
             subscriber = try Subscriber(
-                context: context, name: "test", endpoint: address, prefixes: ["quote."],
+                // The raw publisher sends no heartbeats: only what a test sends may make it re-synchronise.
+                context: context, name: "test", endpoint: address, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600),
+                receiveBuffer: receiveBuffer,
                 snapshot: { _ in
-                    snapshots.count.add(1, ordering: .relaxed)
+                    calls.count.add(1, ordering: .relaxed)
+                    while calls.holding.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
                     return Snapshot(publisher: "raw", instance: "one", entries: try topics.map {
-                        Snapshot.Entry(topic: try Topic($0), seq: start, body: String(decoding: body(start, price: "0"), as: UTF8.self))
+                        Snapshot.Entry(topic: try Topic($0), seq: start, body: String(decoding: body(start, price: "\(start)"), as: UTF8.self))
                     })
                 }, logger: testLogger)
             let subscriber = subscriber
@@ -185,12 +194,24 @@ struct SubscriberConflationTests {
                 }
                 return (events, values)
             }
-            #expect(await wait { snapshots.count.load(ordering: .relaxed) == 1 })
+            #expect(await wait { calls.snapshots == 1 })
             try await Task.sleep(for: .milliseconds(200))
         }
 
-        func send(_ topic: String, _ seq: UInt64) {
+        func send(_ seq: UInt64, on topic: String = btc) {
             raw.post([Data(topic.utf8), body(seq, price: "\(seq)")])
+        }
+
+        /// Sends `burst` while the subscriber waits for a snapshot (asked for by a gap on `btc`), so
+        /// that it reads the burst in one go once the snapshot, at `start` again, is in.
+        func sendWhileSynchronizing(_ burst: () -> Void) async throws {
+            calls.holding.store(true, ordering: .relaxed)
+            let asked = calls.snapshots
+            send(10_000)
+            #expect(await wait { calls.snapshots == asked + 1 })
+            burst()
+            try await Task.sleep(for: .milliseconds(300))
+            calls.holding.store(false, ordering: .relaxed)
         }
 
         /// Stops everything and returns what the reader saw.
@@ -208,27 +229,68 @@ struct SubscriberConflationTests {
     @Test func slowReaderGetsTheNewestValues() async throws {
         let topics = (0..<10).map { "quote.raw.C\($0)-USD" }
         let rig = try await Rig(topics: topics, start: 0)
-        for seq in 1...300 { for topic in topics { rig.send(topic, UInt64(seq)) } }
+        for seq in 1...300 { for topic in topics { rig.send(UInt64(seq), on: topic) } }
         let seen = try await rig.finish(after: .seconds(2))
         #expect(seen.values == Dictionary(uniqueKeysWithValues: topics.map { ($0, "300") }))
-        #expect(rig.snapshots.count.load(ordering: .relaxed) == 1)
+        #expect(rig.calls.snapshots == 1)
         #expect(seen.events < 1_500)
     }
 
-    /// Messages already in the snapshot, then newer ones, in a burst: the newest applies, no re-synchronisation.
-    @Test func staleThenNewInOneBurst() async throws {
-        let rig = try await Rig(topics: ["quote.raw.BTC-USD"], start: 100)
-        for seq in 90...140 { rig.send("quote.raw.BTC-USD", UInt64(seq)) }
+    /// A complete run read in one go stands for itself by its newest: no re-synchronisation.
+    @Test func completeRunAppliesItsNewest() async throws {
+        let rig = try await Rig(start: 10)
+        try await rig.sendWhileSynchronizing { for seq in 11...40 { rig.send(UInt64(seq)) } }
         let seen = try await rig.finish()
-        #expect(seen.values["quote.raw.BTC-USD"] == "140")
-        #expect(rig.snapshots.count.load(ordering: .relaxed) == 1)
+        #expect(seen.values[Rig.btc] == "40")
+        #expect(rig.calls.snapshots == 2)
+    }
+
+    /// Messages already in the snapshot, then newer ones, read in one go: taken one by one, the newest
+    /// applies and nothing re-synchronises.
+    @Test func staleThenNewInOneBurst() async throws {
+        let rig = try await Rig(start: 100)
+        try await rig.sendWhileSynchronizing { for seq in 90...140 { rig.send(UInt64(seq)) } }
+        let seen = try await rig.finish()
+        #expect(seen.values[Rig.btc] == "140")
+        #expect(rig.calls.snapshots == 2)
+    }
+
+    /// A run whose newest is already held is dropped whole; the next message applies.
+    @Test func staleRunIsDropped() async throws {
+        let rig = try await Rig(start: 10)
+        try await rig.sendWhileSynchronizing { for seq in 5...10 { rig.send(UInt64(seq)) } }
+        try await Task.sleep(for: .milliseconds(300))
+        rig.send(11)
+        let seen = try await rig.finish()
+        #expect(seen.values[Rig.btc] == "11")
+        #expect(rig.calls.snapshots == 2)
+    }
+
+    /// A stale message cannot stand in for a missing one: 10 (held), then 12 without 11, is a gap.
+    @Test func staleAndMissingInOneRunIsAGap() async throws {
+        let rig = try await Rig(start: 10)
+        try await rig.sendWhileSynchronizing {
+            rig.send(10)
+            rig.send(12)
+        }
+        #expect(await wait { rig.calls.snapshots == 3 })
+        _ = try await rig.finish(after: .zero)
     }
 
     /// A message missing from a burst is a gap even when newer ones of its topic follow: a new snapshot.
     @Test func gapInsideABurstResynchronises() async throws {
-        let rig = try await Rig(topics: ["quote.raw.BTC-USD"], start: 0)
-        for seq in 1...60 where seq != 30 { rig.send("quote.raw.BTC-USD", UInt64(seq)) }
-        #expect(await wait { rig.snapshots.count.load(ordering: .relaxed) == 2 })
+        let rig = try await Rig(start: 0)
+        for seq in 1...60 where seq != 30 { rig.send(UInt64(seq)) }
+        #expect(await wait { rig.calls.snapshots == 2 })
+        _ = try await rig.finish(after: .zero)
+    }
+
+    /// More than the buffer holds while the subscriber is busy: the overflow is dropped, and the
+    /// subscriber re-synchronises at once instead of waiting for a gap to show.
+    @Test func droppedMessagesResynchronise() async throws {
+        let rig = try await Rig(start: 10, receiveBuffer: 5)
+        try await rig.sendWhileSynchronizing { for seq in 11...60 { rig.send(UInt64(seq)) } }
+        #expect(await wait { rig.calls.snapshots == 3 })
         _ = try await rig.finish(after: .zero)
     }
 }

@@ -138,8 +138,9 @@ struct PubSubTests {
         let address = ipcEndpoint()
         let raw = try OwnedSocket(context: context, type: .pub, name: "raw") { try $0.bind(address) }
         let snapshotCalls = Atomic<Int>(0)
+        // The raw publisher sends no heartbeats: only the gap may make it re-synchronise.
         let subscriber = try Subscriber(
-            context: context, name: "test", endpoint: address, prefixes: ["quote."],
+            context: context, name: "test", endpoint: address, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600),
             snapshot: { _ in
                 snapshotCalls.add(1, ordering: .relaxed)
                 return Snapshot(publisher: "raw", instance: "one", entries: [])
