@@ -12,12 +12,16 @@ struct PublishingService {
     let rpcEndpoint: String
     let tasks: [Task<Void, Never>]
 
-    init(context: ZMQContext, heartbeat: Duration = .milliseconds(200)) async throws {
-        publisher = try Publisher(context: context, service: "feed", endpoints: ["tcp://127.0.0.1:*"], heartbeatInterval: heartbeat, logger: testLogger)
-        pubEndpoint = try await publisher.boundEndpoint()
+    /// Binds `pubEndpoint` (a free loopback port by default) and `rpcEndpoint` (a fresh ipc path by default).
+    init(
+        context: ZMQContext, heartbeat: Duration = .milliseconds(200),
+        pubEndpoint: String = "tcp://127.0.0.1:*", rpcEndpoint: String = ipcEndpoint()
+    ) async throws {
+        publisher = try Publisher(context: context, service: "feed", endpoints: [pubEndpoint], heartbeatInterval: heartbeat, logger: testLogger)
+        self.pubEndpoint = try await publisher.boundEndpoint()
         var methods = RPCMethods()
         methods.register("snapshot", params: SnapshotRequest.self) { [publisher] in publisher.snapshot(prefix: $0.prefix) }
-        rpcEndpoint = ipcEndpoint()
+        self.rpcEndpoint = rpcEndpoint
         server = try RPCServer(context: context, service: "feed", endpoints: [rpcEndpoint], methods: methods, logger: testLogger)
         let publisher = publisher, server = server
         tasks = [Task { try? await publisher.run() }, Task { await server.run() }]
@@ -161,6 +165,29 @@ struct PubSubTests {
         #expect(await wait { snapshotCalls.load(ordering: .relaxed) == 2 })
         tasks.forEach { $0.cancel() }
         await raw.close()
+    }
+
+    /// A restarted publisher (a new instance, numbering from 1 again) is noticed by its heartbeat: the
+    /// subscriber re-synchronises and takes the new run's value, though its seq looks older.
+    @Test func publisherRestartResynchronises() async throws {
+        let context = try ZMQContext()
+        let pub = ipcEndpoint(), rep = ipcEndpoint()
+        let first = try await PublishingService(context: context, heartbeat: .milliseconds(100), pubEndpoint: pub, rpcEndpoint: rep)
+        let replica = Replica()
+        let tasks = follow(try first.subscriber(context: context, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600)), into: replica)
+        #expect(await wait { await replica.snapshots == 1 })
+        try await Task.sleep(for: .milliseconds(200))
+        let topic = try Topic("quote.test.BTC-USD")
+        for price in 1...3 { try first.publisher.publish(Price(symbol: "BTC", price: "\(price)"), on: topic) }
+        #expect(await replica.wait { $0[topic.rawValue] == "3" })
+        first.stop()
+        await first.publisher.close()
+        let second = try await PublishingService(context: context, heartbeat: .milliseconds(100), pubEndpoint: pub, rpcEndpoint: rep)
+        try second.publisher.publish(Price(symbol: "BTC", price: "restarted"), on: topic)
+        #expect(await replica.wait { $0[topic.rawValue] == "restarted" })
+        #expect(await replica.snapshots == 2)
+        tasks.forEach { $0.cancel() }
+        second.stop()
     }
 
     /// A publisher that goes silent is reported within three heartbeat intervals.
