@@ -25,9 +25,10 @@ public enum SubscriberEvent: Sendable {
 /// state as one that was there from the start.
 ///
 /// It conflates: every message carries the whole value of its topic, so when messages
-/// come faster than they are read, only the newest of each topic is parsed and passed on
-/// (``SubscriberEvents``), and the others are counted as superseded. Its work then grows
-/// with the number of topics that change, not with the rate they change at.
+/// come faster than they are read, only the newest of each topic is passed on
+/// (``SubscriberEvents``), and the others are counted as superseded; of a topic's run read
+/// in one go only the first (for its sequence number) and the newest are parsed. Its work
+/// then grows with the number of topics that change, not with the rate they change at.
 public final class Subscriber: Service, Sendable {
     /// Everything the subscriber learns; finishes when it stops.
     public let events: SubscriberEvents
