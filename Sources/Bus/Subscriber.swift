@@ -1,7 +1,6 @@
 import Foundation
 import Logging
 import Metrics
-import ReaderQueue
 import ServiceLifecycle
 import ZeroMQ
 
@@ -41,7 +40,6 @@ public final class Subscriber: Service, Sendable {
     private let socket: OwnedSocket
     private let fetchSnapshot: @Sendable (String) async throws -> Snapshot
     private let heartbeatTimeout: Duration
-    private let receiveBuffer: Int
     private let logger: Logger
     private let name: String
     /// Messages read off the socket (`tickwire_bus_received_total`), malformed ones included.
@@ -53,9 +51,8 @@ public final class Subscriber: Service, Sendable {
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
     /// - Parameters:
-    ///   - receiveBuffer: how many messages may wait in the socket's queue, and as many again for
-    ///     the loop that follows the publisher. One that falls further behind re-synchronises from
-    ///     a snapshot instead.
+    ///   - receiveBuffer: how many messages may wait in the socket's queue for the subscriber.
+    ///     One that falls further behind re-synchronises from a snapshot instead.
     ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
     ///     its `snapshot` JSON-RPC method.
     public init(
@@ -67,7 +64,6 @@ public final class Subscriber: Service, Sendable {
         self.endpoint = endpoint
         self.prefixes = prefixes
         self.heartbeatTimeout = heartbeatTimeout
-        self.receiveBuffer = receiveBuffer
         self.fetchSnapshot = snapshot
         self.logger = logger
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
@@ -78,40 +74,6 @@ public final class Subscriber: Service, Sendable {
             try socket.set(.receiveHighWaterMark, 0)
             for prefix in prefixes + ["heartbeat."] { try socket.subscribe(prefix) }
             try socket.connect(endpoint)
-        }
-    }
-
-    private enum Input: Sendable {
-        /// Messages as the socket read them, several at a time when they come fast.
-        case messages([[Data]])
-        case tick
-    }
-
-    /// What waits for the loop that follows the publisher: the messages read since it last looked,
-    /// as one batch (at most `limit`; past it the newest are dropped and counted), and whether the
-    /// clock ticked.
-    private struct Inputs: ReaderQueueBuffer {
-        var messages: [[Data]] = []
-        var ticked = false
-        let limit: Int
-        var dropped = 0
-
-        mutating func take() -> Input? {
-            if !messages.isEmpty {
-                defer { messages = [] }
-                return .messages(messages)
-            }
-            if ticked {
-                ticked = false
-                return .tick
-            }
-            return nil
-        }
-
-        mutating func add(_ batch: [[Data]]) {
-            let room = max(limit - messages.count, 0)
-            messages += batch.prefix(room)
-            dropped += max(batch.count - room, 0)
         }
     }
 
@@ -128,19 +90,15 @@ public final class Subscriber: Service, Sendable {
     /// Follows the publisher until graceful shutdown.
     public func run() async {
         await cancelWhenGracefulShutdown {
-            let inputs = ReaderQueue(Inputs(limit: self.receiveBuffer))
             await withDiscardingTaskGroup { group in
                 group.addTask {
-                    while let batch = await self.socket.incoming.nextBatch() { inputs.write { $0.add(batch) } }
-                    inputs.finish()
-                }
-                group.addTask {
+                    // The heartbeat check's clock: an empty batch every 250 ms when nothing comes.
                     while !Task.isCancelled {
                         try? await Task.sleep(for: .milliseconds(250))
-                        inputs.write { $0.ticked = true }
+                        self.socket.incoming.wake()
                     }
                 }
-                await self.follow(inputs)
+                await self.follow()
                 group.cancelAll()
             }
         }
@@ -148,21 +106,21 @@ public final class Subscriber: Service, Sendable {
         queue.finish()
     }
 
-    /// The loop that owns the replica state.
-    private func follow(_ inputs: ReaderQueue<Inputs>) async {
+    /// The loop that owns the replica state: it reads the socket's batches itself, so what waits for
+    /// it is bounded by the socket's `receiveBuffer`.
+    private func follow() async {
         var replica = Replica()
-        while let input = await inputs.next() {
+        while let batch = await socket.incoming.nextBatch() {
             if Task.isCancelled { return }
             let now = ContinuousClock.now
-            switch input {
-            case .tick:
+            if batch.isEmpty {
                 if replica.synchronized, now - replica.lastHeard > heartbeatTimeout {
                     replica.synchronized = false
                     report(.unavailable(reason: "no heartbeat from \(endpoint) for \(heartbeatTimeout)"))
                 }
-            case .messages(let batch):
+            } else {
                 receive(batch, into: &replica, at: now)
-                noticeDrops(socket.droppedReceives + inputs.read(\.dropped), in: &replica, at: now)
+                noticeDrops(socket.droppedReceives, in: &replica, at: now)
             }
             if !replica.synchronized, ContinuousClock.now >= replica.nextAttempt {
                 replica.synchronized = await synchronize(&replica.tracker)
@@ -172,9 +130,8 @@ public final class Subscriber: Service, Sendable {
         }
     }
 
-    /// Messages dropped so far because the subscriber fell `receiveBuffer` behind (in the socket's
-    /// queue or its own) are lost updates: count them and re-synchronise at once, without waiting
-    /// for a later gap to show it.
+    /// Messages the socket's queue dropped so far, because the subscriber fell `receiveBuffer` behind,
+    /// are lost updates: count them and re-synchronise at once, without waiting for a later gap to show it.
     private func noticeDrops(_ dropped: Int, in replica: inout Replica, at now: ContinuousClock.Instant) {
         guard dropped > replica.dropped else { return }
         Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)]).increment(by: dropped - replica.dropped)

@@ -277,18 +277,26 @@ extension OwnedSocket {
 
             /// The next message, or nil once the socket closed (or the task was cancelled).
             public mutating func next() async -> [Data]? {
-                await inbox.next()
+                while let message = await inbox.next() {
+                    if !message.isEmpty { return message }
+                }
+                return nil
             }
         }
 
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: inbox) }
 
-        /// Every message waiting now (at least one; waits for it), or nil once the socket closed:
-        /// for readers that hand messages on in bulk.
+        /// Every message waiting now (waits for at least one, or for ``wake()``), or nil once the socket
+        /// closed: for readers that hand messages on in bulk.
         public func nextBatch() async -> [[Data]]? {
             guard let first = await inbox.next() else { return nil }
-            return [first] + inbox.takeAll()
+            let rest = inbox.takeAll()
+            return first.isEmpty ? rest : [first] + rest
         }
+
+        /// Makes the reader's waiting (or next) ``nextBatch()`` return now, empty if no message waits:
+        /// for a reader with periodic work of its own, without a second task to feed it.
+        public func wake() { inbox.wake() }
     }
 }
 
@@ -298,8 +306,15 @@ final class Inbox: Sendable {
     private struct Buffer: ReaderQueueBuffer {
         var messages = Deque<[Data]>()
         let limit: Int
+        /// Whether ``Incoming/wake()`` asked for a return: an empty message (no socket receives one) stands for it.
+        var woken = false
 
-        mutating func take() -> [Data]? { messages.popFirst() }
+        mutating func take() -> [Data]? {
+            if let message = messages.popFirst() { return message }
+            guard woken else { return nil }
+            woken = false
+            return []
+        }
 
         /// Adds what fits of `batch`; returns how many messages did not.
         mutating func add(_ batch: [[Data]]) -> Int {
@@ -309,7 +324,10 @@ final class Inbox: Sendable {
         }
 
         mutating func takeAll() -> [[Data]] {
-            defer { messages.removeAll(keepingCapacity: true) }
+            defer {
+                messages.removeAll(keepingCapacity: true)
+                woken = false
+            }
             return Array(messages)
         }
     }
@@ -332,6 +350,9 @@ final class Inbox: Sendable {
 
     /// Every message held now.
     func takeAll() -> [[Data]] { queue.read { $0.takeAll() } }
+
+    /// Makes the reader's waiting (or next) ``next()`` return, with an empty message if none is held.
+    func wake() { queue.write { $0.woken = true } }
 
     /// The next message; waits for one. Nil when finished and drained, or when the task is cancelled.
     func next() async -> [Data]? { await queue.next() }

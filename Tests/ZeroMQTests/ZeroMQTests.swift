@@ -143,6 +143,23 @@ struct ZeroMQTests {
         await pull.close()
     }
 
+    /// `wake()` makes a waiting `nextBatch()` return empty; the message iterator never sees a wake-up,
+    /// and a batch that is waiting comes whole.
+    @Test func wakeReturnsAnEmptyBatch() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { try $0.bind(address) }
+        let waiting = Task { await pull.incoming.nextBatch() }
+        try await Task.sleep(for: .milliseconds(50))
+        pull.incoming.wake()
+        #expect(await waiting.value?.isEmpty == true)
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { try $0.connect(address) }
+        pull.incoming.wake()
+        push.post(frames("after"))
+        #expect(text(await next(pull)) == ["after"])
+        await push.close()
+        await pull.close()
+    }
+
     /// Messages of any size arrive whole: no fixed receive buffer truncates them.
     @Test func largeMultipartMessagesArriveIntact() async throws {
         let address = endpoint("inproc")
