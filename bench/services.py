@@ -63,23 +63,26 @@ def rpc(ctx, endpoint, method, timeout_ms=2000):
     return reply
 
 
-def metric_lines(ctx, endpoint, name):
-    """The lines of every series of the Prometheus metric `name` in a service's `metrics` answer."""
-    reply = rpc(ctx, endpoint, "metrics")
-    return [line for line in (reply or {}).get("result", "").splitlines()
-            if line.startswith(name + "{") or line.startswith(name + " ")]
+def scrape(ctx, endpoint):
+    """A service's Prometheus text, from its `metrics` method ("" if it does not answer)."""
+    return (rpc(ctx, endpoint, "metrics") or {}).get("result", "")
 
 
-def counter(ctx, endpoint, name):
-    """The sum of every series of the Prometheus counter `name`."""
-    return sum(float(line.rsplit(" ", 1)[1]) for line in metric_lines(ctx, endpoint, name))
+def metric_lines(text, name):
+    """The lines of every series of the metric `name` in Prometheus text."""
+    return [line for line in text.splitlines() if line.startswith(name + "{") or line.startswith(name + " ")]
 
 
-def histogram_quantile(ctx, endpoint, name, q):
-    """The upper bound of the bucket holding quantile `q` of the Prometheus histogram `name` (every
+def counter(text, name):
+    """The sum of every series of the counter `name` in Prometheus text."""
+    return sum(float(line.rsplit(" ", 1)[1]) for line in metric_lines(text, name))
+
+
+def histogram_quantile(text, name, q):
+    """The upper bound of the bucket holding quantile `q` of the histogram `name` in Prometheus text (every
     series together), in the histogram's unit, with the observation count; None when it is empty."""
     buckets = {}
-    for line in metric_lines(ctx, endpoint, name + "_bucket"):
+    for line in metric_lines(text, name + "_bucket"):
         bound = line.split('le="', 1)[1].split('"', 1)[0]
         buckets[float(bound)] = buckets.get(float(bound), 0) + float(line.rsplit(" ", 1)[1])
     total = buckets.get(float("inf"), 0)
@@ -145,9 +148,9 @@ def pipeline(bin_dir, seconds):
         sub.setsockopt(zmq.SUBSCRIBE, b"price.BTC.USD")
         sub.connect(env["TICKWIRE_CONVERTER_PUB"])
         def counts():
-            return (counter(ctx, env["TICKWIRE_PRESENTER_REP"], "tickwire_bus_received_total"),
-                    counter(ctx, env["TICKWIRE_RATES_FETCHER_REP"], "tickwire_bus_published_total"),
-                    counter(ctx, env["TICKWIRE_CONVERTER_REP"], "tickwire_bus_published_total"))
+            return (counter(scrape(ctx, env["TICKWIRE_PRESENTER_REP"]), "tickwire_bus_received_total"),
+                    counter(scrape(ctx, env["TICKWIRE_RATES_FETCHER_REP"]), "tickwire_bus_published_total"),
+                    counter(scrape(ctx, env["TICKWIRE_CONVERTER_REP"]), "tickwire_bus_published_total"))
         rss_start = rss_mb(presenter.pid)
         start, before = time.monotonic(), counts()
         latencies = []
@@ -192,7 +195,8 @@ def presenter_intake(bin_dir, seconds, rate):
         presenter = procs[-1][1]
         # The flood starts 2 s after "ready"; the presenter is up well before that.
         names = ["tickwire_presenter_applied_total", "tickwire_bus_received_total", "tickwire_bus_superseded_total"]
-        before = {name: counter(ctx, rep, name) for name in names}
+        start_text = scrape(ctx, rep)
+        before = {name: counter(start_text, name) for name in names}
         rss_start = rss_mb(presenter.pid)
         # The presenter's memory every half second until the flood reports: it must level off.
         samples = []
@@ -200,16 +204,17 @@ def presenter_intake(bin_dir, seconds, rate):
             samples.append(rss_mb(presenter.pid))
         line = flood.stdout.readline()
         flood_result = orjson.loads(line) if line.strip() else {}
-        after = {name: counter(ctx, rep, name) - before[name] for name in names}
-        lag_p50, lag_count = histogram_quantile(ctx, rep, "tickwire_bus_delivery_lag_seconds", 0.5)
-        lag_p99, _ = histogram_quantile(ctx, rep, "tickwire_bus_delivery_lag_seconds", 0.99)
+        end_text = scrape(ctx, rep)
+        after = {name: counter(end_text, name) - before[name] for name in names}
+        lag_p50, lag_count = histogram_quantile(end_text, "tickwire_bus_delivery_lag_seconds", 0.5)
+        lag_p99, _ = histogram_quantile(end_text, "tickwire_bus_delivery_lag_seconds", 0.99)
         half = samples[: max(len(samples) // 2, 1)]
         return {"published_per_second": flood_result.get("published", 0) / seconds,
                 "dropped_by_publisher": flood_result.get("dropped"),
                 "received_per_second": after["tickwire_bus_received_total"] / seconds,
                 "applied_per_second": after["tickwire_presenter_applied_total"] / seconds,
                 "superseded_per_second": after["tickwire_bus_superseded_total"] / seconds,
-                "gaps": counter(ctx, rep, "tickwire_bus_gaps_total"),
+                "gaps": counter(end_text, "tickwire_bus_gaps_total"),
                 "lag_ms_p50_bucket": lag_p50 * 1000 if lag_p50 is not None else None,
                 "lag_ms_p99_bucket": lag_p99 * 1000 if lag_p99 is not None else None,
                 "lag_samples": lag_count,
