@@ -236,22 +236,15 @@ struct SubscriberConflationTests {
         #expect(seen.events < 1_500)
     }
 
-    /// A complete run read in one go stands for itself by its newest: no re-synchronisation.
-    @Test func completeRunAppliesItsNewest() async throws {
-        let rig = try await Rig(start: 10)
-        try await rig.sendWhileSynchronizing { for seq in 11...40 { rig.send(UInt64(seq)) } }
+    /// A burst read in one go after the snapshot ends at its newest value, without a re-synchronisation:
+    /// a complete run (11...40 after 10) stands for itself by its newest; one that starts with messages the
+    /// snapshot holds (90...140 after 100) is taken one by one.
+    @Test(arguments: [(UInt64(10), UInt64(11)...40), (100, 90...140)])
+    func burstEndsAtItsNewest(start: UInt64, burst: ClosedRange<UInt64>) async throws {
+        let rig = try await Rig(start: start)
+        try await rig.sendWhileSynchronizing { for seq in burst { rig.send(seq) } }
         let seen = try await rig.finish()
-        #expect(seen.values[Rig.btc] == "40")
-        #expect(rig.calls.snapshots == 2)
-    }
-
-    /// Messages already in the snapshot, then newer ones, read in one go: taken one by one, the newest
-    /// applies and nothing re-synchronises.
-    @Test func staleThenNewInOneBurst() async throws {
-        let rig = try await Rig(start: 100)
-        try await rig.sendWhileSynchronizing { for seq in 90...140 { rig.send(UInt64(seq)) } }
-        let seen = try await rig.finish()
-        #expect(seen.values[Rig.btc] == "140")
+        #expect(seen.values[Rig.btc] == "\(burst.upperBound)")
         #expect(rig.calls.snapshots == 2)
     }
 
