@@ -11,6 +11,7 @@ import Foundation
 ///
 /// Layout: a scalar is one node; an object is its node followed by `key, value` pairs; an array
 /// its node followed by its elements. Every node's ``Node/next`` is the index just past its subtree.
+@usableFromInline
 final class JSONTape {
     /// What a node is.
     enum Kind: UInt8 {

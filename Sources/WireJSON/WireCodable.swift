@@ -26,22 +26,49 @@ public protocol WireDecodable: Decodable {
 
 /// Writes one JSON object's members for ``WireEncodable/encode(wire:)``; valid only during that call.
 public struct WireObjectWriter {
+    @usableFromInline
     let writer: JSONWriter
+    @usableFromInline
     let depth: Int
+    @usableFromInline
     let serial: Int
 
+    @usableFromInline
+    init(writer: JSONWriter, depth: Int, serial: Int) {
+        self.writer = writer
+        self.depth = depth
+        self.serial = serial
+    }
+
     /// Writes `value` under `key` (a plain ASCII name that JSON needs no escape for).
+    ///
+    /// Inlinable, as is every method here: specialized where a type writes its members, it knows each
+    /// member's type without asking the runtime, and a method that handles a `T?` needs no `Optional<T>`
+    /// metadata, which an unspecialized call asks for every time.
+    @inlinable
     public func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
         try writer.member(key, depth: depth, serial: serial)
         try writer.value(value, key: StaticKey(name: key))
     }
 
     /// Writes `value` under `key` unless it is nil, as synthesized `Codable` does for optionals.
-    ///
-    /// Inlinable, as is every method here that handles a `T?`: specialized in the caller, it needs no
-    /// `Optional<T>` metadata from the runtime, which an unspecialized call asks for every time.
     @inlinable
     public func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) throws {
+        guard let value else { return }
+        try encode(value, forKey: key)
+    }
+
+    /// ``encode(_:forKey:)`` for a member that is itself ``WireEncodable``: written without asking the
+    /// runtime whether its type conforms.
+    @inlinable
+    public func encode<T: WireEncodable>(_ value: T, forKey key: StaticString) throws {
+        try writer.member(key, depth: depth, serial: serial)
+        try writer.object(value, key: StaticKey(name: key))
+    }
+
+    /// ``encodeIfPresent(_:forKey:)`` for a member that is itself ``WireEncodable``.
+    @inlinable
+    public func encodeIfPresent<T: WireEncodable>(_ value: T?, forKey key: StaticString) throws {
         guard let value else { return }
         try encode(value, forKey: key)
     }
@@ -49,20 +76,42 @@ public struct WireObjectWriter {
 
 /// Reads one JSON object's members for ``WireDecodable/init(wire:)``; valid only during that call.
 public struct WireObjectReader {
+    @usableFromInline
     let tape: JSONTape
+    @usableFromInline
     let index: Int
+
+    @usableFromInline
+    init(tape: JSONTape, index: Int) {
+        self.tape = tape
+        self.index = index
+    }
 
     /// The value under `key`: `keyNotFound` when absent, `valueNotFound` when null, as Foundation throws.
     @inlinable
     public func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
-        try value(type, at: member(key))
+        try tape.decode(type, at: member(key))
     }
 
     /// The value under `key`, or nil when it is absent or null.
     @inlinable
     public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
         guard let node = presentMember(key) else { return nil }
-        return try value(type, at: node)
+        return try tape.decode(type, at: node)
+    }
+
+    /// ``decode(_:forKey:)`` for a member that is itself ``WireDecodable``: read without asking the
+    /// runtime whether its type conforms.
+    @inlinable
+    public func decode<T: WireDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
+        try T(wire: tape.objectReader(at: member(key)))
+    }
+
+    /// ``decodeIfPresent(_:forKey:)`` for a member that is itself ``WireDecodable``.
+    @inlinable
+    public func decodeIfPresent<T: WireDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
+        guard let node = presentMember(key) else { return nil }
+        return try T(wire: tape.objectReader(at: node))
     }
 
     /// The value node of `key`, or `keyNotFound`.
@@ -82,25 +131,21 @@ public struct WireObjectReader {
         guard let value = tape.find(key, in: index), tape.nodes[value].kind != .null else { return nil }
         return value
     }
-
-    /// The value at node `node`.
-    @usableFromInline
-    func value<T: Decodable>(_ type: T.Type, at node: Int) throws -> T {
-        try tape.decode(type, at: node)
-    }
 }
 
 /// The coding key of a member written or read by name: a `StaticString` fits an existential's inline
 /// buffer, so passing it as `any CodingKey` allocates nothing.
+@usableFromInline
 struct StaticKey: CodingKey {
     let name: StaticString
 
+    @usableFromInline
     init(name: StaticString) { self.name = name }
-    init?(stringValue: String) { nil }
-    init?(intValue: Int) { nil }
+    @usableFromInline init?(stringValue: String) { nil }
+    @usableFromInline init?(intValue: Int) { nil }
 
-    var stringValue: String { name.description }
-    var intValue: Int? { nil }
+    @usableFromInline var stringValue: String { name.description }
+    @usableFromInline var intValue: Int? { nil }
 }
 
 extension JSONTape {
@@ -109,11 +154,17 @@ extension JSONTape {
     /// Returns `T` itself, not an optional: an unspecialized generic function that handles a `T?` asks
     /// the runtime for `Optional<T>`'s metadata on every call, which would cost more than the fast path saves.
     func decode<T: Decodable>(_ type: T.Type, wire: any WireDecodable.Type, at index: Int) throws -> T {
-        _ = try expect(.object, [String: Any].self, at: index)
         func read<W: WireDecodable>(_ wire: W.Type) throws -> T {
-            unsafeBitCast(try W(wire: WireObjectReader(tape: self, index: index)), to: T.self)
+            unsafeBitCast(try W(wire: objectReader(at: index)), to: T.self)
         }
         return try read(wire)
+    }
+
+    /// The reader of the object at node `index`, or the error Foundation throws for another value.
+    @usableFromInline
+    func objectReader(at index: Int) throws -> WireObjectReader {
+        _ = try expect(.object, [String: Any].self, at: index)
+        return WireObjectReader(tape: self, index: index)
     }
 }
 
@@ -123,14 +174,19 @@ extension JSONWriter {
     func valueWire<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> Bool {
         guard let wire = T.self as? any WireEncodable.Type else { return false }
         func write<W: WireEncodable>(_ wire: W.Type) throws {
-            let (depth, serial) = push(key: key, kind: .object)
-            let object = WireObjectWriter(writer: self, depth: depth, serial: serial)
             try withUnsafePointer(to: value) { pointer in
-                try pointer.withMemoryRebound(to: W.self, capacity: 1) { try $0.pointee.encode(wire: object) }
+                try pointer.withMemoryRebound(to: W.self, capacity: 1) { try object($0.pointee, key: key) }
             }
-            close(downTo: depth)
         }
         try write(wire)
         return true
+    }
+
+    /// Writes a ``WireEncodable`` value's object, member by member.
+    @inlinable
+    func object<W: WireEncodable>(_ value: W, key: (any CodingKey)?) throws {
+        let (depth, serial) = push(key: key, kind: .object)
+        try value.encode(wire: WireObjectWriter(writer: self, depth: depth, serial: serial))
+        close(downTo: depth)
     }
 }

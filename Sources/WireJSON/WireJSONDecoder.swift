@@ -86,14 +86,24 @@ struct WireCodingKey: CodingKey {
 
 extension JSONTape {
     /// Decodes the value at node `index`; the common scalar types and `[String]` skip `init(from:)` entirely.
+    ///
+    /// Inlinable, so a ``WireDecodable`` member's type is known where it is read and this chain of type
+    /// checks folds into one direct call (bench/PROFILE.md).
+    @inlinable
     func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         if T.self == String.self { return unsafeBitCast(try string(at: index), to: T.self) }
         if T.self == ExactDecimal.self { return unsafeBitCast(try exactDecimal(at: index), to: T.self) }
         if T.self == Date.self { return unsafeBitCast(try date(at: index), to: T.self) }
-        if T.self == Int.self { return unsafeBitCast(try integer(Int.self, at: index), to: T.self) }
-        if T.self == UInt64.self { return unsafeBitCast(try integer(UInt64.self, at: index), to: T.self) }
-        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self, at: index), to: T.self) }
+        if T.self == Int.self { return unsafeBitCast(try int(at: index), to: T.self) }
+        if T.self == UInt64.self { return unsafeBitCast(try uint64(at: index), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(at: index), to: T.self) }
+        return try decodeOther(type, at: index)
+    }
+
+    /// ``decode(_:at:)`` for the types it does not check for itself.
+    @usableFromInline
+    func decodeOther<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
+        if T.self == Int64.self { return unsafeBitCast(try integer(Int64.self, at: index), to: T.self) }
         if T.self == Double.self { return unsafeBitCast(try float(Double.self, at: index), to: T.self) }
         if T.self == Data.self { return unsafeBitCast(try data(at: index), to: T.self) }
         if T.self == URL.self { return unsafeBitCast(try url(at: index), to: T.self) }
@@ -102,6 +112,12 @@ extension JSONTape {
         if let wire = T.self as? any WireDecodable.Type { return try decode(T.self, wire: wire, at: index) }
         return try T(from: NodeDecoder(tape: self, index: index))
     }
+
+    @usableFromInline
+    func int(at index: Int) throws -> Int { try integer(Int.self, at: index) }
+
+    @usableFromInline
+    func uint64(at index: Int) throws -> UInt64 { try integer(UInt64.self, at: index) }
 
     /// The node at `index` as `kind`, or the error Foundation throws for null or another type.
     @inline(__always)
@@ -124,6 +140,7 @@ extension JSONTape {
         .dataCorrupted(.init(codingPath: codingPath(to: index), debugDescription: message))
     }
 
+    @usableFromInline
     func string(at index: Int) throws -> String {
         string(try expect(.string, String.self, at: index))
     }
@@ -141,6 +158,7 @@ extension JSONTape {
         return result
     }
 
+    @usableFromInline
     func bool(at index: Int) throws -> Bool {
         switch nodes[index].kind {
         case .true: return true
@@ -183,6 +201,7 @@ extension JSONTape {
     }
 
     /// Money: a decimal string only, parsed exactly from its bytes.
+    @usableFromInline
     func exactDecimal(at index: Int) throws -> ExactDecimal {
         let node = nodes[index]
         if node.kind == .number {
@@ -197,6 +216,7 @@ extension JSONTape {
         }
     }
 
+    @usableFromInline
     func date(at index: Int) throws -> Date {
         let node = try expect(.string, Date.self, at: index)
         let parsed = node.flag

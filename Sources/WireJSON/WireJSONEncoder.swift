@@ -28,7 +28,9 @@ public struct WireJSONEncoder: Sendable {
 ///
 /// All mutable state sits behind one pointer: containers touch it constantly, and stored
 /// `var`s of a class would pay a dynamic exclusivity check on every access.
+@usableFromInline
 final class JSONWriter {
+    @usableFromInline
     enum FrameKind: UInt8 {
         /// Nothing written yet: closing writes `{}`, as Foundation does for an empty encoding.
         case pending
@@ -121,6 +123,7 @@ final class JSONWriter {
     }
 
     /// A JSON string with the escapes JSON requires (quote, backslash, control characters).
+    @usableFromInline
     func string(_ text: String) {
         var text = text
         text.withUTF8 { utf8 in
@@ -212,22 +215,24 @@ final class JSONWriter {
 
     /// Writes `value`: the common scalar types and `[String]` directly, ``WireEncodable`` types member by member,
     /// anything else through its `encode(to:)`.
+    ///
+    /// Inlinable, so a ``WireEncodable`` member's type is known where it is written and this chain of
+    /// type checks folds into one direct call (bench/PROFILE.md).
+    @inlinable
     func value<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
         if T.self == String.self { return string(unsafeBitCast(value, to: String.self)) }
-        if T.self == ExactDecimal.self {
-            byte(UInt8(ascii: "\""))
-            unsafeBitCast(value, to: ExactDecimal.self).withDigits { bytes($0) }
-            return byte(UInt8(ascii: "\""))
-        }
-        if T.self == Date.self {
-            byte(UInt8(ascii: "\""))
-            WireDate.write(unsafeBitCast(value, to: Date.self)) { bytes($0) }
-            return byte(UInt8(ascii: "\""))
-        }
-        if T.self == Int.self { return integer(unsafeBitCast(value, to: Int.self)) }
-        if T.self == UInt64.self { return integer(unsafeBitCast(value, to: UInt64.self)) }
+        if T.self == ExactDecimal.self { return exactDecimal(unsafeBitCast(value, to: ExactDecimal.self)) }
+        if T.self == Date.self { return date(unsafeBitCast(value, to: Date.self)) }
+        if T.self == Int.self { return int(unsafeBitCast(value, to: Int.self)) }
+        if T.self == UInt64.self { return uint64(unsafeBitCast(value, to: UInt64.self)) }
+        if T.self == Bool.self { return bool(unsafeBitCast(value, to: Bool.self)) }
+        try valueOther(value, key: key)
+    }
+
+    /// ``value(_:key:)`` for the types it does not check for itself.
+    @usableFromInline
+    func valueOther<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
         if T.self == Int64.self { return integer(unsafeBitCast(value, to: Int64.self)) }
-        if T.self == Bool.self { return unsafeBitCast(value, to: Bool.self) ? literal("true") : literal("false") }
         if T.self == Double.self { return try float(unsafeBitCast(value, to: Double.self), path: self.path(appending: key)) }
         if T.self == Data.self { return string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
         if T.self == URL.self { return string(unsafeBitCast(value, to: URL.self).absoluteString) }
@@ -249,10 +254,36 @@ final class JSONWriter {
         close(downTo: depth)
     }
 
+    /// Money as a decimal string.
+    @usableFromInline
+    func exactDecimal(_ value: ExactDecimal) {
+        byte(UInt8(ascii: "\""))
+        value.withDigits { bytes($0) }
+        byte(UInt8(ascii: "\""))
+    }
+
+    /// A date as ``WireDate`` text.
+    @usableFromInline
+    func date(_ value: Date) {
+        byte(UInt8(ascii: "\""))
+        WireDate.write(value) { bytes($0) }
+        byte(UInt8(ascii: "\""))
+    }
+
+    @usableFromInline
+    func int(_ value: Int) { integer(value) }
+
+    @usableFromInline
+    func uint64(_ value: UInt64) { integer(value) }
+
+    @usableFromInline
+    func bool(_ value: Bool) { value ? literal("true") : literal("false") }
+
     // MARK: Frames
 
     /// Opens a frame for one value, writing its opening bracket if it is an object or an array,
     /// and returns its depth and serial.
+    @usableFromInline
     func push(key: (any CodingKey)?, kind: FrameKind = .pending) -> (Int, Int) {
         let serial = state.pointee.nextSerial
         state.pointee.nextSerial += 1
@@ -262,6 +293,7 @@ final class JSONWriter {
     }
 
     /// Closes every frame from the top down to `depth`, inclusive.
+    @usableFromInline
     func close(downTo depth: Int) {
         while state.pointee.frames.count > depth {
             switch state.pointee.frames.removeLast().kind {
@@ -302,6 +334,7 @@ final class JSONWriter {
     }
 
     /// Starts the next member of object `depth` under `key`, a name that needs no escaping.
+    @usableFromInline
     func member(_ key: StaticString, depth: Int, serial: Int) throws {
         try advance(depth: depth, serial: serial, key: key.description)
         byte(UInt8(ascii: "\""))
