@@ -57,21 +57,6 @@ public struct WireObjectWriter {
         guard let value else { return }
         try encode(value, forKey: key)
     }
-
-    /// ``encode(_:forKey:)`` for a member that is itself ``WireEncodable``: written without asking the
-    /// runtime whether its type conforms.
-    @inlinable
-    public func encode<T: WireEncodable>(_ value: T, forKey key: StaticString) throws {
-        try writer.member(key, depth: depth, serial: serial)
-        try writer.object(value, key: StaticKey(name: key))
-    }
-
-    /// ``encodeIfPresent(_:forKey:)`` for a member that is itself ``WireEncodable``.
-    @inlinable
-    public func encodeIfPresent<T: WireEncodable>(_ value: T?, forKey key: StaticString) throws {
-        guard let value else { return }
-        try encode(value, forKey: key)
-    }
 }
 
 /// Reads one JSON object's members for ``WireDecodable/init(wire:)``; valid only during that call.
@@ -80,12 +65,6 @@ public struct WireObjectReader {
     let tape: JSONTape
     @usableFromInline
     let index: Int
-
-    @usableFromInline
-    init(tape: JSONTape, index: Int) {
-        self.tape = tape
-        self.index = index
-    }
 
     /// The value under `key`: `keyNotFound` when absent, `valueNotFound` when null, as Foundation throws.
     @inlinable
@@ -98,20 +77,6 @@ public struct WireObjectReader {
     public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
         guard let node = presentMember(key) else { return nil }
         return try tape.decode(type, at: node)
-    }
-
-    /// ``decode(_:forKey:)`` for a member that is itself ``WireDecodable``: read without asking the
-    /// runtime whether its type conforms.
-    @inlinable
-    public func decode<T: WireDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
-        try T(wire: tape.objectReader(at: member(key)))
-    }
-
-    /// ``decodeIfPresent(_:forKey:)`` for a member that is itself ``WireDecodable``.
-    @inlinable
-    public func decodeIfPresent<T: WireDecodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
-        guard let node = presentMember(key) else { return nil }
-        return try T(wire: tape.objectReader(at: node))
     }
 
     /// The value node of `key`, or `keyNotFound`.
@@ -149,17 +114,6 @@ struct StaticKey: CodingKey {
 }
 
 extension JSONTape {
-    /// `T(wire:)` for a type `T` that is the ``WireDecodable`` type `wire`; the node must be an object.
-    ///
-    /// Returns `T` itself, not an optional: an unspecialized generic function that handles a `T?` asks
-    /// the runtime for `Optional<T>`'s metadata on every call, which would cost more than the fast path saves.
-    func decode<T: Decodable>(_ type: T.Type, wire: any WireDecodable.Type, at index: Int) throws -> T {
-        func read<W: WireDecodable>(_ wire: W.Type) throws -> T {
-            unsafeBitCast(try W(wire: objectReader(at: index)), to: T.self)
-        }
-        return try read(wire)
-    }
-
     /// The reader of the object at node `index`, or the error Foundation throws for another value.
     @usableFromInline
     func objectReader(at index: Int) throws -> WireObjectReader {
@@ -169,19 +123,6 @@ extension JSONTape {
 }
 
 extension JSONWriter {
-    /// Writes `value` through ``WireEncodable/encode(wire:)`` if `T` is ``WireEncodable``; false otherwise.
-    @inline(__always)
-    func valueWire<T: Encodable>(_ value: T, key: (any CodingKey)?) throws -> Bool {
-        guard let wire = T.self as? any WireEncodable.Type else { return false }
-        func write<W: WireEncodable>(_ wire: W.Type) throws {
-            try withUnsafePointer(to: value) { pointer in
-                try pointer.withMemoryRebound(to: W.self, capacity: 1) { try object($0.pointee, key: key) }
-            }
-        }
-        try write(wire)
-        return true
-    }
-
     /// Writes a ``WireEncodable`` value's object, member by member.
     @inlinable
     func object<W: WireEncodable>(_ value: W, key: (any CodingKey)?) throws {

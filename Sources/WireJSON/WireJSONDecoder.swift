@@ -97,6 +97,14 @@ extension JSONTape {
         if T.self == Int.self { return unsafeBitCast(try int(at: index), to: T.self) }
         if T.self == UInt64.self { return unsafeBitCast(try uint64(at: index), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(at: index), to: T.self) }
+        // Specialized for a concrete type, the compiler settles this check and the opening itself. `read`
+        // returns `T`, not `T?`: unspecialized, a `T?` would ask the runtime for `Optional<T>` on every call.
+        if let wire = T.self as? any WireDecodable.Type {
+            func read<W: WireDecodable>(_ wire: W.Type) throws -> T {
+                unsafeBitCast(try W(wire: objectReader(at: index)), to: T.self)
+            }
+            return try read(wire)
+        }
         return try decodeOther(type, at: index)
     }
 
@@ -109,7 +117,6 @@ extension JSONTape {
         if T.self == URL.self { return unsafeBitCast(try url(at: index), to: T.self) }
         if T.self == Decimal.self { return unsafeBitCast(try decimal(at: index), to: T.self) }
         if T.self == [String].self { return unsafeBitCast(try strings(at: index), to: T.self) }
-        if let wire = T.self as? any WireDecodable.Type { return try decode(T.self, wire: wire, at: index) }
         return try T(from: NodeDecoder(tape: self, index: index))
     }
 

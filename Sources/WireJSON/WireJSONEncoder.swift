@@ -226,6 +226,11 @@ final class JSONWriter {
         if T.self == Int.self { return int(unsafeBitCast(value, to: Int.self)) }
         if T.self == UInt64.self { return uint64(unsafeBitCast(value, to: UInt64.self)) }
         if T.self == Bool.self { return bool(unsafeBitCast(value, to: Bool.self)) }
+        // Specialized for a concrete type, the compiler settles this check and the opening itself.
+        if let wire = T.self as? any WireEncodable.Type {
+            func write<W: WireEncodable>(_ wire: W.Type) throws { try object(unsafeBitCast(value, to: W.self), key: key) }
+            return try write(wire)
+        }
         try valueOther(value, key: key)
     }
 
@@ -248,7 +253,6 @@ final class JSONWriter {
             }
             return byte(UInt8(ascii: "]"))
         }
-        if try valueWire(value, key: key) { return }
         let (depth, serial) = push(key: key)
         try value.encode(to: FrameEncoder(writer: self, depth: depth, serial: serial))
         close(downTo: depth)
