@@ -47,6 +47,8 @@ public final class Subscriber: Service, Sendable {
     /// Messages skipped because a newer one of their topic came before they were read
     /// (`tickwire_bus_superseded_total`).
     private let superseded: Counter
+    /// Messages the socket's queue dropped because the subscriber fell behind (`tickwire_bus_dropped_total`).
+    private let dropped: Counter
 
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
@@ -68,6 +70,7 @@ public final class Subscriber: Service, Sendable {
         self.logger = logger
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
         self.superseded = Counter(label: "tickwire_bus_superseded_total", dimensions: [("subscriber", name)])
+        self.dropped = Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)])
         events = SubscriberEvents(
             queue: queue, lag: Metrics.Timer(label: "tickwire_bus_delivery_lag_seconds", dimensions: [("subscriber", name)]))
         socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: receiveBuffer) { socket in
@@ -134,7 +137,7 @@ public final class Subscriber: Service, Sendable {
     /// are lost updates: count them and re-synchronise at once, without waiting for a later gap to show it.
     private func noticeDrops(_ dropped: Int, in replica: inout Replica, at now: ContinuousClock.Instant) {
         guard dropped > replica.dropped else { return }
-        Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)]).increment(by: dropped - replica.dropped)
+        self.dropped.increment(by: dropped - replica.dropped)
         logger.warning("fell behind, messages dropped; re-synchronising", metadata: [
             "endpoint": "\(endpoint)", "dropped": "\(dropped - replica.dropped)"])
         replica.dropped = dropped
