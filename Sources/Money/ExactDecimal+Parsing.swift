@@ -46,6 +46,8 @@ extension ExactDecimal {
             negative = bytes[index] == UInt8(ascii: "-")
             index += 1
         }
+        // The first 19 significant digits add up in 64 bits; only longer numbers need 128-bit steps.
+        var small: UInt64 = 0
         var magnitude: UInt128 = 0
         var significantDigits = 0
         var fractionalDigits = 0
@@ -53,13 +55,19 @@ extension ExactDecimal {
         var sawPoint = false
         while index < count {
             let byte = bytes[index]
-            if byte &- UInt8(ascii: "0") < 10 {
+            let digit = byte &- UInt8(ascii: "0")
+            if digit < 10 {
                 sawDigit = true
                 if sawPoint { fractionalDigits += 1 }
-                if magnitude != 0 || byte != UInt8(ascii: "0") {
+                if significantDigits > 0 || digit != 0 {
                     significantDigits += 1
-                    if significantDigits > 38 { return .tooManyDigits }
-                    magnitude = magnitude &* 10 &+ UInt128(byte &- UInt8(ascii: "0"))
+                    if significantDigits <= 19 {
+                        small = small &* 10 &+ UInt64(digit)
+                    } else {
+                        if significantDigits > 38 { return .tooManyDigits }
+                        if significantDigits == 20 { magnitude = UInt128(small) }
+                        magnitude = magnitude &* 10 &+ UInt128(digit)
+                    }
                 }
             } else if byte == UInt8(ascii: ".") && !sawPoint {
                 sawPoint = true
@@ -69,6 +77,7 @@ extension ExactDecimal {
             index += 1
         }
         guard sawDigit else { return .invalid }
+        if significantDigits <= 19 { magnitude = UInt128(small) }
         var exponent = 0
         if index < count {
             guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return .invalid }

@@ -79,29 +79,58 @@ extension ExactDecimal: CustomStringConvertible {
     @inlinable
     public func withDigits<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
         // At most 41 bytes: a sign, "0." and 38 fractional digits, or a sign and 39 integer digits.
-        // Written from the end backwards, so each digit lands in its place at once.
+        // Written from the end backwards, two digits per 64-bit division (a 128-bit division by 10
+        // per digit made this the encoder's largest cost: bench/PROFILE.md), the point put in after.
         try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
             let out = buffer.baseAddress!
             var position = 48
-            var rest = mantissa.magnitude
-            func put(_ byte: UInt8) {
-                position -= 1
-                out[position] = byte
-            }
-            func nextDigit() -> UInt8 {
-                if rest <= UInt128(UInt64.max) {
-                    let narrow = UInt64(truncatingIfNeeded: rest)
-                    rest = UInt128(narrow / 10)
-                    return UInt8(truncatingIfNeeded: narrow % 10) &+ 48
+            func put(_ value: UInt64) {
+                let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+                var value = value
+                while value >= 100 {
+                    let pair = Int(value % 100) &* 2
+                    value /= 100
+                    position -= 2
+                    out[position] = pairs.utf8Start[pair]
+                    out[position + 1] = pairs.utf8Start[pair + 1]
                 }
-                let (quotient, digit) = rest.quotientAndRemainder(dividingBy: 10)
-                rest = quotient
-                return UInt8(truncatingIfNeeded: digit) &+ 48
+                if value >= 10 {
+                    let pair = Int(value) &* 2
+                    position -= 2
+                    out[position] = pairs.utf8Start[pair]
+                    out[position + 1] = pairs.utf8Start[pair + 1]
+                } else {
+                    position -= 1
+                    out[position] = UInt8(truncatingIfNeeded: value) &+ 48
+                }
             }
-            for _ in 0..<scale { put(nextDigit()) }
-            if scale > 0 { put(UInt8(ascii: ".")) }
-            repeat { put(nextDigit()) } while rest > 0
-            if mantissa < 0 { put(UInt8(ascii: "-")) }
+            let magnitude = mantissa.magnitude
+            if magnitude > UInt128(UInt64.max) {
+                // Below 10^38, so the part above the low 19 digits fits in 64 bits.
+                let (high, low) = magnitude.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
+                put(UInt64(truncatingIfNeeded: low))
+                while position > 48 - 19 {
+                    position -= 1
+                    out[position] = UInt8(ascii: "0")
+                }
+                put(UInt64(truncatingIfNeeded: high))
+            } else {
+                put(UInt64(truncatingIfNeeded: magnitude))
+            }
+            while 48 - position <= scale {
+                position -= 1
+                out[position] = UInt8(ascii: "0")
+            }
+            if scale > 0 {
+                // The integer digits (at least one) move one place left to make room for the point.
+                for index in position..<(48 - scale) { out[index - 1] = out[index] }
+                position -= 1
+                out[47 - scale] = UInt8(ascii: ".")
+            }
+            if mantissa < 0 {
+                position -= 1
+                out[position] = UInt8(ascii: "-")
+            }
             return try body(UnsafeBufferPointer(start: out + position, count: 48 - position))
         }
     }

@@ -46,6 +46,31 @@ struct ParsingTests {
         }
     }
 
+    /// Printing and parsing take 64-bit fast paths up to 19 digits: values of every length from 1 to 38 digits,
+    /// at every scale, print as their digits with the point placed by hand, and parse back to the same parts.
+    @Test func randomValuesOfEveryLengthAndScale() throws {
+        var generator = SplitMix64(state: 0x5EED_D161_7500)
+        for _ in 0..<4_000 {
+            let digits = Int.random(in: 1...38, using: &generator)
+            var magnitude: UInt128 = 0
+            for position in 0..<digits {
+                let digit = UInt128(position == 0 ? UInt8.random(in: 1...9, using: &generator) : UInt8.random(in: 0...9, using: &generator))
+                magnitude = magnitude * 10 + digit
+            }
+            let negative = Bool.random(using: &generator)
+            let value = try ExactDecimal(mantissa: negative ? -Int128(magnitude) : Int128(magnitude), scale: Int.random(in: 0...38, using: &generator))
+            var text = String(magnitude)
+            if value.scale > 0 {
+                text = String(repeating: "0", count: max(value.scale + 1 - text.count, 0)) + text
+                text.insert(".", at: text.index(text.endIndex, offsetBy: -value.scale))
+            }
+            if negative { text = "-" + text }
+            #expect(value.description == text)
+            let parsed = try ExactDecimal(text)
+            #expect(parsed.mantissa == value.mantissa && parsed.scale == value.scale, "\(text)")
+        }
+    }
+
     @Test(arguments: ["", "abc", "NaN", "nan", "Infinity", "-Infinity", "inf", "1,5", " 1", "1 ", "+", "-", ".", "-.", "1.2.3",
                       "--1", "+-1", "1e", "1e+", "1e-", "e5", "1e5.0", "0x10", "1_000", "١", "1.5f", "\u{0}1"])
     func rejectsNonNumbers(input: String) {
