@@ -64,7 +64,8 @@ final class JSONWriter {
 
     init() {
         state = .allocate(capacity: 1)
-        let capacity = 256
+        // Room for a typical stream message (an envelope with a quote is about 270 bytes) without growing.
+        let capacity = 512
         state.initialize(to: State(buffer: .allocate(capacity: capacity), capacity: capacity))
         state.pointee.frames.reserveCapacity(8)
     }
@@ -340,10 +341,28 @@ final class JSONWriter {
     /// Starts the next member of object `depth` under `key`, a name that needs no escaping.
     @usableFromInline
     func member(_ key: StaticString, depth: Int, serial: Int) throws {
-        try advance(depth: depth, serial: serial, key: key.description)
-        byte(UInt8(ascii: "\""))
-        literal(key)
-        literal("\":")
+        let comma: Bool
+        if depth == state.pointee.frames.count - 1, state.pointee.frames[depth].serial == serial {
+            // A member of the innermost open object (every member of a `WireEncodable` is): no frame to close.
+            comma = state.pointee.frames[depth].count > 0
+            state.pointee.frames[depth].count += 1
+        } else {
+            try advance(depth: depth, serial: serial, key: key.description)
+            comma = false
+        }
+        let length = key.utf8CodeUnitCount
+        reserve(length + 4)
+        let start = state.pointee.buffer + state.pointee.count
+        var out = start
+        if comma {
+            out.pointee = UInt8(ascii: ",")
+            out += 1
+        }
+        out.pointee = UInt8(ascii: "\"")
+        (out + 1).update(from: key.utf8Start, count: length)
+        out[length + 1] = UInt8(ascii: "\"")
+        out[length + 2] = UInt8(ascii: ":")
+        state.pointee.count += out - start + length + 3
     }
 
     /// Writes the comma before every element but the first of container `depth`; throws if a later
