@@ -28,14 +28,25 @@ public final class Publisher: Service, Sendable {
 
     private struct State {
         var topics: [Topic: TopicState] = [:]
-        var retained: [Topic: Retained] = [:]
+        /// How many topics hold a retained value.
+        var retainedCount = 0
         var heartbeatSeq: UInt64 = 0
     }
 
-    /// A topic's last sequence number, and its first frame made once.
+    /// What the publisher keeps of one topic, found with one hash look-up per message: its last sequence
+    /// number, its first frame and default envelope fields made once, and its retained value.
     private struct TopicState {
-        var seq: UInt64
+        var seq: UInt64 = 0
         let frame: Data
+        let kind: String
+        let source: String?
+        var retained: Retained?
+
+        init(_ topic: Topic) {
+            frame = Data(topic.rawValue.utf8)
+            kind = String(topic.kind)
+            source = topic.source.map(String.init)
+        }
     }
 
     private struct Retained: @unchecked Sendable {
@@ -43,7 +54,9 @@ public final class Publisher: Service, Sendable {
         // kept type-erased to compare the next payload of the same topic.
         var seq: UInt64
         var body: Data
-        var payload: Any
+        /// Kept only when published with `onlyIfChanged` (boxing a payload costs an allocation);
+        /// without it the next such publish compares with nothing and goes out.
+        var payload: Any?
     }
 
     /// Binds a PUB socket to each of `endpoints`.
@@ -74,7 +87,8 @@ public final class Publisher: Service, Sendable {
     ///
     /// - Parameters:
     ///   - source: the envelope's source (default: the topic's source).
-    ///   - onlyIfChanged: skip the message when the topic's last payload is equal.
+    ///   - onlyIfChanged: skip the message when it equals the topic's last retained payload that was also
+    ///     published with `onlyIfChanged` (only those are kept to compare with).
     ///   - retain: keep it as the topic's last value for snapshots.
     /// - Returns: the envelope's sequence number, or `nil` when skipped as unchanged.
     @discardableResult
@@ -83,19 +97,22 @@ public final class Publisher: Service, Sendable {
         onlyIfChanged: Bool = false, retain: Bool = true
     ) throws -> UInt64? {
         try state.withLock { state -> UInt64? in
-            if onlyIfChanged, let last = state.retained[topic], (last.payload as? Payload) == data {
+            if state.topics.index(forKey: topic) == nil { state.topics[topic] = TopicState(topic) }
+            let index = state.topics.index(forKey: topic)!
+            let last = state.topics.values[index]
+            if onlyIfChanged, let payload = last.retained?.payload, (payload as? Payload) == data {
                 return nil
             }
-            let last = state.topics[topic]
-            let seq = (last?.seq ?? 0) + 1
+            let seq = last.seq + 1
             let envelope = Envelope(
-                type: type ?? String(topic.kind), seq: seq, time: Date(),
-                source: source ?? topic.source.map(String.init) ?? service, data: data)
+                type: type ?? last.kind, seq: seq, time: Date(), source: source ?? last.source ?? service, data: data)
             let body = try Wire.encode(envelope)
-            let frame = last?.frame ?? Data(topic.rawValue.utf8)
-            state.topics[topic] = TopicState(seq: seq, frame: frame)
-            if retain { state.retained[topic] = Retained(seq: seq, body: body, payload: data) }
-            socket.post([frame, body])
+            state.topics.values[index].seq = seq
+            if retain {
+                if last.retained == nil { state.retainedCount += 1 }
+                state.topics.values[index].retained = Retained(seq: seq, body: body, payload: onlyIfChanged ? data : nil)
+            }
+            socket.post([last.frame, body])
             return seq
         }.map { seq in
             published.increment()
@@ -111,8 +128,10 @@ public final class Publisher: Service, Sendable {
     /// Every retained topic under `prefix` with its last envelope and sequence number.
     public func snapshot(prefix: String) -> Snapshot {
         let entries = state.withLock { state in
-            state.retained.filter { $0.key.rawValue.hasPrefix(prefix) }
-                .map { Snapshot.Entry(topic: $0.key, seq: $0.value.seq, body: String(decoding: $0.value.body, as: UTF8.self)) }
+            state.topics.compactMap { topic, entry -> Snapshot.Entry? in
+                guard let retained = entry.retained, topic.rawValue.hasPrefix(prefix) else { return nil }
+                return Snapshot.Entry(topic: topic, seq: retained.seq, body: String(decoding: retained.body, as: UTF8.self))
+            }
         }
         return Snapshot(publisher: service, instance: instance, entries: entries.sorted { $0.topic < $1.topic })
     }
@@ -134,7 +153,7 @@ public final class Publisher: Service, Sendable {
     func sendHeartbeat(on topic: Topic) {
         let (seq, topics) = state.withLock { state in
             state.heartbeatSeq += 1
-            return (state.heartbeatSeq, state.retained.count)
+            return (state.heartbeatSeq, state.retainedCount)
         }
         let heartbeat = Heartbeat(
             service: service, instance: instance, topics: topics, dropped: droppedMessages,

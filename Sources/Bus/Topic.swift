@@ -62,8 +62,14 @@ public struct Topic: Hashable, Sendable, Codable, CustomStringConvertible, Compa
     }
 
     static func isValid(_ text: String) -> Bool {
+        // Over the contiguous UTF-8 bytes (every native string has them): iterating `utf8` a byte at a
+        // time made this check a tenth of a subscriber's parse of a message.
+        text.utf8.withContiguousStorageIfAvailable { isValid(bytes: $0) } ?? isValid(bytes: Array(text.utf8))
+    }
+
+    private static func isValid(bytes: some Collection<UInt8>) -> Bool {
         var componentLength = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             switch byte {
             case UInt8(ascii: "."):
                 if componentLength == 0 { return false }

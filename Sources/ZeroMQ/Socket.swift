@@ -123,6 +123,8 @@ public final class Socket {
     public func receive(dontWait: Bool = true) throws(ZMQError) -> [Data]? {
         let handle = try live("zmq_msg_recv")
         var frames: [Data] = []
+        // Room for a stream message's two frames [topic, json], so the second needs no reallocation.
+        frames.reserveCapacity(2)
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }

@@ -117,6 +117,11 @@ struct PubSubTests {
         let snapshot = publisher.snapshot(prefix: "quote.")
         #expect(snapshot.entries.map(\.seq) == [2])
         #expect(publisher.snapshot(prefix: "rate.").entries.isEmpty)
+        // Only a value published with `onlyIfChanged` is kept to compare with; a snapshot keeps the retained seq.
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "3"), on: topic) == 3)
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "3"), on: topic, onlyIfChanged: true) == 4)
+        #expect(try publisher.publish(Price(symbol: "BTC", price: "4"), on: topic, retain: false) == 5)
+        #expect(publisher.snapshot(prefix: "quote.").entries.map(\.seq) == [4])
         await publisher.close()
     }
 
