@@ -14,6 +14,24 @@ enum BusBench {
         var messagesPerSecond: Double
         var received: Int
         var bodyBytes: Int
+        /// CPU time of the whole process (every thread: publisher, subscriber, socket owners, libzmq's
+        /// I/O threads) per message over the run: what a message costs, whatever the scheduler did.
+        var cpuMicrosecondsPerMessage: Double
+
+        init(received: Int, bodyBytes: Int, from start: (ContinuousClock.Instant, Double), to end: (ContinuousClock.Instant, Double)) {
+            self.received = received
+            self.bodyBytes = bodyBytes
+            messagesPerSecond = Double(received) / (end.0 - start.0).seconds
+            cpuMicrosecondsPerMessage = (end.1 - start.1) * 1e6 / Double(max(received, 1))
+        }
+    }
+
+    /// The moment and the process's CPU seconds so far (user and system, all threads).
+    static func mark() -> (ContinuousClock.Instant, Double) {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
+        return (ContinuousClock.now, seconds(usage.ru_utime) + seconds(usage.ru_stime))
     }
 
     /// Publisher (Bus `Publisher.publish`: Wire.encode, seq, retain) -> tcp -> SUB `OwnedSocket`
@@ -31,7 +49,7 @@ enum BusBench {
             try socket.connect(endpoint)
         }
         try await Task.sleep(for: .milliseconds(300))  // slow joiner
-        let start = Unsafe(ContinuousClock.now)
+        let start = Unsafe(mark())
         let consumer = Task {
             var received = 0, checksum: UInt64 = 0, bytes = 0
             for await frames in sub.incoming {
@@ -42,10 +60,10 @@ enum BusBench {
                 received += 1
                 if received == count { break }
             }
-            return (ContinuousClock.now, received, bytes, checksum)
+            return (mark(), received, bytes, checksum)
         }
         try await onThread("bench-pub") {
-            start.value = ContinuousClock.now
+            start.value = mark()
             for index in 0..<count {
                 try publisher.publish(sampleQuotes[index & 63], on: topics[index & 7])
             }
@@ -53,7 +71,7 @@ enum BusBench {
         let (end, received, bytes, _) = try await consumer.value
         await publisher.close()
         await sub.close()
-        return Result(messagesPerSecond: Double(received) / (end - start.value).seconds, received: received, bodyBytes: bytes)
+        return Result(received: received, bodyBytes: bytes, from: start.value, to: end)
     }
 
     /// A representative encoded message, for the raw runs' byte count.
@@ -77,23 +95,23 @@ enum BusBench {
             try socket.connect(endpoint)
         }
         try await Task.sleep(for: .milliseconds(300))
-        let start = Unsafe(ContinuousClock.now)
+        let start = Unsafe(mark())
         let consumer = Task {
             var received = 0
             for await message in sub.incoming {
                 if message.count == 2 { received += 1 }
                 if received == count { break }
             }
-            return (ContinuousClock.now, received)
+            return (mark(), received)
         }
         _ = try await onThread("raw-pub") {
-            start.value = ContinuousClock.now
+            start.value = mark()
             for _ in 0..<count { pub.post(frames) }
         }
         let (end, received) = await consumer.value
         await pub.close()
         await sub.close()
-        return Result(messagesPerSecond: Double(received) / (end - start.value).seconds, received: received, bodyBytes: frames[1].count)
+        return Result(received: received, bodyBytes: frames[1].count, from: start.value, to: end)
     }
 
     /// The same bytes through the ZeroMQ wrapper's `Socket` with blocking send/receive on two threads: the limit.
@@ -110,21 +128,21 @@ enum BusBench {
         try sub.connect(endpoint)
         try await Task.sleep(for: .milliseconds(300))
         let pubBox = Unsafe(pub), subBox = Unsafe(sub)
-        let start = Unsafe(ContinuousClock.now)
-        async let consumer = onThread("zmq-sub") { () throws -> (ContinuousClock.Instant, Int) in
+        let start = Unsafe(mark())
+        async let consumer = onThread("zmq-sub") { () throws -> ((ContinuousClock.Instant, Double), Int) in
             var received = 0
             while received < count, let message = try subBox.value.receive(dontWait: false) {
                 if message.count == 2 { received += 1 }
             }
-            return (ContinuousClock.now, received)
+            return (mark(), received)
         }
         _ = try await onThread("zmq-pub") {
-            start.value = ContinuousClock.now
+            start.value = mark()
             for _ in 0..<count { try pubBox.value.send(frames, dontWait: false) }
         }
         let (end, received) = try await consumer
         pub.close()
         sub.close()
-        return Result(messagesPerSecond: Double(received) / (end - start.value).seconds, received: received, bodyBytes: frames[1].count)
+        return Result(received: received, bodyBytes: frames[1].count, from: start.value, to: end)
     }
 }

@@ -100,11 +100,11 @@ func say(_ text: String) {
 if only.contains("bus") {
     say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback")
     let bus = try await BusBench.encoded(count: busCount)
-    say("tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received)")
+    say("tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received), CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2)) us/msg")
     let owned = try await BusBench.ownedSocketRaw(count: busCount)
-    say("tickwire OwnedSocket, same bytes, no JSON:           \(rate(owned.messagesPerSecond))")
+    say("tickwire OwnedSocket, same bytes, no JSON:           \(rate(owned.messagesPerSecond)), CPU \(fmt(owned.cpuMicrosecondsPerMessage, 2)) us/msg")
     let raw = try await BusBench.zmqRaw(count: busCount)
-    say("ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond))")
+    say("ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond)), CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2)) us/msg")
     var pyEncoded: Double?, pyRaw: Double?
     if runPeers {
         pyEncoded = peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
@@ -126,6 +126,9 @@ if only.contains("bus") {
                     peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { raw.messagesPerSecond / $0 }), target: "-", met: "-"))
     rows.append(Row(benchmark: "1b. raw: Bus OwnedSocket post/incoming, no JSON", tickwire: rate(owned.messagesPerSecond),
                     peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { owned.messagesPerSecond / $0 }), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1c. CPU per message, all threads: Bus / OwnedSocket / raw", tickwire:
+                        [bus, owned, raw].map { "\(fmt($0.cpuMicrosecondsPerMessage, 2))" }.joined(separator: " / ") + " us",
+                    peer: "-", ratio: "\(fmt(bus.cpuMicrosecondsPerMessage / raw.cpuMicrosecondsPerMessage, 1))x raw", target: "-", met: "-"))
 }
 
 // 2. Latency
