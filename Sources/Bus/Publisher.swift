@@ -8,9 +8,10 @@ import ZeroMQ
 /// A stream publisher: numbers messages per topic, keeps each topic's last value for
 /// late joiners (``snapshot(prefix:)``), and sends a heartbeat every second.
 ///
-/// `publish` is synchronous and cheap: it encodes, records and queues the message for
-/// the PUB socket's owner thread. Messages the socket drops at its high-water mark are
-/// counted (``droppedMessages``); subscribers notice the sequence gap and re-synchronise.
+/// `publish` is synchronous and cheap: it encodes, records and sends the message on the
+/// caller's thread, through a PUB ``LockedSocket`` that never blocks. Messages the socket
+/// drops at its high-water mark are counted (``droppedMessages``); subscribers notice the
+/// sequence gap and re-synchronise.
 public final class Publisher: Service, Sendable {
     /// The service name, used in `heartbeat.<service>` and as the default envelope source.
     public let service: String
@@ -21,7 +22,7 @@ public final class Publisher: Service, Sendable {
     /// How often the heartbeat goes out.
     public let heartbeatInterval: Duration
 
-    private let socket: OwnedSocket
+    private let socket: LockedSocket
     private let state = Mutex(State())
     private let logger: Logger
     private let published: Counter
@@ -74,7 +75,7 @@ public final class Publisher: Service, Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.logger = logger
         self.published = Counter(label: "tickwire_bus_published_total", dimensions: [("service", service)])
-        socket = try OwnedSocket(context: context, type: .pub, name: "\(service)-pub") { socket in
+        socket = try LockedSocket(context: context, type: .pub) { socket in
             try socket.set(.sendHighWaterMark, highWaterMark)
             for endpoint in endpoints { try socket.bind(endpoint) }
         }
@@ -112,7 +113,7 @@ public final class Publisher: Service, Sendable {
                 if last.retained == nil { state.retainedCount += 1 }
                 state.topics.values[index].retained = Retained(seq: seq, body: body, payload: onlyIfChanged ? data : nil)
             }
-            socket.post([last.frame, body])
+            socket.send([last.frame, body])
             return seq
         }.map { seq in
             published.increment()
@@ -122,7 +123,7 @@ public final class Publisher: Service, Sendable {
 
     /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
     public func boundEndpoint() async throws -> String {
-        try await socket.perform { try $0.lastEndpoint() }
+        try socket.withSocket { try $0.lastEndpoint() }
     }
 
     /// Every retained topic under `prefix` with its last envelope and sequence number.
@@ -145,7 +146,7 @@ public final class Publisher: Service, Sendable {
                 try? await Task.sleep(for: self.heartbeatInterval)
             }
         }
-        await socket.close()
+        socket.close()
         logger.info("publisher closed", metadata: ["service": "\(service)"])
     }
 
@@ -161,12 +162,12 @@ public final class Publisher: Service, Sendable {
                 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
         let envelope = Envelope(type: "heartbeat", seq: seq, time: Date(), source: service, data: heartbeat)
         if let body = try? Wire.encode(envelope) {
-            socket.post([Data(topic.rawValue.utf8), body])
+            socket.send([Data(topic.rawValue.utf8), body])
         }
     }
 
     /// Closes the socket without waiting for shutdown (tests and error paths).
-    public func close() async { await socket.close() }
+    public func close() async { socket.close() }
 }
 
 /// The payload of `heartbeat.<service>`.

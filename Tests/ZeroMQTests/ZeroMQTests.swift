@@ -262,6 +262,53 @@ struct ZeroMQTests {
         while answered.value < 200, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(answered.value == 200)
     }
+
+    /// A `LockedSocket` sent on by many tasks at once delivers every multipart message whole: the lock
+    /// keeps one task's frames from interleaving with another's.
+    @Test func lockedSocketSendsFromManyTasks() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull", receiveBuffer: 10_000) { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.bind(address)
+        }
+        let push = try LockedSocket(context: context, type: .push) { socket in
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.connect(address)
+        }
+        let senders = 8, each = 500
+        await withTaskGroup(of: Void.self) { group in
+            for sender in 0..<senders {
+                group.addTask {
+                    for index in 0..<each { push.send(frames("sender-\(sender)", "\(index)", "end-\(sender)")) }
+                }
+            }
+        }
+        var next = [Int](repeating: 0, count: senders)
+        var iterator = pull.incoming.makeAsyncIterator()
+        for _ in 0..<(senders * each) {
+            let message = text(await iterator.next())
+            let sender = Int(message.first?.dropFirst("sender-".count) ?? "") ?? -1
+            try #require((0..<senders).contains(sender) && message.count == 3, "\(message)")
+            #expect(message == ["sender-\(sender)", "\(next[sender])", "end-\(sender)"])
+            next[sender] += 1
+        }
+        #expect(next == [Int](repeating: each, count: senders))
+        #expect(push.droppedSends == 0)
+        push.close()
+        await pull.close()
+    }
+
+    /// A closed `LockedSocket` refuses and counts sends, and answers calls with `ENOTSOCK`; closing twice is harmless.
+    @Test func lockedSocketAfterClose() throws {
+        let pub = try LockedSocket(context: context, type: .pub) { try $0.bind(endpoint("inproc")) }
+        #expect(try pub.withSocket { try $0.lastEndpoint() }.hasPrefix("inproc://"))
+        #expect(pub.send(frames("quote.x", "sent")))
+        pub.close()
+        pub.close()
+        #expect(!pub.send(frames("quote.x", "late")))
+        #expect(pub.droppedSends == 1)
+        #expect(throws: ZMQError.self) { try pub.withSocket { try $0.lastEndpoint() } }
+    }
 }
 
 /// A count several tasks add to.

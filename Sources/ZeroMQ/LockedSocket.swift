@@ -1,0 +1,60 @@
+import Foundation
+import Synchronization
+
+/// A send-only socket (PUB or PUSH) that any thread may send on, one at a time behind a lock.
+///
+/// libzmq sockets are not thread-safe, but one may pass from thread to thread across a full memory
+/// barrier; taking and releasing the lock is that barrier, so the lock is the socket's owner. Every
+/// call is non-blocking (sends use `ZMQ_DONTWAIT`: a PUB at its high-water mark drops the message,
+/// and the drop is counted), so the lock is held only while libzmq copies a message into its queue,
+/// and no cooperative thread ever waits on libzmq.
+///
+/// A publisher sends this way on its own thread. Through an ``OwnedSocket`` each message was handed
+/// to the owner thread, which cost a wake-up (a pipe write and a `zmq_poll` return) per message
+/// whenever the owner thread was faster than the publisher: bench/PROFILE.md.
+public final class LockedSocket: Sendable {
+    /// The socket's pattern.
+    public let type: SocketType
+    private let socket: Mutex<Socket?>
+    private let dropped = Atomic<Int>(0)
+
+    /// Makes a socket of a sending `type` and lets `configure` set options, bind and connect it.
+    public init(context: ZMQContext, type: SocketType, configure: (Socket) throws -> Void) throws {
+        precondition(!type.receives, "a LockedSocket only sends; \(type) sockets receive")
+        let socket = try Socket(context: context, type: type)
+        try configure(socket)
+        self.type = type
+        self.socket = Mutex(socket)
+    }
+
+    /// Messages refused since start: by a socket at its high-water mark, or after ``close()``.
+    public var droppedSends: Int { dropped.load(ordering: .relaxed) }
+
+    /// Sends `frames` as one multipart message without blocking; returns false, and counts a drop,
+    /// when the socket refused it or is closed.
+    @discardableResult
+    public func send(_ frames: [Data]) -> Bool {
+        let sent = socket.withLock { socket in (try? socket?.send(frames, dontWait: true)) ?? false }
+        if !sent { dropped.add(1, ordering: .relaxed) }
+        return sent
+    }
+
+    /// Runs `body` with the socket under the lock: for quick, non-blocking calls (options, ``Socket/lastEndpoint()``).
+    /// Throws `ENOTSOCK` once the socket is closed.
+    public func withSocket<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
+        try socket.withLock { socket in
+            guard let socket else {
+                throw ZMQError(operation: "socket", code: ENOTSOCK, message: "socket is closed")
+            }
+            return try body(socket)
+        }
+    }
+
+    /// Closes the socket; later sends are counted as dropped. Safe to call twice.
+    public func close() {
+        socket.withLock { socket in
+            socket?.close()
+            socket = nil
+        }
+    }
+}
