@@ -80,15 +80,16 @@ enum BusBench {
         return [Data(topics[0].rawValue.utf8), try Wire.encode(envelope)]
     }
 
-    /// The same bytes through `OwnedSocket` (post / incoming) with no JSON: the Bus transport alone.
-    static func ownedSocketRaw(count: Int) async throws -> Result {
+    /// The same bytes through the Bus's sockets with no JSON: the transport alone (a PUB `LockedSocket`
+    /// sending on the caller's thread -> a SUB `OwnedSocket` and its `incoming`).
+    static func busSocketsRaw(count: Int) async throws -> Result {
         let frames = try sampleFrames()
         let pubContext = try ZMQContext(), subContext = try ZMQContext()
-        let pub = try OwnedSocket(context: pubContext, type: .pub, name: "raw-pub") { socket in
+        let pub = try LockedSocket(context: pubContext, type: .pub) { socket in
             try socket.set(.sendHighWaterMark, 0)
             try socket.bind("tcp://127.0.0.1:*")
         }
-        let endpoint = try await pub.perform { try $0.lastEndpoint() }
+        let endpoint = try pub.withSocket { try $0.lastEndpoint() }
         let sub = try OwnedSocket(context: subContext, type: .sub, name: "raw-sub", receiveBuffer: count + 10) { socket in
             try socket.set(.receiveHighWaterMark, 0)
             try socket.subscribe("quote.")
@@ -106,10 +107,10 @@ enum BusBench {
         }
         _ = try await onThread("raw-pub") {
             start.value = mark()
-            for _ in 0..<count { pub.post(frames) }
+            for _ in 0..<count { pub.send(frames) }
         }
         let (end, received) = await consumer.value
-        await pub.close()
+        pub.close()
         await sub.close()
         return Result(received: received, bodyBytes: frames[1].count, from: start.value, to: end)
     }

@@ -11,6 +11,8 @@ import ZeroMQ
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
+//   tickwire-bench profile-throughput bus|sockets|raw [N]
+//                                       one throughput run of benchmark 1 (for perf record -e cpu-clock)
 //   tickwire-bench flood-prices PUB REP SECONDS RATE
 //                                       a stand-in converter publishing price.* flat out (bench/services.py)
 
@@ -31,6 +33,21 @@ if arguments.first == "profile-bus" {
         checksum &+= try message.decode(Quote.self).seq
     }
     print("profile-bus \(count) checksum \(checksum)")
+    exit(0)
+}
+if arguments.first == "profile-throughput", arguments.count >= 2 {
+    // One throughput run on its own, for a sampling profiler (`perf record -e cpu-clock -g`).
+    let count = Int(arguments.dropFirst(2).first ?? "") ?? 200_000
+    let result: BusBench.Result
+    switch arguments[1] {
+    case "bus": result = try await BusBench.encoded(count: count)
+    case "sockets": result = try await BusBench.busSocketsRaw(count: count)
+    case "raw": result = try await BusBench.zmqRaw(count: count)
+    default:
+        print("usage: tickwire-bench profile-throughput bus|sockets|raw [N]")
+        exit(2)
+    }
+    print("profile-throughput \(arguments[1]) \(count): \(Int(result.messagesPerSecond)) msg/s, CPU \(fmt(result.cpuMicrosecondsPerMessage, 2)) us/msg")
     exit(0)
 }
 if arguments.first == "flood-prices", arguments.count == 5, let seconds = Double(arguments[3]), let rate = Double(arguments[4]) {
@@ -101,8 +118,8 @@ if only.contains("bus") {
     say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback")
     let bus = try await BusBench.encoded(count: busCount)
     say("tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received), CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2)) us/msg")
-    let owned = try await BusBench.ownedSocketRaw(count: busCount)
-    say("tickwire OwnedSocket, same bytes, no JSON:           \(rate(owned.messagesPerSecond)), CPU \(fmt(owned.cpuMicrosecondsPerMessage, 2)) us/msg")
+    let sockets = try await BusBench.busSocketsRaw(count: busCount)
+    say("tickwire Bus sockets, same bytes, no JSON:           \(rate(sockets.messagesPerSecond)), CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2)) us/msg")
     let raw = try await BusBench.zmqRaw(count: busCount)
     say("ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond)), CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2)) us/msg")
     var pyEncoded: Double?, pyRaw: Double?
@@ -112,7 +129,7 @@ if only.contains("bus") {
         say("python pyzmq + orjson (typed decode):                 \(pyEncoded.map(rate) ?? "failed")")
         say("python pyzmq raw, same bytes:                         \(pyRaw.map(rate) ?? "failed")")
     }
-    let limit = max(raw.messagesPerSecond, owned.messagesPerSecond, pyRaw ?? 0)
+    let limit = max(raw.messagesPerSecond, sockets.messagesPerSecond, pyRaw ?? 0)
     let vsPython = pyEncoded.map { bus.messagesPerSecond / $0 }
     let vsLimit = bus.messagesPerSecond / limit
     say("ratio Bus / pyzmq+orjson: \(ratio(vsPython)) (target >= 2x); Bus / raw limit: \(fmt(vsLimit * 100, 1)) % (target >= 50 %)")
@@ -124,10 +141,10 @@ if only.contains("bus") {
                     met: vsLimit >= 0.5 ? "yes" : "NO"))
     rows.append(Row(benchmark: "1a. raw: ZeroMQ Socket (Swift), blocking", tickwire: rate(raw.messagesPerSecond),
                     peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { raw.messagesPerSecond / $0 }), target: "-", met: "-"))
-    rows.append(Row(benchmark: "1b. raw: Bus OwnedSocket post/incoming, no JSON", tickwire: rate(owned.messagesPerSecond),
-                    peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { owned.messagesPerSecond / $0 }), target: "-", met: "-"))
-    rows.append(Row(benchmark: "1c. CPU per message, all threads: Bus / OwnedSocket / raw", tickwire:
-                        [bus, owned, raw].map { "\(fmt($0.cpuMicrosecondsPerMessage, 2))" }.joined(separator: " / ") + " us",
+    rows.append(Row(benchmark: "1b. raw: Bus sockets (LockedSocket PUB -> OwnedSocket SUB), no JSON", tickwire: rate(sockets.messagesPerSecond),
+                    peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { sockets.messagesPerSecond / $0 }), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1c. CPU per message, all threads: Bus / Bus sockets / raw", tickwire:
+                        [bus, sockets, raw].map { "\(fmt($0.cpuMicrosecondsPerMessage, 2))" }.joined(separator: " / ") + " us",
                     peer: "-", ratio: "\(fmt(bus.cpuMicrosecondsPerMessage / raw.cpuMicrosecondsPerMessage, 1))x raw", target: "-", met: "-"))
 }
 
