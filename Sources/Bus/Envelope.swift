@@ -49,7 +49,8 @@ public struct BusMessage: Sendable, Equatable {
     public let header: EnvelopeHeader
     /// The whole envelope JSON, as it came off the wire.
     public var body: Data { document.data }
-    private let document: WireDocument
+    @usableFromInline
+    let document: WireDocument
 
     /// Parses the two frames `[topic, json]` of a stream message.
     public init(frames: [Data]) throws {
@@ -68,7 +69,9 @@ public struct BusMessage: Sendable, Equatable {
         }
     }
 
-    /// Decodes the whole envelope with its typed payload.
+    /// Decodes the whole envelope with its typed payload. Inlinable, so the payload's decoding
+    /// specializes where its type is known.
+    @inlinable
     public func decode<Payload>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
         do {
             let data = try Wire.decode(Payload.self, forKey: "data", from: document)
@@ -110,6 +113,9 @@ public func describe(_ error: any Error) -> String {
 
 extension Envelope: WireCodable {
     /// The members of the synthesized `Codable` conformance, in its order (see ``WireCodable``).
+    /// Inlinable, as is `init(wire:)`: specialized for a payload type, its member is coded without
+    /// a conformance look-up at run time.
+    @inlinable
     public func encode(wire object: WireObjectWriter) throws {
         try object.encode(type, forKey: "type")
         try object.encode(seq, forKey: "seq")
@@ -119,6 +125,7 @@ extension Envelope: WireCodable {
     }
 
     /// Reads what the synthesized `init(from:)` reads.
+    @inlinable
     public init(wire object: WireObjectReader) throws {
         self.init(
             type: try object.decode(forKey: "type"), seq: try object.decode(forKey: "seq"),

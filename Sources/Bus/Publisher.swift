@@ -50,14 +50,12 @@ public final class Publisher: Service, Sendable {
         }
     }
 
-    private struct Retained: @unchecked Sendable {
-        // @unchecked: `payload` is only ever a `Sendable` value (see `publish`); it is
-        // kept type-erased to compare the next payload of the same topic.
+    private struct Retained {
         var seq: UInt64
         var body: Data
         /// Kept only when published with `onlyIfChanged` (boxing a payload costs an allocation);
         /// without it the next such publish compares with nothing and goes out.
-        var payload: Any?
+        var kept: ComparedPayload?
     }
 
     /// Binds a PUB socket to each of `endpoints`.
@@ -92,26 +90,59 @@ public final class Publisher: Service, Sendable {
     ///     published with `onlyIfChanged` (only those are kept to compare with).
     ///   - retain: keep it as the topic's last value for snapshots.
     /// - Returns: the envelope's sequence number, or `nil` when skipped as unchanged.
+    ///
+    /// Inlinable: only the envelope's encoding is generic, and specialized where the payload's type is
+    /// known it runs without conformance look-ups; the bookkeeping stays in ``publish(on:retain:comparing:encode:)``.
+    @inlinable
     @discardableResult
     public func publish<Payload: Codable & Sendable & Equatable>(
         _ data: Payload, on topic: Topic, type: String? = nil, source: String? = nil,
         onlyIfChanged: Bool = false, retain: Bool = true
     ) throws -> UInt64? {
+        try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
+            try Wire.encode(Envelope(
+                type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, data: data))
+        }
+    }
+
+    /// A payload kept to compare the next one of its topic with (`onlyIfChanged`).
+    @usableFromInline
+    struct ComparedPayload: @unchecked Sendable {
+        // @unchecked: `payload` is only ever a `Sendable` value (see `publish`).
+        @usableFromInline
+        let payload: Any
+        /// Whether `payload` equals another topic value.
+        @usableFromInline
+        let equals: (Any) -> Bool
+
+        @inlinable
+        init<Payload: Equatable & Sendable>(_ payload: Payload) {
+            self.payload = payload
+            self.equals = { ($0 as? Payload) == payload }
+        }
+    }
+
+    /// The bookkeeping of ``publish(_:on:type:source:onlyIfChanged:retain:)``: under the lock, skips an
+    /// unchanged payload, numbers the message, has `encode` write its envelope (given the sequence number,
+    /// the topic's kind and source), retains and sends it.
+    @usableFromInline
+    func publish(
+        on topic: Topic, retain: Bool, comparing: ComparedPayload?,
+        encode: (UInt64, String, String?) throws -> Data
+    ) throws -> UInt64? {
         try state.withLock { state -> UInt64? in
             if state.topics.index(forKey: topic) == nil { state.topics[topic] = TopicState(topic) }
             let index = state.topics.index(forKey: topic)!
             let last = state.topics.values[index]
-            if onlyIfChanged, let payload = last.retained?.payload, (payload as? Payload) == data {
+            if let comparing, let retained = last.retained?.kept, comparing.equals(retained.payload) {
                 return nil
             }
             let seq = last.seq + 1
-            let envelope = Envelope(
-                type: type ?? last.kind, seq: seq, time: Date(), source: source ?? last.source ?? service, data: data)
-            let body = try Wire.encode(envelope)
+            let body = try encode(seq, last.kind, last.source)
             state.topics.values[index].seq = seq
             if retain {
                 if last.retained == nil { state.retainedCount += 1 }
-                state.topics.values[index].retained = Retained(seq: seq, body: body, payload: onlyIfChanged ? data : nil)
+                state.topics.values[index].retained = Retained(seq: seq, body: body, kept: comparing)
             }
             socket.send([last.frame, body])
             return seq

@@ -8,10 +8,16 @@ import WireJSON
 /// types encode themselves as decimal strings, so no number on the money path is
 /// ever a JSON float. The coders are WireJSON's: Codable, with these conventions built in.
 public enum Wire {
-    private static let encoder = WireJSONEncoder()
-    private static let decoder = WireJSONDecoder(userInfo: [ExactDecimal.stringsOnly: true])
+    @usableFromInline
+    static let encoder = WireJSONEncoder()
+    @usableFromInline
+    static let decoder = WireJSONDecoder(userInfo: [ExactDecimal.stringsOnly: true])
 
     /// Encodes `value` as wire JSON.
+    ///
+    /// Inlinable, as are the decodes from a parsed document: where the type is known, WireJSON's
+    /// coders specialize for it (bench/PROFILE.md).
+    @inlinable
     public static func encode<T: Encodable>(_ value: T) throws -> Data {
         try encoder.encode(value)
     }
@@ -27,11 +33,13 @@ public enum Wire {
     }
 
     /// Decodes a parsed document into `type`.
+    @inlinable
     public static func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
         try decoder.decode(type, from: document)
     }
 
     /// Decodes the member `key` of a parsed document's top-level object into `type`.
+    @inlinable
     public static func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
         try decoder.decode(type, forKey: key, from: document)
     }

@@ -544,10 +544,12 @@ private struct Parser {
 public struct WireDocument: Sendable {
     /// The JSON text.
     public let data: Data
+    @usableFromInline
     let storage: NodeStorage
 
     /// Runs `body` with a tape over the text and a private copy of the nodes (look-ups keep hints
     /// in them, and a document may be decoded from several threads at once).
+    @usableFromInline
     func withTape<R>(userInfo: [CodingUserInfoKey: Any], _ body: (JSONTape) throws -> R) throws -> R {
         try data.withUnsafeBytes { bytes in
             let nodes = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: storage.count)
@@ -558,6 +560,7 @@ public struct WireDocument: Sendable {
 }
 
 /// A parse's nodes, trimmed to size and never changed after: safe to share.
+@usableFromInline
 final class NodeStorage: @unchecked Sendable {
     // @unchecked: written once in `init`, only read afterwards.
     let nodes: UnsafeMutablePointer<JSONTape.Node>

@@ -9,7 +9,8 @@ import Money
 /// `Decimal` a JSON number, as Foundation's coders do. Errors are the `DecodingError`s that
 /// Foundation throws, with the same coding paths.
 public struct WireJSONDecoder: Sendable {
-    private let info: UserInfo
+    @usableFromInline
+    let info: UserInfo
 
     /// A decoder whose values' `init(from:)` see `userInfo`.
     public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
@@ -43,16 +44,20 @@ public struct WireJSONDecoder: Sendable {
     }
 
     /// Decodes `type` from a parsed document.
+    ///
+    /// Inlinable, as is ``decode(_:forKey:from:)``: specialized where the type is known, the chain of type
+    /// checks folds into a direct call, with no conformance look-up at run time (bench/PROFILE.md).
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
         try document.withTape(userInfo: info.values) { try $0.decode(T.self, at: 0) }
     }
 
     /// Decodes `type` from the member `key` of a parsed document's top-level object (an envelope's
     /// `data`); errors carry the member's whole coding path.
+    @inlinable
     public func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
         try document.withTape(userInfo: info.values) { tape in
-            _ = try tape.expect(.object, [String: Any].self, at: 0)
-            return try WireObjectReader(tape: tape, index: 0).decode(type, forKey: key)
+            try tape.objectReader(at: 0).decode(type, forKey: key)
         }
     }
 
@@ -61,8 +66,10 @@ public struct WireJSONDecoder: Sendable {
     }
 
     /// The user info, converted once to what `Decoder.userInfo` answers.
-    private final class UserInfo: @unchecked Sendable {
+    @usableFromInline
+    final class UserInfo: @unchecked Sendable {
         // @unchecked: built once from Sendable values and never changed.
+        @usableFromInline
         let values: [CodingUserInfoKey: Any]
         init(values: [CodingUserInfoKey: any Sendable]) { self.values = values }
     }

@@ -16,6 +16,10 @@ public struct WireJSONEncoder: Sendable {
 
     /// Encodes `value` as JSON text. Throws `EncodingError` for a non-finite `Double` or `Float`
     /// (JSON has none) and for containers used out of order.
+    ///
+    /// Inlinable: specialized where the type is known, a ``WireEncodable`` value is written without
+    /// a conformance look-up at run time (bench/PROFILE.md).
+    @inlinable
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         let writer = JSONWriter()
         try writer.value(value, key: nil)
@@ -62,6 +66,7 @@ final class JSONWriter {
 
     private let state: UnsafeMutablePointer<State>
 
+    @usableFromInline
     init() {
         state = .allocate(capacity: 1)
         // Room for a typical stream message (an envelope with a quote is about 270 bytes) without growing.
@@ -77,11 +82,13 @@ final class JSONWriter {
     }
 
     /// The bytes written, as `Data` that owns a copy.
+    @usableFromInline
     func takeData() -> Data {
         Data(bytes: state.pointee.buffer, count: state.pointee.count)
     }
 
     /// Throws the first misuse recorded by a non-throwing container call.
+    @usableFromInline
     func finish() throws {
         if let failure = state.pointee.failure { throw failure }
     }
