@@ -62,8 +62,7 @@ public struct BusMessage: Sendable, Equatable {
     public init(topic: String, body: Data) throws {
         self.topic = try Topic(topic)
         do {
-            document = try Wire.parse(body)
-            header = try Wire.decode(EnvelopeHeader.self, from: document)
+            (document, header) = try Wire.parse(body) { try EnvelopeHeader(wire: $0) }
         } catch {
             throw BusError.malformedEnvelope(topic: topic, reason: describe(error))
         }

@@ -32,6 +32,11 @@ public enum Wire {
         try decoder.parse(data)
     }
 
+    /// Parses wire JSON once and reads its top-level object with `body` straight from the parse.
+    public static func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
+        try decoder.parse(data, readingObject: body)
+    }
+
     /// Decodes a parsed document into `type`.
     @inlinable
     public static func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {

@@ -44,6 +44,8 @@ final class JSONTape {
     let count: Int
     /// What `Decoder.userInfo` answers.
     let userInfo: [CodingUserInfoKey: Any]
+    /// Who owns `nodes` when the tape only borrows them; nil when the tape owns them.
+    private let owner: NodeStorage?
 
     /// Parses the whole text or throws ``JSONSyntaxError``.
     convenience init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
@@ -51,12 +53,14 @@ final class JSONTape {
         self.init(bytes: bytes, nodes: buffer.base, count: buffer.count, userInfo: userInfo)
     }
 
-    /// A tape over `bytes` that takes ownership of `nodes`, the result of ``parse(_:)`` on those bytes.
-    init(bytes: UnsafeRawBufferPointer, nodes: UnsafeMutablePointer<Node>, count: Int, userInfo: [CodingUserInfoKey: Any]) {
+    /// A tape over `bytes` and `nodes`, the result of ``parse(_:)`` on those bytes: it takes ownership of
+    /// the nodes, or borrows them from `owner` and keeps it alive.
+    init(bytes: UnsafeRawBufferPointer, nodes: UnsafeMutablePointer<Node>, count: Int, userInfo: [CodingUserInfoKey: Any], owner: NodeStorage? = nil) {
         self.bytes = bytes
         self.nodes = nodes
         self.count = count
         self.userInfo = userInfo
+        self.owner = owner
     }
 
     /// The nodes of the whole text, or ``JSONSyntaxError``.
@@ -75,7 +79,7 @@ final class JSONTape {
         return buffer
     }
 
-    deinit { nodes.deallocate() }
+    deinit { if owner == nil { nodes.deallocate() } }
 
     /// The content bytes of a string or number node.
     @inline(__always)
@@ -559,18 +563,18 @@ public struct WireDocument: Sendable {
     }
 }
 
-/// A parse's nodes, trimmed to size and never changed after: safe to share.
+/// A parse's nodes, never changed once the document is shared: safe to share.
 @usableFromInline
 final class NodeStorage: @unchecked Sendable {
-    // @unchecked: written once in `init`, only read afterwards.
+    // @unchecked: written by the parse and by ``WireJSONDecoder/parse(_:readingObject:)``'s read
+    // before the document is shared, only read afterwards.
     let nodes: UnsafeMutablePointer<JSONTape.Node>
     let count: Int
 
+    /// Takes over the parse's buffer as it is (its spare capacity is at most as many nodes again).
     init(_ buffer: NodeBuffer) {
         count = buffer.count
-        nodes = .allocate(capacity: buffer.count)
-        nodes.moveInitialize(from: buffer.base, count: buffer.count)
-        buffer.base.deallocate()
+        nodes = buffer.base
     }
 
     deinit { nodes.deallocate() }

@@ -33,14 +33,28 @@ public struct WireJSONDecoder: Sendable {
     /// Parses the JSON text `data` once, for any number of decodes from it (an envelope's header,
     /// then its payload); throws the `DecodingError` that ``decode(_:from:)`` throws for invalid JSON.
     public func parse(_ data: Data) throws -> WireDocument {
-        let buffer = try data.withUnsafeBytes { bytes in
-            do {
-                return try JSONTape.parse(bytes)
-            } catch {
-                throw Self.invalid(error)
-            }
+        WireDocument(data: data, storage: try data.withUnsafeBytes { try nodes(of: $0) })
+    }
+
+    /// Parses `data` as ``parse(_:)`` does and, before the document is shared, reads its top-level
+    /// object with `body` straight from the parse (an envelope's header: no copy of the nodes, as a
+    /// later decode from the document makes). Throws the `DecodingError` Foundation throws when the
+    /// top level is not an object.
+    public func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
+        try data.withUnsafeBytes { bytes in
+            let storage = try nodes(of: bytes)
+            let tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
+            return (WireDocument(data: data, storage: storage), try body(tape.objectReader(at: 0)))
         }
-        return WireDocument(data: data, storage: NodeStorage(buffer))
+    }
+
+    /// The nodes of the JSON text `bytes`, or the `DecodingError` for invalid JSON.
+    private func nodes(of bytes: UnsafeRawBufferPointer) throws -> NodeStorage {
+        do {
+            return NodeStorage(try JSONTape.parse(bytes))
+        } catch {
+            throw Self.invalid(error)
+        }
     }
 
     /// Decodes `type` from a parsed document.

@@ -1,5 +1,6 @@
 import Foundation
 import Money
+import Synchronization
 
 /// Encodes `Encodable` values as Tickwire's wire JSON, several times faster than Foundation's
 /// `JSONEncoder` (bench/PROFILE.md); Foundation's `JSONDecoder` reads back the same values.
@@ -21,7 +22,8 @@ public struct WireJSONEncoder: Sendable {
     /// a conformance look-up at run time (bench/PROFILE.md).
     @inlinable
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let writer = JSONWriter()
+        let writer = JSONWriter.take()
+        defer { JSONWriter.recycle(writer) }
         try writer.value(value, key: nil)
         try writer.finish()
         return writer.takeData()
@@ -33,7 +35,8 @@ public struct WireJSONEncoder: Sendable {
 /// All mutable state sits behind one pointer: containers touch it constantly, and stored
 /// `var`s of a class would pay a dynamic exclusivity check on every access.
 @usableFromInline
-final class JSONWriter {
+final class JSONWriter: @unchecked Sendable {
+    // @unchecked: one encoding uses a writer at a time; ``spare`` hands it to the next under its lock.
     @usableFromInline
     enum FrameKind: UInt8 {
         /// Nothing written yet: closing writes `{}`, as Foundation does for an empty encoding.
@@ -79,6 +82,30 @@ final class JSONWriter {
         state.pointee.buffer.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
+    }
+
+    /// A writer kept for the next encoding, so a steady stream of encodings allocates no writer (its
+    /// object, state, buffer and frame stack: four allocations per message, bench/PROFILE.md).
+    private static let spare = Mutex<JSONWriter?>(nil)
+
+    /// Buffers larger than this are not kept for the next encoding.
+    private static let largestKeptCapacity = 64 * 1024
+
+    /// The spare writer, or a new one when another encoding holds it.
+    @usableFromInline
+    static func take() -> JSONWriter {
+        spare.withLock { $0.take() } ?? JSONWriter()
+    }
+
+    /// Empties `writer` and keeps it as the spare, unless its buffer grew past ``largestKeptCapacity``.
+    @usableFromInline
+    static func recycle(_ writer: JSONWriter) {
+        guard writer.state.pointee.capacity <= largestKeptCapacity else { return }
+        writer.state.pointee.count = 0
+        writer.state.pointee.frames.removeAll(keepingCapacity: true)
+        writer.state.pointee.nextSerial = 0
+        writer.state.pointee.failure = nil
+        spare.withLock { $0 = writer }
     }
 
     /// The bytes written, as `Data` that owns a copy.

@@ -222,6 +222,47 @@ struct WireJSONTests {
         #expect(decoded == 8)
     }
 
+    /// `parse(_:readingObject:)` reads the top-level object from the parse itself; the document it returns
+    /// decodes as one from `parse(_:)` does, and a top level that is not an object throws Foundation's error.
+    @Test func parseThenReadTheTopLevelObject() throws {
+        struct Header: Decodable, Equatable { var type: String; var seq: Int }
+        let text = Data(#"{"type":"quote","seq":7,"data":{"a":[1,2]},"type":"again"}"#.utf8)
+        let (document, read) = try decoder.parse(text) { object in
+            (try object.decode(String.self, forKey: "type"), try object.decode(Int.self, forKey: "seq"))
+        }
+        #expect(read.0 == "quote" && read.1 == 7, "the first of a repeated key wins, as in Foundation")
+        #expect(try decoder.decode(Header.self, from: document) == Header(type: "quote", seq: 7))
+        #expect(try decoder.decode(JSONValue.self, forKey: "data", from: document) == .object(["a": .array([.number(1), .number(2)])]))
+        let error = #expect(throws: DecodingError.self) { try decoder.parse(Data("[1,2]".utf8)) { _ in 0 } }
+        guard case .typeMismatch? = error else { Issue.record("expected a type mismatch, got \(String(describing: error))"); return }
+        #expect(throws: DecodingError.self) { try decoder.parse(Data(#"{"type":"#.utf8)) { _ in 0 } }
+    }
+
+    /// Encodings share one spare writer: one that failed half-way (inside nested containers) leaves nothing
+    /// behind for the next, a large one is not kept, and encodings from many tasks at once each get their own bytes.
+    @Test func writersAreReusedCleanly() async throws {
+        let sample = try Sample.make(3)
+        // Without its dictionaries (whose order differs from one instance to the next), the bytes are fixed.
+        let expected = try encoder.encode(sample.inners)
+        #expect(throws: EncodingError.self) { try encoder.encode(["a": [["b": [1.0, .nan]]]]) }
+        #expect(try encoder.encode(sample.inners) == expected)
+        #expect(try decoder.decode(Sample.self, from: encoder.encode(sample)) == sample)
+        let large = [String](repeating: String(repeating: "x", count: 1000), count: 100)
+        #expect(try encoder.encode(large).count == 100 * 1002 + 101)
+        #expect(try encoder.encode(sample.inners) == expected)
+        let matches = await withTaskGroup(of: Bool.self) { group in
+            for seed in 0..<64 {
+                group.addTask {
+                    let sample = try? Sample.make(seed % 8)
+                    guard let sample, let decoded = try? Reference.decoder.decode(Sample.self, from: encoder.encode(sample)) else { return false }
+                    return (try? sameOnWire(decoded, sample)) == true
+                }
+            }
+            return await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
+        }
+        #expect(matches == 64)
+    }
+
     /// Random edits of valid documents: both decoders accept the same texts, with the same values.
     @Test func syntaxFuzzAgainstFoundation() async throws {
         let corpus: [String] = [
