@@ -5,9 +5,9 @@ import Synchronization
 ///
 /// libzmq sockets are not thread-safe, but one may pass from thread to thread across a full memory
 /// barrier; taking and releasing the lock is that barrier, so the lock is the socket's owner. Every
-/// call is non-blocking (sends use `ZMQ_DONTWAIT`: a PUB at its high-water mark drops the message,
-/// and the drop is counted), so the lock is held only while libzmq copies a message into its queue,
-/// and no cooperative thread ever waits on libzmq.
+/// call is non-blocking (sends use `ZMQ_DONTWAIT`; a PUB never blocks, and at a subscriber's high-water
+/// mark libzmq drops that subscriber's copy silently), so the lock is held only while libzmq copies a
+/// message into its queue, and no cooperative thread ever waits on libzmq.
 ///
 /// A publisher sends this way on its own thread. Through an ``OwnedSocket`` each message was handed
 /// to the owner thread, which cost a wake-up (a pipe write and a `zmq_poll` return) per message
@@ -17,6 +17,8 @@ public final class LockedSocket: Sendable {
     public let type: SocketType
     private let socket: Mutex<Socket?>
     private let dropped = Atomic<Int>(0)
+    /// Kept alive while the socket is: terminating a context waits for its open sockets.
+    private let context: ZMQContext
 
     /// Makes a socket of a sending `type` and lets `configure` set options, bind and connect it.
     public init(context: ZMQContext, type: SocketType, configure: (Socket) throws -> Void) throws {
@@ -24,10 +26,12 @@ public final class LockedSocket: Sendable {
         let socket = try Socket(context: context, type: type)
         try configure(socket)
         self.type = type
+        self.context = context
         self.socket = Mutex(socket)
     }
 
-    /// Messages refused since start: by a socket at its high-water mark, or after ``close()``.
+    /// Messages refused since start: after ``close()``, or by a socket that would have blocked (a PUSH at
+    /// its high-water mark; a PUB never refuses, libzmq drops silently for a subscriber that is behind).
     public var droppedSends: Int { dropped.load(ordering: .relaxed) }
 
     /// Sends `frames` as one multipart message without blocking; returns false, and counts a drop,
