@@ -9,9 +9,9 @@ import ZeroMQ
 /// late joiners (``snapshot(prefix:)``), and sends a heartbeat every second.
 ///
 /// `publish` is synchronous and cheap: it encodes, records and sends the message on the
-/// caller's thread, through a PUB ``LockedSocket`` that never blocks. Messages the socket
-/// drops at its high-water mark are counted (``droppedMessages``); subscribers notice the
-/// sequence gap and re-synchronise.
+/// caller's thread, through a PUB ``LockedSocket`` that never blocks. A subscriber that falls
+/// a high-water mark behind loses messages (libzmq drops them silently); it notices the
+/// sequence gap and re-synchronises from a snapshot.
 public final class Publisher: Service, Sendable {
     /// The service name, used in `heartbeat.<service>` and as the default envelope source.
     public let service: String
@@ -51,7 +51,6 @@ public final class Publisher: Service, Sendable {
     }
 
     private struct Retained {
-        var seq: UInt64
         var body: Data
         /// Kept only when published with `onlyIfChanged` (boxing a payload costs an allocation);
         /// without it the next such publish compares with nothing and goes out.
@@ -79,7 +78,8 @@ public final class Publisher: Service, Sendable {
         }
     }
 
-    /// Messages the PUB socket refused at its high-water mark since start.
+    /// Messages published after the socket closed, which went nowhere. (Messages libzmq drops for a
+    /// subscriber at its high-water mark are not seen here: that subscriber sees a sequence gap.)
     public var droppedMessages: Int { socket.droppedSends }
 
     /// Publishes `data` on `topic` in an envelope of `type` (default: the topic's kind).
@@ -107,13 +107,12 @@ public final class Publisher: Service, Sendable {
 
     /// A payload kept to compare the next one of its topic with (`onlyIfChanged`).
     @usableFromInline
-    struct ComparedPayload: @unchecked Sendable {
-        // @unchecked: `payload` is only ever a `Sendable` value (see `publish`).
+    struct ComparedPayload: Sendable {
         @usableFromInline
-        let payload: Any
+        let payload: any Sendable
         /// Whether `payload` equals another topic value.
         @usableFromInline
-        let equals: (Any) -> Bool
+        let equals: @Sendable (any Sendable) -> Bool
 
         @inlinable
         init<Payload: Equatable & Sendable>(_ payload: Payload) {
@@ -142,7 +141,7 @@ public final class Publisher: Service, Sendable {
             state.topics.values[index].seq = seq
             if retain {
                 if last.retained == nil { state.retainedCount += 1 }
-                state.topics.values[index].retained = Retained(seq: seq, body: body, kept: comparing)
+                state.topics.values[index].retained = Retained(body: body, kept: comparing)
             }
             socket.send([last.frame, body])
             return seq
@@ -162,7 +161,9 @@ public final class Publisher: Service, Sendable {
         let entries = state.withLock { state in
             state.topics.compactMap { topic, entry -> Snapshot.Entry? in
                 guard let retained = entry.retained, topic.rawValue.hasPrefix(prefix) else { return nil }
-                return Snapshot.Entry(topic: topic, seq: retained.seq, body: String(decoding: retained.body, as: UTF8.self))
+                // The topic's own seq, not the retained message's: messages published with `retain: false`
+                // since are covered, so a subscriber reset to this entry takes the next message as the next.
+                return Snapshot.Entry(topic: topic, seq: entry.seq, body: String(decoding: retained.body, as: UTF8.self))
             }
         }
         return Snapshot(publisher: service, instance: instance, entries: entries.sorted { $0.topic < $1.topic })
@@ -209,7 +210,7 @@ public struct Heartbeat: Codable, Sendable, Equatable {
     public var instance: String
     /// How many topics it retains.
     public var topics: Int
-    /// Messages it dropped at its high-water mark since start.
+    /// Messages published after its socket closed (``Publisher/droppedMessages``).
     public var dropped: Int
     /// How often heartbeats come.
     public var intervalMilliseconds: Int
