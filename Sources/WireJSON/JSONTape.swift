@@ -571,10 +571,17 @@ final class NodeStorage: @unchecked Sendable {
     let nodes: UnsafeMutablePointer<JSONTape.Node>
     let count: Int
 
-    /// Takes over the parse's buffer as it is (its spare capacity is at most as many nodes again).
+    /// Takes over the parse's buffer, copied to size only when more than half of it is spare (the parse
+    /// sizes it from the text's length, which long strings make much larger than the nodes need).
     init(_ buffer: NodeBuffer) {
         count = buffer.count
-        nodes = buffer.base
+        if buffer.capacity > 2 * buffer.count + 16 {
+            nodes = .allocate(capacity: buffer.count)
+            nodes.moveInitialize(from: buffer.base, count: buffer.count)
+            buffer.base.deallocate()
+        } else {
+            nodes = buffer.base
+        }
     }
 
     deinit { nodes.deallocate() }

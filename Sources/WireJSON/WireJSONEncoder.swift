@@ -22,8 +22,8 @@ public struct WireJSONEncoder: Sendable {
     /// a conformance look-up at run time (bench/PROFILE.md).
     @inlinable
     public func encode<T: Encodable>(_ value: T) throws -> Data {
-        let writer = JSONWriter.take()
-        defer { JSONWriter.recycle(writer) }
+        var writer = JSONWriter.take()
+        defer { JSONWriter.recycle(&writer) }
         try writer.value(value, key: nil)
         try writer.finish()
         return writer.takeData()
@@ -97,15 +97,18 @@ final class JSONWriter: @unchecked Sendable {
         spare.withLock { $0.take() } ?? JSONWriter()
     }
 
-    /// Empties `writer` and keeps it as the spare, unless its buffer grew past ``largestKeptCapacity``.
+    /// Empties `writer` and keeps it as the spare, unless its buffer grew past ``largestKeptCapacity`` or
+    /// something still holds it (an `encode(to:)` that kept its encoder or a container): reused, the writer
+    /// would reach that holder's writes. Serial numbers keep counting, so no frame of a later encoding
+    /// passes for one of an earlier one.
     @usableFromInline
-    static func recycle(_ writer: JSONWriter) {
-        guard writer.state.pointee.capacity <= largestKeptCapacity else { return }
+    static func recycle(_ writer: inout JSONWriter) {
+        guard isKnownUniquelyReferenced(&writer), writer.state.pointee.capacity <= largestKeptCapacity else { return }
         writer.state.pointee.count = 0
         writer.state.pointee.frames.removeAll(keepingCapacity: true)
-        writer.state.pointee.nextSerial = 0
         writer.state.pointee.failure = nil
-        spare.withLock { $0 = writer }
+        let kept = writer
+        spare.withLock { $0 = kept }
     }
 
     /// The bytes written, as `Data` that owns a copy.

@@ -78,6 +78,22 @@ struct Sample: Codable, Equatable {
 }
 
 
+/// Where ``Leaky`` keeps the encoder it was given.
+final class EncoderStash: @unchecked Sendable {
+    var encoder: (any Encoder)?
+}
+
+/// A value whose `encode(to:)` keeps its encoder past the call, as no value should.
+struct Leaky: Encodable {
+    let stash: EncoderStash
+
+    func encode(to encoder: any Encoder) throws {
+        stash.encoder = encoder
+        var container = encoder.singleValueContainer()
+        try container.encode(1)
+    }
+}
+
 @Suite("WireJSON against Foundation's coders")
 struct WireJSONTests {
     let encoder = WireJSONEncoder()
@@ -247,6 +263,13 @@ struct WireJSONTests {
         #expect(throws: EncodingError.self) { try encoder.encode(["a": [["b": [1.0, .nan]]]]) }
         #expect(try encoder.encode(sample.inners) == expected)
         #expect(try decoder.decode(Sample.self, from: encoder.encode(sample)) == sample)
+        // A value that keeps its encoder: its writer is never reused, so using the encoder later touches no other encoding.
+        let stash = EncoderStash()
+        #expect(try encoder.encode(Leaky(stash: stash)) == Data("1".utf8))
+        #expect(try encoder.encode(sample.inners) == expected)
+        var late = try #require(stash.encoder).unkeyedContainer()
+        try? late.encode("written after its encoding returned")
+        #expect(try encoder.encode(sample.inners) == expected)
         let large = [String](repeating: String(repeating: "x", count: 1000), count: 100)
         #expect(try encoder.encode(large).count == 100 * 1002 + 101)
         #expect(try encoder.encode(sample.inners) == expected)
