@@ -348,9 +348,11 @@ final class JSONWriter: @unchecked Sendable {
     }
 
     /// Whether frame `depth` is still the one with `serial` (closing any finished frames above it).
+    @inline(__always)
     func isCurrent(depth: Int, serial: Int) -> Bool {
         guard depth < state.pointee.frames.count, state.pointee.frames[depth].serial == serial else { return false }
-        close(downTo: depth + 1)
+        // Usually `depth` is the innermost frame already (every member of a `WireEncodable` is written so).
+        if depth + 1 < state.pointee.frames.count { close(downTo: depth + 1) }
         return true
     }
 
@@ -378,32 +380,21 @@ final class JSONWriter: @unchecked Sendable {
     /// Starts the next member of object `depth` under `key`, a name that needs no escaping.
     @usableFromInline
     func member(_ key: StaticString, depth: Int, serial: Int) throws {
-        let comma: Bool
-        if depth == state.pointee.frames.count - 1, state.pointee.frames[depth].serial == serial {
-            // A member of the innermost open object (every member of a `WireEncodable` is): no frame to close.
-            comma = state.pointee.frames[depth].count > 0
-            state.pointee.frames[depth].count += 1
-        } else {
-            try advance(depth: depth, serial: serial, key: key.description)
-            comma = false
-        }
+        try advance(depth: depth, serial: serial, key: key.description)
+        // The quoted key and its colon with one reserve.
         let length = key.utf8CodeUnitCount
-        reserve(length + 4)
-        let start = state.pointee.buffer + state.pointee.count
-        var out = start
-        if comma {
-            out.pointee = UInt8(ascii: ",")
-            out += 1
-        }
-        out.pointee = UInt8(ascii: "\"")
+        reserve(length + 3)
+        let out = state.pointee.buffer + state.pointee.count
+        out[0] = UInt8(ascii: "\"")
         (out + 1).update(from: key.utf8Start, count: length)
         out[length + 1] = UInt8(ascii: "\"")
         out[length + 2] = UInt8(ascii: ":")
-        state.pointee.count += out - start + length + 3
+        state.pointee.count += length + 3
     }
 
     /// Writes the comma before every element but the first of container `depth`; throws if a later
     /// container was made since (`key` names the element in the error).
+    @inline(__always)
     private func advance(depth: Int, serial: Int, key: @autoclosure () -> String) throws {
         guard isCurrent(depth: depth, serial: serial) else {
             throw EncodingError.invalidValue(key(), .init(codingPath: path(to: depth), debugDescription: outOfOrder))
