@@ -40,8 +40,11 @@ public enum WireDate {
                 position += 1
             }
             if year < 0 { put("-") }
-            var yearDigits = 4
-            while yearDigits < 19, year.magnitude >= pow10(yearDigits) { yearDigits += 1 }
+            var yearDigits = 4, bound: UInt64 = 10_000
+            while yearDigits < 19, year.magnitude >= bound {
+                yearDigits += 1
+                bound &*= 10
+            }
             put(Int64(year.magnitude), digits: yearDigits)
             put("-"); put(month, digits: 2); put("-"); put(day, digits: 2); put("T")
             put(dayMilliseconds / 3_600_000, digits: 2); put(":")
@@ -120,13 +123,6 @@ public enum WireDate {
         var scale = 1.0
         for _ in 0..<fractionDigits { scale *= 10 }
         return Date(timeIntervalSince1970: Double(seconds) + Double(fraction) / scale)
-    }
-
-    /// 10^`exponent`, for `exponent` in 0...19.
-    private static func pow10(_ exponent: Int) -> UInt64 {
-        var value: UInt64 = 1
-        for _ in 0..<exponent { value &*= 10 }
-        return value
     }
 
     private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
