@@ -27,12 +27,8 @@ public enum Wire {
         try decoder.decode(type, from: data)
     }
 
-    /// Parses wire JSON once, for several decodes from it.
-    public static func parse(_ data: Data) throws -> WireDocument {
-        try decoder.parse(data)
-    }
-
-    /// Parses wire JSON once and reads its top-level object with `body` straight from the parse.
+    /// Parses wire JSON once, for several decodes from it, and reads its top-level object with `body`
+    /// straight from the parse.
     public static func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
         try decoder.parse(data, readingObject: body)
     }
