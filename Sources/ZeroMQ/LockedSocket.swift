@@ -15,7 +15,7 @@ import Synchronization
 public final class LockedSocket: Sendable {
     /// The socket's pattern.
     public let type: SocketType
-    private let socket: Mutex<Socket?>
+    private let socket: Mutex<Socket>
     private let dropped = Atomic<Int>(0)
     /// Kept alive while the socket is: terminating a context waits for its open sockets.
     private let context: ZMQContext
@@ -38,27 +38,19 @@ public final class LockedSocket: Sendable {
     /// when the socket refused it or is closed.
     @discardableResult
     public func send(_ frames: [Data]) -> Bool {
-        let sent = socket.withLock { socket in (try? socket?.send(frames, dontWait: true)) ?? false }
+        let sent = socket.withLock { socket in (try? socket.send(frames, dontWait: true)) ?? false }
         if !sent { dropped.add(1, ordering: .relaxed) }
         return sent
     }
 
     /// Runs `body` with the socket under the lock: for quick, non-blocking calls (options, ``Socket/lastEndpoint()``).
-    /// Throws `ENOTSOCK` once the socket is closed.
+    /// Once the socket is closed, its calls throw `ENOTSOCK`.
     public func withSocket<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
-        try socket.withLock { socket in
-            guard let socket else {
-                throw ZMQError(operation: "socket", code: ENOTSOCK, message: "socket is closed")
-            }
-            return try body(socket)
-        }
+        try socket.withLock { try body($0) }
     }
 
     /// Closes the socket; later sends are counted as dropped. Safe to call twice.
     public func close() {
-        socket.withLock { socket in
-            socket?.close()
-            socket = nil
-        }
+        socket.withLock { $0.close() }
     }
 }
