@@ -29,8 +29,6 @@ public final class Publisher: Service, Sendable {
 
     private struct State {
         var topics: [Topic: TopicState] = [:]
-        /// How many topics hold a retained value.
-        var retainedCount = 0
         var heartbeatSeq: UInt64 = 0
     }
 
@@ -130,25 +128,28 @@ public final class Publisher: Service, Sendable {
         encode: (UInt64, String, String?) throws -> Data
     ) throws -> UInt64? {
         try state.withLock { state -> UInt64? in
-            if state.topics.index(forKey: topic) == nil { state.topics[topic] = TopicState(topic) }
-            let index = state.topics.index(forKey: topic)!
-            let last = state.topics.values[index]
-            if let comparing, let retained = last.retained?.kept, comparing.equals(retained.payload) {
-                return nil
-            }
-            let seq = last.seq + 1
-            let body = try encode(seq, last.kind, last.source)
-            state.topics.values[index].seq = seq
-            if retain {
-                if last.retained == nil { state.retainedCount += 1 }
-                state.topics.values[index].retained = Retained(body: body, kept: comparing)
-            }
-            socket.send([last.frame, body])
-            return seq
+            // One hash look-up: the entry is changed in place, made first for a new topic.
+            try send(on: &state.topics[topic, default: TopicState(topic)], retain: retain, comparing: comparing, encode: encode)
         }.map { seq in
             published.increment()
             return seq
         }
+    }
+
+    /// Under the lock, with `entry` the topic's state: see ``publish(on:retain:comparing:encode:)``.
+    private func send(
+        on entry: inout TopicState, retain: Bool, comparing: ComparedPayload?,
+        encode: (UInt64, String, String?) throws -> Data
+    ) throws -> UInt64? {
+        if let comparing, let retained = entry.retained?.kept, comparing.equals(retained.payload) {
+            return nil
+        }
+        let seq = entry.seq + 1
+        let body = try encode(seq, entry.kind, entry.source)
+        entry.seq = seq
+        if retain { entry.retained = Retained(body: body, kept: comparing) }
+        socket.send([entry.frame, body])
+        return seq
     }
 
     /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
@@ -186,7 +187,7 @@ public final class Publisher: Service, Sendable {
     func sendHeartbeat(on topic: Topic) {
         let (seq, topics) = state.withLock { state in
             state.heartbeatSeq += 1
-            return (state.heartbeatSeq, state.retainedCount)
+            return (state.heartbeatSeq, state.topics.values.reduce(0) { $0 + ($1.retained == nil ? 0 : 1) })
         }
         let heartbeat = Heartbeat(
             service: service, instance: instance, topics: topics, dropped: droppedMessages,
