@@ -13,23 +13,35 @@ public protocol ReaderQueueBuffer: Sendable {
 /// Written by hand rather than with `AsyncStream` because its writers decide how elements are
 /// kept (in batches with a bound, or conflated by key), and because a batch costs one lock and at
 /// most one wake-up of the reader, where `AsyncStream` resumes the reader once per element.
+///
+/// Its methods are inlinable so that they specialize for the buffer where it is used: unspecialized,
+/// every ``next()`` looked up the generic metadata of its state at run time (bench/PROFILE.md).
 public final class ReaderQueue<Buffer: ReaderQueueBuffer>: Sendable {
-    private struct State {
+    @usableFromInline
+    struct State {
+        @usableFromInline
         var buffer: Buffer
+        @usableFromInline
         var waiter: CheckedContinuation<Buffer.Element?, Never>?
+        @usableFromInline
         var finished = false
+
+        @usableFromInline
+        init(buffer: Buffer) { self.buffer = buffer }
     }
 
-    private let state: Mutex<State>
+    @usableFromInline
+    let state: Mutex<State>
 
     /// A queue that starts with `buffer`.
+    @inlinable
     public init(_ buffer: Buffer) {
         state = Mutex(State(buffer: buffer))
     }
 
     /// Changes the buffer with `body` and wakes a waiting reader if there is now something for it.
     /// Returns `body`'s result, or nil without calling it once the queue is finished.
-    @discardableResult
+    @inlinable @discardableResult
     public func write<Result>(_ body: (inout Buffer) -> Result) -> Result? {
         let (waiter, element, result) = state.withLock { state -> (CheckedContinuation<Buffer.Element?, Never>?, Buffer.Element?, Result?) in
             if state.finished { return (nil, nil, nil) }
@@ -43,11 +55,13 @@ public final class ReaderQueue<Buffer: ReaderQueueBuffer>: Sendable {
     }
 
     /// Runs `body` on the buffer under the lock, for a reader that takes more than one element at a time.
+    @inlinable
     public func read<Result>(_ body: (inout Buffer) -> Result) -> Result {
         state.withLock { body(&$0.buffer) }
     }
 
     /// Ends the sequence once what the buffer holds is read; later writes are ignored.
+    @inlinable
     public func finish() {
         let waiter = state.withLock { state in
             state.finished = true
@@ -58,6 +72,7 @@ public final class ReaderQueue<Buffer: ReaderQueueBuffer>: Sendable {
     }
 
     /// The next element; waits for one. Nil when finished and drained, or when the task is cancelled.
+    @inlinable
     public func next() async -> Buffer.Element? {
         if let element = state.withLock({ $0.buffer.take() }) { return element }
         return await withTaskCancellationHandler {

@@ -33,6 +33,9 @@ public enum SocketType: Sendable, CaseIterable {
 public final class Socket {
     /// The socket's pattern.
     public let type: SocketType
+    /// Unchecked: one thread uses a socket at a time (the type is not `Sendable`), so the dynamic
+    /// exclusivity check every send and receive paid on reading it could never fail.
+    @exclusivity(unchecked)
     private var handle: UnsafeMutableRawPointer?
 
     /// Makes a socket of `type` in `context`, with `linger` (default 0) so closing never hangs.
