@@ -73,67 +73,93 @@ extension ExactDecimal: CustomStringConvertible {
         withDigits { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// Calls `body` with ``description``'s UTF-8 bytes, built on the stack without allocating
-    /// (the wire encoder writes them straight into its buffer). Inlinable so that callers in other
-    /// modules get it specialized: unspecialized, each call asks the runtime for generic metadata.
+    /// The longest text ``write(to:)`` writes: a sign, "0." and 38 fractional digits.
+    public static let maxTextLength = 41
+
+    /// Calls `body` with ``description``'s UTF-8 bytes, built on the stack without allocating.
+    /// Inlinable so that callers in other modules get it specialized: unspecialized, each call asks
+    /// the runtime for generic metadata.
     @inlinable
     public func withDigits<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
-        // At most 41 bytes: a sign, "0." and 38 fractional digits, or a sign and 39 integer digits.
-        // Written from the end backwards, two digits per 64-bit division (a 128-bit division by 10
-        // per digit made this the encoder's largest cost: bench/PROFILE.md), the point put in after.
-        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 48) { buffer in
-            let out = buffer.baseAddress!
-            var position = 48
-            func put(_ value: UInt64) {
-                let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-                var value = value
-                while value >= 100 {
-                    let pair = Int(value % 100) &* 2
-                    value /= 100
-                    position -= 2
-                    out[position] = pairs.utf8Start[pair]
-                    out[position + 1] = pairs.utf8Start[pair + 1]
-                }
-                if value >= 10 {
-                    let pair = Int(value) &* 2
-                    position -= 2
-                    out[position] = pairs.utf8Start[pair]
-                    out[position + 1] = pairs.utf8Start[pair + 1]
-                } else {
-                    position -= 1
-                    out[position] = UInt8(truncatingIfNeeded: value) &+ 48
-                }
-            }
-            let magnitude = mantissa.magnitude
-            if magnitude > UInt128(UInt64.max) {
-                // Below 10^38, so the part above the low 19 digits fits in 64 bits.
-                let (high, low) = magnitude.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
-                put(UInt64(truncatingIfNeeded: low))
-                while position > 48 - 19 {
-                    position -= 1
-                    out[position] = UInt8(ascii: "0")
-                }
-                put(UInt64(truncatingIfNeeded: high))
-            } else {
-                put(UInt64(truncatingIfNeeded: magnitude))
-            }
-            while 48 - position <= scale {
-                position -= 1
-                out[position] = UInt8(ascii: "0")
-            }
-            if scale > 0 {
-                // The integer digits (at least one) move one place left to make room for the point.
-                for index in position..<(48 - scale) { out[index - 1] = out[index] }
-                position -= 1
-                out[47 - scale] = UInt8(ascii: ".")
-            }
-            if mantissa < 0 {
-                position -= 1
-                out[position] = UInt8(ascii: "-")
-            }
-            return try body(UnsafeBufferPointer(start: out + position, count: 48 - position))
+        try withUnsafeTemporaryAllocation(of: UInt8.self, capacity: Self.maxTextLength) { buffer in
+            try body(UnsafeBufferPointer(start: buffer.baseAddress!, count: write(to: buffer.baseAddress!)))
         }
     }
+
+    /// Writes ``description``'s UTF-8 bytes to `out`, which has room for ``maxTextLength`` bytes, and
+    /// returns how many it wrote: the wire encoder writes money straight into its buffer this way.
+    ///
+    /// The integer and fractional parts are split with one division and each written in place from its
+    /// end, two digits per 64-bit division; a mantissa below 2^64 at a scale below 20 (what prices and
+    /// amounts hold) splits with a 64-bit division rather than a 128-bit one (bench/PROFILE.md).
+    public func write(to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 0
+        if mantissa < 0 {
+            out[0] = UInt8(ascii: "-")
+            length = 1
+        }
+        let magnitude = mantissa.magnitude
+        let integer: UInt128, fraction: UInt128
+        if magnitude <= UInt128(UInt64.max), scale < 20 {
+            let parts = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: UInt64(truncatingIfNeeded: powersOfTen[scale]))
+            (integer, fraction) = (UInt128(parts.quotient), UInt128(parts.remainder))
+        } else {
+            (integer, fraction) = magnitude.quotientAndRemainder(dividingBy: powersOfTen[scale])
+        }
+        let integerDigits = decimalDigitCount(integer)
+        length += integerDigits
+        writeDigits(integer, count: integerDigits, endingAt: out + length)
+        if scale > 0 {
+            out[length] = UInt8(ascii: ".")
+            length += 1 + scale
+            writeDigits(fraction, count: scale, endingAt: out + length)
+        }
+        return length
+    }
+}
+
+/// How many decimal digits `value` has (1 for zero).
+private func decimalDigitCount(_ value: UInt128) -> Int {
+    var count = 1
+    if value <= UInt128(UInt64.max) {
+        let value = UInt64(truncatingIfNeeded: value)
+        var bound: UInt64 = 10
+        while count < 20, value >= bound {
+            count += 1
+            bound &*= 10
+        }
+        return count
+    }
+    while count < powersOfTen.count, value >= powersOfTen[count] { count += 1 }
+    return count
+}
+
+/// Writes `value` as exactly `count` digits, zero-padded on the left, in the bytes just before `end`.
+private func writeDigits(_ value: UInt128, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    var value = value, count = count, end = end
+    // Nineteen digits at a time until the rest fits 64 bits.
+    while value > UInt128(UInt64.max) {
+        let (high, low) = value.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
+        writeDigits(UInt64(truncatingIfNeeded: low), count: 19, endingAt: end)
+        (value, count, end) = (high, count - 19, end - 19)
+    }
+    writeDigits(UInt64(truncatingIfNeeded: value), count: count, endingAt: end)
+}
+
+/// ``writeDigits(_:count:endingAt:)`` for 64 bits: two digits per division, from a table of pairs.
+@inline(__always)
+private func writeDigits(_ value: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    var value = value, position = end, remaining = count
+    while remaining >= 2 {
+        let pair = Int(truncatingIfNeeded: value % 100) &* 2
+        value /= 100
+        position -= 2
+        position[0] = pairs.utf8Start[pair]
+        position[1] = pairs.utf8Start[pair + 1]
+        remaining -= 2
+    }
+    if remaining == 1 { position[-1] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0") }
 }
 
 extension ExactDecimal: Hashable, Comparable {

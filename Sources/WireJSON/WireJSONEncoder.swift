@@ -299,9 +299,12 @@ final class JSONWriter: @unchecked Sendable {
     /// Money as a decimal string.
     @usableFromInline
     func exactDecimal(_ value: ExactDecimal) {
-        byte(UInt8(ascii: "\""))
-        value.withDigits { bytes($0) }
-        byte(UInt8(ascii: "\""))
+        reserve(ExactDecimal.maxTextLength + 2)
+        let out = state.pointee.buffer + state.pointee.count
+        out[0] = UInt8(ascii: "\"")
+        let length = value.write(to: out + 1)
+        out[length + 1] = UInt8(ascii: "\"")
+        state.pointee.count += length + 2
     }
 
     /// A date as ``WireDate`` text.
