@@ -254,6 +254,9 @@ private struct Parser {
         }
     }
 
+    /// Inlined where objects and arrays read their members, so a scalar costs no call; only a nested
+    /// object or array is a call (and the recursion).
+    @inline(__always)
     mutating func value(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard index < bytes.count else { throw error("unexpected end of text") }
         switch bytes[index] {
@@ -272,11 +275,14 @@ private struct Parser {
         byte >= 0x20 && byte < 0x7F ? String(UnicodeScalar(byte)) : "\\u{\(String(byte, radix: 16))}"
     }
 
+    @inline(never)
     private mutating func object(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard depth <= Self.maxDepth else { throw error("nested too deeply") }
         let at = nodes.count
         nodes.append(.init(start: 0, end: UInt32(at + 1), next: 0, kind: .object, flag: false))
-        var signature: UInt32 = 0, collided = false
+        var signature: UInt32 = 0, members = 0
+        /// Whether a key repeats; `nil` while that is left to ``hasDuplicateKeysBySet(object:in:)``.
+        var repeated: Bool? = false
         index += 1
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
@@ -287,10 +293,19 @@ private struct Parser {
                     throw error(index < bytes.count ? "expected a quoted key" : "unexpected end of text")
                 }
                 try string(into: &nodes)
-                let key = nodes.base[nodes.count - 1]
-                let bit: UInt32 = key.flag ? ~0 : 1 << keyBit(UnsafeRawBufferPointer(rebasing: bytes[Int(key.start)..<Int(key.end)]))
-                collided = collided || signature & bit != 0
-                signature |= bit
+                let keyIndex = nodes.count - 1
+                let key = nodes.base[keyIndex]
+                members += 1
+                if key.flag || members > 32 {
+                    // Escaped keys compare unescaped, and many members would make comparing pairs slow.
+                    signature = key.flag ? ~0 : signature | 1 << keyBit(content(of: key))
+                    repeated = nil
+                } else {
+                    let bit: UInt32 = 1 << keyBit(content(of: key))
+                    // A key whose bit is new cannot repeat an earlier one: only a shared bit calls for comparisons.
+                    if signature & bit != 0, repeated == false { repeated = repeats(keyIndex, inObject: at, in: nodes) }
+                    signature |= bit
+                }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
                 index += 1
@@ -316,36 +331,32 @@ private struct Parser {
         }
         nodes.base[at].next = UInt32(nodes.count)
         nodes.base[at].start = signature
-        // Keys whose bits all differ cannot repeat: only a shared bit calls for the comparison.
-        nodes.base[at].flag = collided && hasDuplicateKeys(object: at, in: nodes)
+        // An object that repeats a key is read first-wins, as Foundation reads it, by a slower look-up;
+        // checked here so every other object keeps the fast one.
+        nodes.base[at].flag = repeated ?? hasDuplicateKeysBySet(object: at, in: nodes)
     }
 
-    /// Whether the object at `object` repeats a key. Such objects are read first-wins, as Foundation
-    /// reads them, by a slower look-up; checked here so every other object keeps the fast one.
-    private func hasDuplicateKeys(object: Int, in nodes: NodeBuffer) -> Bool {
-        let end = Int(nodes.base[object].next)
-        // Walks the member list itself (no array of keys: this runs for every object parsed).
-        var later = object + 1, count = 0
-        while later < end {
-            let b = nodes.base[later]
-            count += 1
-            if b.flag || count > 32 { return hasDuplicateKeysBySet(object: object, in: nodes) }
-            let length = b.end - b.start
-            var earlier = object + 1
-            while earlier < later {
-                let a = nodes.base[earlier]
-                if a.end - a.start == length, length == 0 || bytes[Int(a.start)] == bytes[Int(b.start)],
-                    memcmp(bytes.baseAddress! + Int(a.start), bytes.baseAddress! + Int(b.start), Int(length)) == 0 {
-                    return true
-                }
-                earlier = Int(nodes.base[earlier + 1].next)
+    /// The content bytes of an unescaped string node.
+    @inline(__always)
+    private func content(of node: JSONTape.Node) -> UnsafeRawBufferPointer {
+        UnsafeRawBufferPointer(start: bytes.baseAddress! + Int(node.start), count: Int(node.end &- node.start))
+    }
+
+    /// Whether the unescaped key at `keyIndex` equals a key before it in the object at `object`.
+    private func repeats(_ keyIndex: Int, inObject object: Int, in nodes: NodeBuffer) -> Bool {
+        let key = content(of: nodes.base[keyIndex])
+        var earlier = object + 1
+        while earlier < keyIndex {
+            let other = content(of: nodes.base[earlier])
+            if other.count == key.count, key.isEmpty || memcmp(other.baseAddress!, key.baseAddress!, key.count) == 0 {
+                return true
             }
-            later = Int(nodes.base[later + 1].next)
+            earlier = Int(nodes.base[earlier + 1].next)
         }
         return false
     }
 
-    /// ``hasDuplicateKeys(object:in:)`` through a set of the unescaped keys: for large objects and escaped keys.
+    /// Whether the object at `object` repeats a key, through a set of the unescaped keys: for objects with escaped keys or many members.
     private func hasDuplicateKeysBySet(object: Int, in nodes: NodeBuffer) -> Bool {
         var seen = Set<String>()
         var member = object + 1
@@ -358,6 +369,7 @@ private struct Parser {
         return false
     }
 
+    @inline(never)
     private mutating func array(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
         guard depth <= Self.maxDepth else { throw error("nested too deeply") }
         let at = nodes.count
@@ -392,6 +404,7 @@ private struct Parser {
         nodes.base[at].next = UInt32(nodes.count)
     }
 
+    @inline(__always)
     private mutating func string(into nodes: inout NodeBuffer) throws(JSONSyntaxError) {
         index += 1
         let start = index

@@ -238,6 +238,22 @@ struct WireJSONTests {
         #expect(decoded == 8)
     }
 
+    /// A repeated key is found however the object is laid out: among few or many members, written plainly
+    /// or with an escape, after a key that shares its look-up bit or not. Read after a later member (which
+    /// leaves the look-up's hint on the repeat), the first value still wins, as Foundation decides.
+    @Test func repeatedKeysWinFirstInEveryLayout() throws {
+        struct LaterThenRepeated: Decodable, Equatable { let z: Int; let k: Int }
+        for fillers in [0, 1, 5, 30, 31, 32, 40] {
+            for spelling in [#""k""#, #""\u006b""#] {
+                let filler = (0..<fillers).map { #""f\#($0)":\#($0)"# }
+                let text = "{" + ([#""k":1"#] + filler + [#""z":0"#, spelling + ":2"]).joined(separator: ",") + "}"
+                let expected = try Reference.decoder.decode(LaterThenRepeated.self, from: Data(text.utf8))
+                #expect(try decoder.decode(LaterThenRepeated.self, from: Data(text.utf8)) == expected, "\(text)")
+                #expect(expected.k == 1)
+            }
+        }
+    }
+
     /// `parse(_:readingObject:)` reads the top-level object from the parse itself; the document it returns
     /// decodes as one from `parse(_:)` does, and a top level that is not an object throws Foundation's error.
     @Test func parseThenReadTheTopLevelObject() throws {
