@@ -14,31 +14,40 @@ import Foundation
 @usableFromInline
 final class JSONTape {
     /// What a node is.
+    @usableFromInline
     enum Kind: UInt8 {
         case object, array, string, number, `true`, `false`, null
     }
 
     /// One value of the text.
+    @usableFromInline
     struct Node {
         /// Strings: first content byte (after the quote). Objects: their keys' signature, one
         /// ``keyBit(_:)`` per key (all bits when a key has escapes), so most look-ups of an absent key
         /// end at once. Others: first byte of the value.
+        @usableFromInline
         var start: UInt32
         /// Strings and numbers: one past the last content byte. Objects: the member to try first
         /// on the next key look-up. Arrays: the element count.
+        @usableFromInline
         var end: UInt32
         /// The index just past this node's subtree.
+        @usableFromInline
         var next: UInt32
+        @usableFromInline
         var kind: Kind
         /// Strings: contains a backslash escape. Numbers: has a fraction or an exponent.
         /// Objects: repeats a key.
+        @usableFromInline
         var flag: Bool
     }
 
     /// The text; valid only while the decoder runs (inside `withUnsafeBytes`).
+    @usableFromInline
     let bytes: UnsafeRawBufferPointer
     /// The nodes, in text order. A plain pointer rather than an array: containers read it constantly,
     /// and a class's array property would pay an exclusivity check and a bounds check on every read.
+    @usableFromInline
     let nodes: UnsafeMutablePointer<Node>
     /// How many nodes there are.
     let count: Int
@@ -201,7 +210,7 @@ struct NodeBuffer {
 
 /// Which of an object signature's 32 bits a key's (unescaped) bytes set: a cheap mix of its length
 /// and three of its bytes, enough to tell apart the few keys of a message.
-@inline(__always)
+@inlinable @inline(__always)
 func keyBit(_ key: UnsafeRawBufferPointer) -> UInt32 {
     guard !key.isEmpty else { return 0 }
     let mixed = UInt32(key.count) ^ UInt32(key[0]) << 1 ^ UInt32(key[key.count - 1]) << 2 ^ UInt32(key[key.count / 2])

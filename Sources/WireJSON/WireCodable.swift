@@ -67,34 +67,38 @@ public struct WireObjectReader {
     let index: Int
 
     /// The value under `key`: `keyNotFound` when absent, `valueNotFound` when null, as Foundation throws.
-    @inlinable
+    @inlinable @inline(__always)
     public func decode<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T {
         try tape.decode(type, at: member(key))
     }
 
     /// The value under `key`, or nil when it is absent or null.
-    @inlinable
+    @inlinable @inline(__always)
     public func decodeIfPresent<T: Decodable>(_ type: T.Type = T.self, forKey key: StaticString) throws -> T? {
         guard let node = presentMember(key) else { return nil }
         return try tape.decode(type, at: node)
     }
 
-    /// The value node of `key`, or `keyNotFound`.
-    @usableFromInline
+    /// The value node of `key`, or `keyNotFound`. Inlinable, as is ``presentMember(_:)``: the look-up of a
+    /// static key inlines where a type reads its members (``JSONTape/find(_:in:)``).
+    @inlinable @inline(__always)
     func member(_ key: StaticString) throws -> Int {
-        guard let value = tape.find(key, in: index) else {
-            throw DecodingError.keyNotFound(StaticKey(name: key), .init(
-                codingPath: tape.codingPath(to: index),
-                debugDescription: "No value associated with key \"\(key)\"."))
-        }
+        guard let value = tape.find(key, in: index) else { throw keyNotFound(key) }
         return value
     }
 
     /// The value node of `key` unless it is absent or null.
-    @usableFromInline
+    @inlinable @inline(__always)
     func presentMember(_ key: StaticString) -> Int? {
         guard let value = tape.find(key, in: index), tape.nodes[value].kind != .null else { return nil }
         return value
+    }
+
+    /// The error Foundation throws for an absent key.
+    @usableFromInline
+    func keyNotFound(_ key: StaticString) -> DecodingError {
+        .keyNotFound(StaticKey(name: key), .init(
+            codingPath: tape.codingPath(to: index), debugDescription: "No value associated with key \"\(key)\"."))
     }
 }
 
