@@ -45,14 +45,14 @@ public struct WireObjectWriter {
     /// Inlinable, as is every method here: specialized where a type writes its members, it knows each
     /// member's type without asking the runtime, and a method that handles a `T?` needs no `Optional<T>`
     /// metadata, which an unspecialized call asks for every time.
-    @inlinable
+    @inlinable @inline(__always)
     public func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
         try writer.member(key, depth: depth, serial: serial)
         try writer.value(value, key: StaticKey(name: key))
     }
 
     /// Writes `value` under `key` unless it is nil, as synthesized `Codable` does for optionals.
-    @inlinable
+    @inlinable @inline(__always)
     public func encodeIfPresent<T: Encodable>(_ value: T?, forKey key: StaticString) throws {
         guard let value else { return }
         try encode(value, forKey: key)

@@ -47,27 +47,84 @@ final class JSONWriter: @unchecked Sendable {
     }
 
     /// One value being encoded.
+    @usableFromInline
     struct Frame {
         var kind: FrameKind
         /// Elements written so far (objects and arrays).
+        @usableFromInline
         var count: Int
         /// Tells a frame from an earlier one at the same depth.
+        @usableFromInline
         var serial: Int
         /// Its key in the parent, for coding paths.
         var key: (any CodingKey)?
     }
 
+    /// The open frames, innermost last: a plain buffer, because an array here paid a uniqueness and a
+    /// bounds check on every member written. Callers check a depth against ``count`` before using it.
+    @usableFromInline
+    struct FrameStack {
+        @usableFromInline
+        private(set) var base: UnsafeMutablePointer<Frame>
+        @usableFromInline
+        private(set) var count = 0
+        private var capacity: Int
+
+        init(capacity: Int) {
+            self.capacity = capacity
+            base = .allocate(capacity: capacity)
+        }
+
+        mutating func append(_ frame: Frame) {
+            if count == capacity {
+                capacity *= 2
+                let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
+                larger.moveInitialize(from: base, count: count)
+                base.deallocate()
+                base = larger
+            }
+            (base + count).initialize(to: frame)
+            count += 1
+        }
+
+        mutating func removeLast() -> Frame {
+            count -= 1
+            return (base + count).move()
+        }
+
+        mutating func removeAll() {
+            base.deinitialize(count: count)
+            count = 0
+        }
+
+        /// The keys of frames 0 through `depth`, for a coding path.
+        func keys(through depth: Int) -> [any CodingKey] {
+            UnsafeBufferPointer(start: base, count: depth + 1).compactMap(\.key)
+        }
+
+        func deallocate() {
+            base.deinitialize(count: count)
+            base.deallocate()
+        }
+    }
+
+    @usableFromInline
     struct State {
+        @usableFromInline
         var buffer: UnsafeMutablePointer<UInt8>
+        @usableFromInline
         var count = 0
+        @usableFromInline
         var capacity: Int
-        var frames: [Frame] = []
+        @usableFromInline
+        var frames = FrameStack(capacity: 8)
         var nextSerial = 0
         /// The first misuse found where the protocol gives no way to throw; reported by ``finish()``.
         var failure: EncodingError?
     }
 
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline
+    let state: UnsafeMutablePointer<State>
 
     @usableFromInline
     init() {
@@ -75,11 +132,11 @@ final class JSONWriter: @unchecked Sendable {
         // Room for a typical stream message (an envelope with a quote is about 270 bytes) without growing.
         let capacity = 512
         state.initialize(to: State(buffer: .allocate(capacity: capacity), capacity: capacity))
-        state.pointee.frames.reserveCapacity(8)
     }
 
     deinit {
         state.pointee.buffer.deallocate()
+        state.pointee.frames.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -105,7 +162,7 @@ final class JSONWriter: @unchecked Sendable {
     static func recycle(_ writer: inout JSONWriter) {
         guard isKnownUniquelyReferenced(&writer), writer.state.pointee.capacity <= largestKeptCapacity else { return }
         writer.state.pointee.count = 0
-        writer.state.pointee.frames.removeAll(keepingCapacity: true)
+        writer.state.pointee.frames.removeAll()
         writer.state.pointee.failure = nil
         let kept = writer
         spare.withLock { $0 = kept }
@@ -353,7 +410,7 @@ final class JSONWriter: @unchecked Sendable {
     /// Whether frame `depth` is still the one with `serial` (closing any finished frames above it).
     @inline(__always)
     func isCurrent(depth: Int, serial: Int) -> Bool {
-        guard depth < state.pointee.frames.count, state.pointee.frames[depth].serial == serial else { return false }
+        guard depth < state.pointee.frames.count, state.pointee.frames.base[depth].serial == serial else { return false }
         // Usually `depth` is the innermost frame already (every member of a `WireEncodable` is written so).
         if depth + 1 < state.pointee.frames.count { close(downTo: depth + 1) }
         return true
@@ -362,9 +419,9 @@ final class JSONWriter: @unchecked Sendable {
     /// Makes frame `depth` an object or array (writing its opening bracket) if nothing is written yet.
     func open(_ kind: FrameKind, depth: Int, serial: Int) {
         guard isCurrent(depth: depth, serial: serial) else { return misuse(depth: depth) }
-        let current = state.pointee.frames[depth].kind
+        let current = state.pointee.frames.base[depth].kind
         if current == .pending {
-            state.pointee.frames[depth].kind = kind
+            state.pointee.frames.base[depth].kind = kind
             byte(kind == .object ? UInt8(ascii: "{") : UInt8(ascii: "["))
         } else if current != kind {
             misuse(depth: depth, "a \(kind) container was requested where a \(current) value is already encoded")
@@ -381,8 +438,33 @@ final class JSONWriter: @unchecked Sendable {
     }
 
     /// Starts the next member of object `depth` under `key`, a name that needs no escaping.
-    @usableFromInline
+    ///
+    /// Inlined where a ``WireEncodable`` type writes its members: there the key is a constant, so its
+    /// quoted form and the colon are a few stores. The usual case (`depth` is the innermost frame, and
+    /// the buffer has room) costs no call; anything else goes through ``memberInFull(_:depth:serial:)``.
+    @inlinable @inline(__always)
     func member(_ key: StaticString, depth: Int, serial: Int) throws {
+        let length = key.utf8CodeUnitCount
+        guard depth == state.pointee.frames.count - 1, state.pointee.frames.base[depth].serial == serial,
+            state.pointee.count + length + 4 <= state.pointee.capacity
+        else { return try memberInFull(key, depth: depth, serial: serial) }
+        var out = state.pointee.buffer + state.pointee.count
+        if state.pointee.frames.base[depth].count > 0 {
+            out[0] = UInt8(ascii: ",")
+            out += 1
+        }
+        state.pointee.frames.base[depth].count += 1
+        out[0] = UInt8(ascii: "\"")
+        (out + 1).update(from: key.utf8Start, count: length)
+        out[length + 1] = UInt8(ascii: "\"")
+        out[length + 2] = UInt8(ascii: ":")
+        state.pointee.count = out + length + 3 - state.pointee.buffer
+    }
+
+    /// ``member(_:depth:serial:)`` with every check: closing finished frames above `depth`, growing the
+    /// buffer, or throwing when a later container was made since.
+    @usableFromInline
+    func memberInFull(_ key: StaticString, depth: Int, serial: Int) throws {
         try advance(depth: depth, serial: serial, key: key.description)
         // The quoted key and its colon with one reserve.
         let length = key.utf8CodeUnitCount
@@ -402,17 +484,17 @@ final class JSONWriter: @unchecked Sendable {
         guard isCurrent(depth: depth, serial: serial) else {
             throw EncodingError.invalidValue(key(), .init(codingPath: path(to: depth), debugDescription: outOfOrder))
         }
-        if state.pointee.frames[depth].count > 0 { byte(UInt8(ascii: ",")) }
-        state.pointee.frames[depth].count += 1
+        if state.pointee.frames.base[depth].count > 0 { byte(UInt8(ascii: ",")) }
+        state.pointee.frames.base[depth].count += 1
     }
 
     /// Claims frame `depth` for a single value; throws if it already holds one.
     func single(depth: Int, serial: Int) throws {
-        guard isCurrent(depth: depth, serial: serial), state.pointee.frames[depth].kind == .pending else {
+        guard isCurrent(depth: depth, serial: serial), state.pointee.frames.base[depth].kind == .pending else {
             throw EncodingError.invalidValue("", .init(
                 codingPath: path(to: depth), debugDescription: "a single value container can encode one value, once"))
         }
-        state.pointee.frames[depth].kind = .scalar
+        state.pointee.frames.base[depth].kind = .scalar
     }
 
     private let outOfOrder = "containers were used out of order: a container was written to after a later one was made"
@@ -431,7 +513,7 @@ final class JSONWriter: @unchecked Sendable {
     /// The coding path of frame `depth`.
     func path(to depth: Int) -> [any CodingKey] {
         guard depth >= 0 else { return [] }
-        return state.pointee.frames[...min(depth, state.pointee.frames.count - 1)].compactMap(\.key)
+        return state.pointee.frames.keys(through: min(depth, state.pointee.frames.count - 1))
     }
 
     private func path(appending key: (any CodingKey)?) -> [any CodingKey] {
