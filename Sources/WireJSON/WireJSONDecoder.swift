@@ -20,13 +20,14 @@ public struct WireJSONDecoder: Sendable {
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { bytes in
-            let tape: JSONTape
+            let nodes: NodeBuffer
             do {
-                tape = try JSONTape(bytes: bytes, userInfo: info.values)
+                nodes = try JSONTape.parse(bytes)
             } catch {
                 throw Self.invalid(error)
             }
-            return try tape.decode(T.self, at: 0)
+            defer { nodes.base.deallocate() }
+            return try JSONTape(bytes: bytes, nodes: nodes.base, count: nodes.count, info: info).decode(T.self, at: 0)
         }
     }
 
@@ -43,8 +44,10 @@ public struct WireJSONDecoder: Sendable {
     public func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
         try data.withUnsafeBytes { bytes in
             let storage = try nodes(of: bytes)
-            let tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
-            return (WireDocument(data: data, storage: storage), try body(tape.objectReader(at: 0)))
+            let read = try withExtendedLifetime(storage) {
+                try body(JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, info: info).objectReader(at: 0))
+            }
+            return (WireDocument(data: data, storage: storage), read)
         }
     }
 
@@ -63,14 +66,14 @@ public struct WireJSONDecoder: Sendable {
     /// checks folds into a direct call, with no conformance look-up at run time (bench/PROFILE.md).
     @inlinable
     public func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
-        try document.withTape(userInfo: info.values) { try $0.decode(T.self, at: 0) }
+        try document.withTape(info: info) { try $0.decode(T.self, at: 0) }
     }
 
     /// Decodes `type` from the member `key` of a parsed document's top-level object (an envelope's
     /// `data`); errors carry the member's whole coding path.
     @inlinable
     public func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
-        try document.withTape(userInfo: info.values) { tape in
+        try document.withTape(info: info) { tape in
             try tape.objectReader(at: 0).decode(type, forKey: key)
         }
     }
