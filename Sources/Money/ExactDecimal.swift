@@ -99,13 +99,20 @@ extension ExactDecimal: CustomStringConvertible {
             length = 1
         }
         let magnitude = mantissa.magnitude
-        let integer: UInt128, fraction: UInt128
         if magnitude <= UInt128(UInt64.max), scale < 20 {
-            let parts = UInt64(truncatingIfNeeded: magnitude).quotientAndRemainder(dividingBy: UInt64(truncatingIfNeeded: powersOfTen[scale]))
-            (integer, fraction) = (UInt128(parts.quotient), UInt128(parts.remainder))
-        } else {
-            (integer, fraction) = magnitude.quotientAndRemainder(dividingBy: powersOfTen[scale])
+            let value = UInt64(truncatingIfNeeded: magnitude)
+            let (integer, fraction) = value.quotientAndRemainder(dividingBy: powersOfTen64[scale])
+            let integerDigits = decimalDigitCount(integer)
+            length += integerDigits
+            writeDigits(integer, count: integerDigits, endingAt: out + length)
+            if scale > 0 {
+                out[length] = UInt8(ascii: ".")
+                length += 1 + scale
+                writeDigits(fraction, count: scale, endingAt: out + length)
+            }
+            return length
         }
+        let (integer, fraction) = magnitude.quotientAndRemainder(dividingBy: powersOfTen[scale])
         let integerDigits = decimalDigitCount(integer)
         length += integerDigits
         writeDigits(integer, count: integerDigits, endingAt: out + length)
@@ -118,18 +125,17 @@ extension ExactDecimal: CustomStringConvertible {
     }
 }
 
-/// How many decimal digits `value` has (1 for zero).
+/// How many decimal digits `value` has (1 for zero): estimated from its bit length, then corrected once.
+@inline(__always)
+private func decimalDigitCount(_ value: UInt64) -> Int {
+    let estimate = ((64 - value.leadingZeroBitCount) &* 1233) >> 12
+    return estimate < 20 && value >= powersOfTen64[estimate] ? estimate + 1 : max(estimate, 1)
+}
+
+/// ``decimalDigitCount(_:)`` for 128 bits.
 private func decimalDigitCount(_ value: UInt128) -> Int {
-    var count = 1
-    if value <= UInt128(UInt64.max) {
-        let value = UInt64(truncatingIfNeeded: value)
-        var bound: UInt64 = 10
-        while count < 20, value >= bound {
-            count += 1
-            bound &*= 10
-        }
-        return count
-    }
+    if value <= UInt128(UInt64.max) { return decimalDigitCount(UInt64(truncatingIfNeeded: value)) }
+    var count = 20
     while count < powersOfTen.count, value >= powersOfTen[count] { count += 1 }
     return count
 }

@@ -5,6 +5,9 @@ let powersOfTen: [UInt128] = {
     return table
 }()
 
+/// Powers of ten 10^0 ... 10^19, the ones that fit 64 bits: printing money divides by them.
+let powersOfTen64: [UInt64] = powersOfTen.prefix(20).map { UInt64(truncatingIfNeeded: $0) }
+
 /// An unsigned 256-bit integer for exact intermediate products (two 128-bit halves).
 struct UInt256: Comparable {
     var high: UInt128

@@ -71,6 +71,31 @@ struct ParsingTests {
         }
     }
 
+    /// Powers of ten and the numbers just below them, where a digit count changes, print and parse back
+    /// at every scale (the printer counts digits from a bit length and corrects once).
+    @Test func digitCountBoundaries() throws {
+        var magnitudes: [UInt128] = [0]
+        var power: UInt128 = 1
+        for _ in 0...37 {
+            magnitudes += [power - 1, power, power + 1]
+            power *= 10
+        }
+        magnitudes += [power - 1, UInt128(UInt64.max), UInt128(UInt64.max) + 1]
+        for magnitude in magnitudes where magnitude <= UInt128(ExactDecimal.maxMantissa) {
+            for scale in [0, 1, 2, 8, 18, 19, 20, 37, 38] {
+                let value = try ExactDecimal(mantissa: -Int128(magnitude), scale: scale)
+                var text = String(magnitude)
+                if scale > 0 {
+                    text = String(repeating: "0", count: max(scale + 1 - text.count, 0)) + text
+                    text.insert(".", at: text.index(text.endIndex, offsetBy: -scale))
+                }
+                if magnitude > 0 { text = "-" + text }
+                #expect(value.description == text)
+                #expect(try ExactDecimal(text) == value, "\(text)")
+            }
+        }
+    }
+
     @Test(arguments: ["", "abc", "NaN", "nan", "Infinity", "-Infinity", "inf", "1,5", " 1", "1 ", "+", "-", ".", "-.", "1.2.3",
                       "--1", "+-1", "1e", "1e+", "1e-", "e5", "1e5.0", "0x10", "1_000", "١", "1.5f", "\u{0}1"])
     func rejectsNonNumbers(input: String) {
