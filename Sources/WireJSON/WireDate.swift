@@ -27,13 +27,15 @@ public enum WireDate {
         let (year, month, day) = civil(fromDays: days)
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 40) { out in
             var position = 0
+            // Every value put is non-negative: unsigned, each digit is a multiplication, not a division.
             func put(_ value: Int64, digits: Int) {
-                var value = value
-                for offset in stride(from: digits - 1, through: 0, by: -1) {
-                    out[position + offset] = UInt8(truncatingIfNeeded: value % 10) &+ 48
+                var value = UInt64(truncatingIfNeeded: value), offset = digits
+                while offset > 0 {
+                    offset &-= 1
+                    out[position &+ offset] = UInt8(truncatingIfNeeded: value % 10) &+ 48
                     value /= 10
                 }
-                position += digits
+                position &+= digits
             }
             func put(_ byte: Unicode.Scalar) {
                 out[position] = UInt8(ascii: byte)
@@ -65,12 +67,14 @@ public enum WireDate {
     /// ``parse(_:)`` from UTF-8 bytes.
     public static func parse(utf8 bytes: UnsafeBufferPointer<UInt8>) -> Date? {
         guard bytes.count >= 20 else { return nil }
+        // At most four digits at a time, so the arithmetic cannot overflow and needs no checks.
         func number(_ from: Int, _ count: Int) -> Int64? {
-            var value: Int64 = 0
-            for index in from..<from + count {
+            var value: Int64 = 0, index = from
+            while index < from &+ count {
                 let digit = bytes[index] &- UInt8(ascii: "0")
                 guard digit < 10 else { return nil }
-                value = value * 10 + Int64(digit)
+                value = value &* 10 &+ Int64(digit)
+                index &+= 1
             }
             return value
         }
