@@ -44,6 +44,10 @@ struct JSONTape {
         /// Objects: repeats a key.
         @usableFromInline
         var flag: Bool
+        /// Objects: their keys' lengths, one ``lengthBit(_:)`` per key (all bits when a key has escapes): a
+        /// second filter for absent keys, in two bytes the layout leaves free. Others: zero.
+        @usableFromInline
+        var lengths: UInt16 = 0
     }
 
     /// The text; valid only while the decoder runs (inside `withUnsafeBytes`).
@@ -214,6 +218,10 @@ func keyBit(_ key: UnsafeRawBufferPointer) -> UInt32 {
     return mixed & 31
 }
 
+/// Which of an object's 16 length bits a key of `count` (unescaped) bytes sets.
+@inlinable @inline(__always)
+func lengthBit(_ count: Int) -> UInt16 { 1 << UInt16(count & 15) }
+
 /// Where and why a text is not valid JSON.
 public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
     /// The byte offset of the problem.
@@ -286,7 +294,7 @@ private struct Parser {
         guard depth <= Self.maxDepth else { throw error("nested too deeply") }
         let at = nodes.count
         nodes.append(.init(start: 0, end: UInt32(at + 1), next: 0, kind: .object, flag: false))
-        var signature: UInt32 = 0, members = 0
+        var signature: UInt32 = 0, lengths: UInt16 = 0, members = 0
         /// Whether a key repeats; `nil` while that is left to ``hasDuplicateKeysBySet(object:in:)``.
         var repeated: Bool? = false
         index += 1
@@ -305,12 +313,14 @@ private struct Parser {
                 if key.flag || members > 32 {
                     // Escaped keys compare unescaped, and many members would make comparing pairs slow.
                     signature = key.flag ? ~0 : signature | 1 << keyBit(content(of: key))
+                    lengths = key.flag ? ~0 : lengths | lengthBit(Int(key.end &- key.start))
                     repeated = nil
                 } else {
                     let bit: UInt32 = 1 << keyBit(content(of: key))
                     // A key whose bit is new cannot repeat an earlier one: only a shared bit calls for comparisons.
                     if signature & bit != 0, repeated == false { repeated = repeats(keyIndex, inObject: at, in: nodes) }
                     signature |= bit
+                    lengths |= lengthBit(Int(key.end &- key.start))
                 }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after a key") }
@@ -337,6 +347,7 @@ private struct Parser {
         }
         nodes.base[at].next = UInt32(nodes.count)
         nodes.base[at].start = signature
+        nodes.base[at].lengths = lengths
         // An object that repeats a key is read first-wins, as Foundation reads it, by a slower look-up;
         // checked here so every other object keeps the fast one.
         nodes.base[at].flag = repeated ?? hasDuplicateKeysBySet(object: at, in: nodes)

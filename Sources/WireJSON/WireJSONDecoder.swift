@@ -292,13 +292,13 @@ extension JSONTape {
     /// ``find(_:in:)`` for a name known at compile time.
     ///
     /// Inlined where a ``WireDecodable`` type reads its members: there the key's length and look-up bit
-    /// are constants and its comparison a few loads, so the usual cases (an absent key whose bit is not in
-    /// the object's signature, or the member the hint points at) cost no call (bench/PROFILE.md).
+    /// are constants and its comparison a few loads, so the usual cases (an absent key whose bit or length is
+    /// not in the object's signatures, or the member the hint points at) cost no call (bench/PROFILE.md).
     @inlinable @inline(__always)
     func find(_ name: StaticString, in object: Int) -> Int? {
         let key = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
         let node = nodes[object]
-        guard node.start & 1 << keyBit(UnsafeRawBufferPointer(key)) != 0 else { return nil }
+        guard node.start & 1 << keyBit(UnsafeRawBufferPointer(key)) != 0, node.lengths & lengthBit(key.count) != 0 else { return nil }
         let hinted = Int(node.end)
         if !node.flag, hinted < Int(node.next) {
             let keyNode = nodes[hinted]
@@ -315,7 +315,7 @@ extension JSONTape {
     func find(_ key: UnsafeBufferPointer<UInt8>, in object: Int) -> Int? {
         let node = nodes[object]
         let first = object + 1, end = Int(node.next)
-        guard first < end, node.start & 1 << keyBit(UnsafeRawBufferPointer(key)) != 0 else { return nil }
+        guard first < end, node.start & 1 << keyBit(UnsafeRawBufferPointer(key)) != 0, node.lengths & lengthBit(key.count) != 0 else { return nil }
         var member = !node.flag && Int(node.end) < end ? Int(node.end) : first
         let stop = member
         repeat {
