@@ -89,6 +89,8 @@ let peers = Peers(directory: URL(fileURLWithPath: benchDirectory).standardizedFi
 
 let loadAtStart = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
 let busCount = quick ? 50_000 : 200_000
+/// Rounds of the throughput runs; each run keeps its best (a shared 2-core machine varies by a fifth from run to run).
+let busRounds = quick ? 1 : 3
 let latencySeconds = quick ? 2 : 5
 let rpcCalls = quick ? 2_000 : 20_000
 let conversionCount = 1_000_000
@@ -116,13 +118,23 @@ func say(_ text: String) {
 
 // 1. Bus throughput
 if only.contains("bus") {
-    say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback")
-    let bus = try await BusBench.encoded(count: busCount)
-    say("tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received), CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2)) us/msg")
-    let sockets = try await BusBench.busSocketsRaw(count: busCount)
-    say("tickwire Bus sockets, same bytes, no JSON:           \(rate(sockets.messagesPerSecond)), CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2)) us/msg")
-    let raw = try await BusBench.zmqRaw(count: busCount)
-    say("ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond)), CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2)) us/msg")
+    say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback, best of \(busRounds) rounds")
+    // The three runs take turns, round after round, so a slow spell of a shared machine falls on all of them
+    // alike; each keeps its best round (the Python peers run once, after them).
+    var busRuns: [BusBench.Result] = [], socketRuns: [BusBench.Result] = [], rawRuns: [BusBench.Result] = []
+    for round in 1...busRounds {
+        let bus = try await BusBench.encoded(count: busCount)
+        say("round \(round): tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received), CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2)) us/msg")
+        let sockets = try await BusBench.busSocketsRaw(count: busCount)
+        say("round \(round): tickwire Bus sockets, same bytes, no JSON:           \(rate(sockets.messagesPerSecond)), CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2)) us/msg")
+        let raw = try await BusBench.zmqRaw(count: busCount)
+        say("round \(round): ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond)), CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2)) us/msg")
+        busRuns.append(bus)
+        socketRuns.append(sockets)
+        rawRuns.append(raw)
+    }
+    func best(_ runs: [BusBench.Result]) -> BusBench.Result { runs.max { $0.messagesPerSecond < $1.messagesPerSecond }! }
+    let bus = best(busRuns), sockets = best(socketRuns), raw = best(rawRuns)
     var pyEncoded: Double?, pyRaw: Double?
     if runPeers {
         pyEncoded = peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
@@ -368,11 +380,12 @@ let markdown = """
     How each figure is taken (see `Benchmarks/Sources/tickwire-bench/` and `bench/*.py`):
 
     1. Throughput: \(busCount) messages, one publisher, one subscriber, tcp loopback, HWM 0 (lossless);
-       messages / (first publish ... last decode). Tickwire: `Publisher.publish` (Wire.encode, seq, retain,
+       messages / (first publish ... last decode); Bus, Bus sockets and raw take turns for \(busRounds) rounds and
+       each figure is its best round, with that round's CPU. Tickwire: `Publisher.publish` (Wire.encode, seq, retain,
        send on the caller's thread through a PUB `LockedSocket`) -> SUB `OwnedSocket` -> `BusMessage(frames:)`
        + `decode(Quote.self)`, publisher and subscriber in one process on their own threads. Python: publisher
        and subscriber processes, orjson + Decimal + datetime (typed dataclasses). Raw: the same bytes prebuilt,
-       no encoding; the limit is the best raw figure. CPU per message (1c): the process's user + system time
+       no encoding; the limit is the fastest run without JSON (Swift Socket, the Bus's sockets or pyzmq raw). CPU per message (1c): the process's user + system time
        over the run (every thread, libzmq's I/O threads included) divided by the messages.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
