@@ -48,7 +48,7 @@ public struct WireObjectWriter {
     @inlinable @inline(__always)
     public func encode<T: Encodable>(_ value: T, forKey key: StaticString) throws {
         try writer.member(key, depth: depth, serial: serial)
-        try writer.value(value, key: StaticKey(name: key))
+        try writer.value(value, key: .name(key))
     }
 
     /// Writes `value` under `key` unless it is nil, as synthesized `Codable` does for optionals.
@@ -129,7 +129,7 @@ extension JSONTape {
 extension JSONWriter {
     /// Writes a ``WireEncodable`` value's object, member by member.
     @inlinable
-    func object<W: WireEncodable>(_ value: W, key: (any CodingKey)?) throws {
+    func object<W: WireEncodable>(_ value: W, key: FrameKey) throws {
         let (depth, serial) = push(key: key, kind: .object)
         try value.encode(wire: WireObjectWriter(writer: self, depth: depth, serial: serial))
         close(downTo: depth)

@@ -24,7 +24,7 @@ public struct WireJSONEncoder: Sendable {
     public func encode<T: Encodable>(_ value: T) throws -> Data {
         var writer = JSONWriter.take()
         defer { JSONWriter.recycle(&writer) }
-        try writer.value(value, key: nil)
+        try writer.value(value, key: .none)
         try writer.finish()
         return writer.takeData()
     }
@@ -57,7 +57,27 @@ final class JSONWriter: @unchecked Sendable {
         @usableFromInline
         var serial: Int
         /// Its key in the parent, for coding paths.
-        var key: (any CodingKey)?
+        var key: FrameKey
+    }
+
+    /// A frame's key in its parent, for coding paths: a ``WireEncodable`` member's name is kept as it is, since
+    /// copying an existential for every nested object cost more than writing the object's brackets.
+    @usableFromInline
+    enum FrameKey {
+        case none
+        case name(StaticString)
+        case key(any CodingKey)
+
+        @usableFromInline
+        init(_ key: (any CodingKey)?) { self = key.map { .key($0) } ?? .none }
+
+        var codingKey: (any CodingKey)? {
+            switch self {
+            case .none: nil
+            case .name(let name): StaticKey(name: name)
+            case .key(let key): key
+            }
+        }
     }
 
     /// The open frames, innermost last: a plain buffer, because an array here paid a uniqueness and a
@@ -99,7 +119,7 @@ final class JSONWriter: @unchecked Sendable {
 
         /// The keys of frames 0 through `depth`, for a coding path.
         func keys(through depth: Int) -> [any CodingKey] {
-            UnsafeBufferPointer(start: base, count: depth + 1).compactMap(\.key)
+            UnsafeBufferPointer(start: base, count: depth + 1).compactMap(\.key.codingKey)
         }
 
         func deallocate() {
@@ -314,7 +334,7 @@ final class JSONWriter: @unchecked Sendable {
     /// Inlinable, so a ``WireEncodable`` member's type is known where it is written and this chain of
     /// type checks folds into one direct call (bench/PROFILE.md).
     @inlinable
-    func value<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+    func value<T: Encodable>(_ value: T, key: FrameKey) throws {
         if T.self == String.self { return string(unsafeBitCast(value, to: String.self)) }
         if T.self == ExactDecimal.self { return exactDecimal(unsafeBitCast(value, to: ExactDecimal.self)) }
         if T.self == Date.self { return date(unsafeBitCast(value, to: Date.self)) }
@@ -331,7 +351,7 @@ final class JSONWriter: @unchecked Sendable {
 
     /// ``value(_:key:)`` for the types it does not check for itself.
     @usableFromInline
-    func valueOther<T: Encodable>(_ value: T, key: (any CodingKey)?) throws {
+    func valueOther<T: Encodable>(_ value: T, key: FrameKey) throws {
         if T.self == Int64.self { return integer(unsafeBitCast(value, to: Int64.self)) }
         if T.self == Double.self { return try float(unsafeBitCast(value, to: Double.self), path: self.path(appending: key)) }
         if T.self == Data.self { return string(unsafeBitCast(value, to: Data.self).base64EncodedString()) }
@@ -386,7 +406,7 @@ final class JSONWriter: @unchecked Sendable {
     /// Opens a frame for one value, writing its opening bracket if it is an object or an array,
     /// and returns its depth and serial.
     @usableFromInline
-    func push(key: (any CodingKey)?, kind: FrameKind = .pending) -> (Int, Int) {
+    func push(key: FrameKey, kind: FrameKind = .pending) -> (Int, Int) {
         let serial = state.pointee.nextSerial
         state.pointee.nextSerial += 1
         state.pointee.frames.append(Frame(kind: kind, count: 0, serial: serial, key: key))
@@ -516,8 +536,8 @@ final class JSONWriter: @unchecked Sendable {
         return state.pointee.frames.keys(through: min(depth, state.pointee.frames.count - 1))
     }
 
-    private func path(appending key: (any CodingKey)?) -> [any CodingKey] {
-        path(to: state.pointee.frames.count - 1) + (key.map { [$0] } ?? [])
+    private func path(appending key: FrameKey) -> [any CodingKey] {
+        path(to: state.pointee.frames.count - 1) + (key.codingKey.map { [$0] } ?? [])
     }
 }
 
@@ -615,7 +635,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
 
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         try writer.element(depth: depth, serial: serial, key: key)
-        try writer.value(value, key: key)
+        try writer.value(value, key: .key(key))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key) -> KeyedEncodingContainer<NestedKey> {
@@ -643,7 +663,7 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         } catch {
             writer.record(error)
         }
-        return writer.push(key: key, kind: kind)
+        return writer.push(key: .key(key), kind: kind)
     }
 }
 
@@ -701,7 +721,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer, IntegerEncoding {
     mutating func encode<T: Encodable>(_ value: T) throws {
         let index = count
         try next()
-        try writer.value(value, key: WireCodingKey(intValue: index))
+        try writer.value(value, key: .key(WireCodingKey(intValue: index)))
     }
 
     mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
@@ -726,7 +746,7 @@ private struct UnkeyedContainer: UnkeyedEncodingContainer, IntegerEncoding {
         } catch {
             writer.record(error)
         }
-        return writer.push(key: WireCodingKey(intValue: index), kind: kind)
+        return writer.push(key: .key(WireCodingKey(intValue: index)), kind: kind)
     }
 }
 
@@ -769,6 +789,6 @@ private struct SingleValueContainer: SingleValueEncodingContainer, IntegerEncodi
 
     mutating func encode<T: Encodable>(_ value: T) throws {
         try writer.single(depth: depth, serial: serial)
-        try writer.value(value, key: nil)
+        try writer.value(value, key: .none)
     }
 }
