@@ -123,6 +123,25 @@ struct WireCodableTests {
         #expect(try decoder.decode(Tick.self, from: repeated).seq == (try Reference.decoder.decode(Tick.self, from: repeated)).seq)
     }
 
+    /// An encoding error inside members written by name (a `Codable` member of a `WireEncodable` value)
+    /// carries the coding path Foundation's encoder reports.
+    @Test func encodingErrorPathsFollowFoundation() throws {
+        var tick = try Tick.make(1)
+        tick.tags = ["x": .nan]
+        func path(_ encode: () throws -> Data) -> [String]? {
+            do {
+                _ = try encode()
+                return nil
+            } catch let EncodingError.invalidValue(_, context) {
+                return context.codingPath.map(\.stringValue)
+            } catch {
+                return ["unexpected \(error)"]
+            }
+        }
+        #expect(path { try encoder.encode(tick) } == ["tags", "x"])
+        #expect(path { try encoder.encode(tick) } == path { try Reference.encoder.encode(tick) })
+    }
+
     /// `[String]` is read and written without a container, with Foundation's results and error paths.
     @Test func stringArraysFollowFoundation() throws {
         #expect(try encoder.encode(["a\"b", "", "é"]) == (try Reference.encoder.encode(["a\"b", "", "é"])))
