@@ -256,10 +256,8 @@ private final class SocketThread: @unchecked Sendable {
     /// Reads the messages that are waiting, without blocking, and hands them over as one batch:
     /// one wake-up of the reader for many messages instead of one each.
     private func receiveAll() {
-        var batch: [[Data]] = []
-        while batch.count < Self.batchLimit, let frames = try? socket.receive() {
-            batch.append(frames)
-        }
+        var batch = ReceivedBatch(reservingBytes: 4096)
+        while batch.count < Self.batchLimit, (try? socket.receive(into: &batch)) == true {}
         if !batch.isEmpty { inbox.push(batch) }
     }
 }
@@ -301,34 +299,57 @@ extension OwnedSocket {
 }
 
 /// The received messages between the owner thread and the one reader, held in a ``ReaderQueue``:
-/// the owner thread hands over a batch with one lock and at most one wake-up of the reader.
+/// the owner thread hands over a batch with one lock and at most one wake-up of the reader, and the
+/// reader makes each message's `Data` values as it takes the message (``ReceivedBatch``).
 final class Inbox: Sendable {
     private struct Buffer: ReaderQueueBuffer {
-        var messages = Deque<[Data]>()
+        var batches = Deque<ReceivedBatch>()
+        /// The next message to take in the first batch.
+        var next = 0
+        /// Messages held and not taken yet.
+        var held = 0
         let limit: Int
         /// Whether ``Incoming/wake()`` asked for a return: an empty message (no socket receives one) stands for it.
         var woken = false
 
         mutating func take() -> [Data]? {
-            if let message = messages.popFirst() { return message }
+            if let first = batches.first {
+                let message = first.message(next)
+                next += 1
+                held -= 1
+                if next == first.count {
+                    batches.removeFirst()
+                    next = 0
+                }
+                return message
+            }
             guard woken else { return nil }
             woken = false
             return []
         }
 
         /// Adds what fits of `batch`; returns how many messages did not.
-        mutating func add(_ batch: [[Data]]) -> Int {
-            let room = max(limit - messages.count, 0)
-            messages.append(contentsOf: batch.prefix(room))
-            return max(batch.count - room, 0)
+        mutating func add(_ batch: ReceivedBatch) -> Int {
+            var batch = batch
+            let room = max(limit - held, 0)
+            let dropped = max(batch.count - room, 0)
+            if dropped > 0 { batch.removeMessages(after: room) }
+            if !batch.isEmpty {
+                batches.append(batch)
+                held += batch.count
+            }
+            return dropped
         }
 
-        mutating func takeAll() -> [[Data]] {
+        /// Every batch held and where the first one starts, leaving the buffer empty.
+        mutating func takeAll() -> (batches: Deque<ReceivedBatch>, first: Int) {
             defer {
-                messages.removeAll(keepingCapacity: true)
+                batches.removeAll(keepingCapacity: true)
+                next = 0
+                held = 0
                 woken = false
             }
-            return Array(messages)
+            return (batches, next)
         }
     }
 
@@ -340,7 +361,7 @@ final class Inbox: Sendable {
     init(limit: Int) { queue = ReaderQueue(Buffer(limit: limit)) }
 
     /// Adds a batch, dropping what does not fit, and wakes the reader if it waits.
-    func push(_ batch: [[Data]]) {
+    func push(_ batch: ReceivedBatch) {
         let droppedCount = queue.write { $0.add(batch) } ?? 0
         if droppedCount > 0 { dropped.add(droppedCount, ordering: .relaxed) }
     }
@@ -348,8 +369,16 @@ final class Inbox: Sendable {
     /// Ends the sequence once the messages already held are read.
     func finish() { queue.finish() }
 
-    /// Every message held now.
-    func takeAll() -> [[Data]] { queue.read { $0.takeAll() } }
+    /// Every message held now, made outside the lock so the owner thread's next batch need not wait for it.
+    func takeAll() -> [[Data]] {
+        let (batches, first) = queue.read { $0.takeAll() }
+        var messages: [[Data]] = []
+        messages.reserveCapacity(batches.reduce(0) { $0 + $1.count } - first)
+        for (position, batch) in batches.enumerated() {
+            for index in (position == 0 ? first : 0)..<batch.count { messages.append(batch.message(index)) }
+        }
+        return messages
+    }
 
     /// Makes the reader's waiting (or next) ``next()`` return, with an empty message if none is held.
     func wake() { queue.write { $0.woken = true } }

@@ -142,6 +142,11 @@ public final class Socket {
         }
     }
 
+    /// Receives one whole multipart message into `batch` without blocking; false when none is waiting.
+    func receive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool {
+        try batch.receive(from: live("zmq_msg_recv"))
+    }
+
     /// Subscribes a SUB socket to every topic starting with `prefix` ("" for all).
     public func subscribe(_ prefix: String) throws(ZMQError) {
         try set(ZMQ_SUBSCRIBE, Data(prefix.utf8))

@@ -104,6 +104,45 @@ struct ZeroMQTests {
         await pull.close()
     }
 
+    /// Messages of any shape (empty frames, one frame, several, large ones) come out of `incoming` exactly
+    /// as sent, in order, whether read one at a time or in batches, across the owner thread's batches.
+    @Test func incomingKeepsEveryFrameOfEveryMessage() async throws {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.bind(address)
+        }
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.connect(address)
+        }
+        func frames(_ index: Int) -> [Data] {
+            switch index % 4 {
+            case 0: [Data(), Data("\(index)".utf8)]
+            case 1: [Data("\(index)".utf8)]
+            case 2: [Data("a".utf8), Data(), Data("\(index)".utf8), Data()]
+            default: [Data(repeating: UInt8(index % 251), count: 70_000), Data("\(index)".utf8)]
+            }
+        }
+        let count = 10_000
+        for index in 0..<count { push.post(frames(index)) }
+        var received: [[Data]] = []
+        var iterator = pull.incoming.makeAsyncIterator()
+        let deadline = ContinuousClock.now + .seconds(20)
+        while received.count < count, ContinuousClock.now < deadline {
+            if received.count % 3 == 0, let batch = await pull.incoming.nextBatch() {
+                received += batch
+            } else if let message = await iterator.next() {
+                received.append(message)
+            }
+        }
+        #expect(received.count == count)
+        #expect(received == (0..<count).map(frames))
+        #expect(pull.droppedReceives == 0)
+        await push.close()
+        await pull.close()
+    }
+
     /// A reader that falls `receiveBuffer` behind loses the newest messages, counted, never the oldest.
     @Test func incomingDropsTheNewestPastItsLimit() async throws {
         let address = endpoint("inproc")
