@@ -184,6 +184,8 @@ private final class SocketThread: @unchecked Sendable {
 
     /// At most this many messages are read in one go before queued commands get their turn.
     private static let batchLimit = 4096
+    /// The sizes of the last batch received, to size the next.
+    private var lastBatch = ReceivedBatch.Sizes()
 
     init(
         socket: Socket, context: ZMQContext, type: SocketType,
@@ -256,9 +258,12 @@ private final class SocketThread: @unchecked Sendable {
     /// Reads the messages that are waiting, without blocking, and hands them over as one batch:
     /// one wake-up of the reader for many messages instead of one each.
     private func receiveAll() {
-        var batch = ReceivedBatch(reservingBytes: 4096)
+        var batch = ReceivedBatch(sizedLike: lastBatch)
         while batch.count < Self.batchLimit, (try? socket.receive(into: &batch)) == true {}
-        if !batch.isEmpty { inbox.push(batch) }
+        if !batch.isEmpty {
+            lastBatch = batch.sizes
+            inbox.push(batch)
+        }
     }
 }
 

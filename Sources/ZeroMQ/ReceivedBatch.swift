@@ -21,9 +21,29 @@ struct ReceivedBatch: Sendable {
 
     var isEmpty: Bool { messageEnds.isEmpty }
 
-    /// An empty batch with room for about `bytes` bytes of frames.
-    init(reservingBytes bytes: Int = 0) {
-        self.bytes.reserveCapacity(bytes)
+    /// An empty batch with room for a batch as large as `previous`, so that filling it seldom grows its buffers
+    /// (growing copies them; the owner thread's batches are alike from one to the next).
+    init(sizedLike previous: Sizes = Sizes()) {
+        bytes.reserveCapacity(previous.bytes)
+        frameEnds.reserveCapacity(previous.frames)
+        messageEnds.reserveCapacity(previous.messages)
+    }
+
+    /// How much a batch held, for sizing the next one.
+    struct Sizes {
+        var bytes = 4096
+        var frames = 32
+        var messages = 16
+    }
+
+    /// What this batch holds, between the floor of ``Sizes``' defaults and a ceiling, so that one huge message
+    /// does not make every later batch reserve as much.
+    var sizes: Sizes {
+        let floor = Sizes()
+        return Sizes(
+            bytes: min(max(bytes.count, floor.bytes), 1 << 20),
+            frames: min(max(frameEnds.count, floor.frames), 1 << 14),
+            messages: min(max(messageEnds.count, floor.messages), 1 << 14))
     }
 
     /// Receives one whole multipart message from the socket `handle` into the batch without blocking;
