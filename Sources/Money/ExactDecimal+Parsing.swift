@@ -109,11 +109,19 @@ extension ExactDecimal {
         return .success(ExactDecimal(unchecked: signedMantissa(magnitude, negative: negative), scale: scale))
     }
 
-    /// The value of digits with at most one point and at most 19 digits in all (every price and amount on
-    /// the wire), read in one tight loop from `start`; nil for anything else, which ``parse(_:)`` reads in
-    /// full. Nineteen digits, leading zeros included, always fit 64 bits.
-    @inline(__always)
-    private static func plain(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> ExactDecimal? {
+    /// Parses plain decimal text (an optional `-`, then at most 19 digits with at most one point: every
+    /// price and amount on the wire) exactly as ``init(utf8:)`` does; nil for anything else, which
+    /// ``init(utf8:)`` then reads or refuses. Inlinable, so a decoder reads money without a call.
+    @inlinable
+    public static func plain(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        return plain(bytes, from: negative ? 1 : 0, negative: negative)
+    }
+
+    /// The value of digits with at most one point and at most 19 digits in all, read in one tight loop from
+    /// `start`; nil for anything else. Nineteen digits, leading zeros included, always fit 64 bits.
+    @inlinable @inline(__always)
+    static func plain(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> ExactDecimal? {
         guard bytes.count - start <= 20, let base = bytes.baseAddress else { return nil }
         var value: UInt64 = 0, digits = 0
         var position = base + start, point: UnsafePointer<UInt8>? = nil
@@ -131,6 +139,7 @@ extension ExactDecimal {
             position += 1
         }
         guard digits > 0, digits <= 19 else { return nil }
-        return ExactDecimal(unchecked: signedMantissa(UInt128(value), negative: negative), scale: point.map { end - $0 - 1 } ?? 0)
+        let mantissa = Int128(value)
+        return ExactDecimal(unchecked: negative ? -mantissa : mantissa, scale: point.map { end - $0 - 1 } ?? 0)
     }
 }

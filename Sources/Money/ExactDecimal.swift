@@ -20,6 +20,7 @@ public struct ExactDecimal: Sendable {
     public let scale: Int
 
     /// A value from parts the caller has already checked.
+    @usableFromInline
     init(unchecked mantissa: Int128, scale: Int) {
         self.mantissa = mantissa
         self.scale = scale

@@ -68,6 +68,10 @@ struct ParsingTests {
             #expect(value.description == text)
             let parsed = try ExactDecimal(text)
             #expect(parsed.mantissa == value.mantissa && parsed.scale == value.scale, "\(text)")
+            // The plain fast path reads every text of up to 19 digits, with the same result, and no other.
+            let plain = Array(text.utf8).withUnsafeBufferPointer { ExactDecimal.plain(utf8: $0) }
+            #expect((plain != nil) == (text.filter(\.isNumber).count <= 19), "\(text)")
+            if let plain { #expect(plain.mantissa == value.mantissa && plain.scale == value.scale, "\(text)") }
         }
     }
 
