@@ -141,6 +141,9 @@ final class JSONWriter: @unchecked Sendable {
         var nextSerial = 0
         /// The first misuse found where the protocol gives no way to throw; reported by ``finish()``.
         var failure: EncodingError?
+        /// Whether `failure` is set: checking a `Bool` costs nothing, copying or clearing an optional
+        /// `EncodingError` costs a call on every encoding (bench/PROFILE.md).
+        var failed = false
     }
 
     @usableFromInline
@@ -183,7 +186,10 @@ final class JSONWriter: @unchecked Sendable {
         guard isKnownUniquelyReferenced(&writer), writer.state.pointee.capacity <= largestKeptCapacity else { return }
         writer.state.pointee.count = 0
         writer.state.pointee.frames.removeAll()
-        writer.state.pointee.failure = nil
+        if writer.state.pointee.failed {
+            writer.state.pointee.failure = nil
+            writer.state.pointee.failed = false
+        }
         let kept = writer
         spare.withLock { $0 = kept }
     }
@@ -197,7 +203,7 @@ final class JSONWriter: @unchecked Sendable {
     /// Throws the first misuse recorded by a non-throwing container call.
     @usableFromInline
     func finish() throws {
-        if let failure = state.pointee.failure { throw failure }
+        if state.pointee.failed, let failure = state.pointee.failure { throw failure }
     }
 
     // MARK: Bytes
@@ -521,8 +527,9 @@ final class JSONWriter: @unchecked Sendable {
 
     /// Keeps the first error of a call that cannot throw, for ``finish()``.
     func record(_ error: any Error) {
-        guard state.pointee.failure == nil, let error = error as? EncodingError else { return }
+        guard !state.pointee.failed, let error = error as? EncodingError else { return }
         state.pointee.failure = error
+        state.pointee.failed = true
     }
 
     private func misuse(depth: Int, _ reason: String? = nil) {
