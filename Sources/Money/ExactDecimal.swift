@@ -102,71 +102,78 @@ extension ExactDecimal: CustomStringConvertible {
         let magnitude = mantissa.magnitude
         if magnitude <= UInt128(UInt64.max), scale < 20 {
             let value = UInt64(truncatingIfNeeded: magnitude)
-            let (integer, fraction) = value.quotientAndRemainder(dividingBy: powersOfTen64[scale])
-            let integerDigits = decimalDigitCount(integer)
-            length += integerDigits
-            writeDigits(integer, count: integerDigits, endingAt: out + length)
-            if scale > 0 {
-                out[length] = UInt8(ascii: ".")
-                length += 1 + scale
-                writeDigits(fraction, count: scale, endingAt: out + length)
-            }
-            return length
+            return length + writeParts(value.quotientAndRemainder(dividingBy: powersOfTen64[scale]), scale: scale, to: out + length)
         }
-        let (integer, fraction) = magnitude.quotientAndRemainder(dividingBy: powersOfTen[scale])
-        let integerDigits = decimalDigitCount(integer)
-        length += integerDigits
-        writeDigits(integer, count: integerDigits, endingAt: out + length)
-        if scale > 0 {
-            out[length] = UInt8(ascii: ".")
-            length += 1 + scale
-            writeDigits(fraction, count: scale, endingAt: out + length)
+        return length + writeParts(magnitude.quotientAndRemainder(dividingBy: powersOfTen[scale]), scale: scale, to: out + length)
+    }
+}
+
+/// An unsigned integer whose decimal digits ``ExactDecimal/write(to:)`` prints: 64 bits for what money holds,
+/// 128 bits for the rest.
+private protocol PrintedDigits {
+    /// How many decimal digits the value has (1 for zero).
+    var decimalDigitCount: Int { get }
+    /// Writes the value as exactly `count` digits, zero-padded on the left, in the bytes just before `end`.
+    func writeDigits(count: Int, endingAt end: UnsafeMutablePointer<UInt8>)
+}
+
+/// Writes a value's integer part, then its point and `scale` fractional digits when it has a fraction;
+/// returns the length. Specialized for each width where it is inlined.
+@inline(__always)
+private func writeParts<Digits: PrintedDigits>(_ parts: (quotient: Digits, remainder: Digits), scale: Int, to out: UnsafeMutablePointer<UInt8>) -> Int {
+    var length = parts.quotient.decimalDigitCount
+    parts.quotient.writeDigits(count: length, endingAt: out + length)
+    if scale > 0 {
+        out[length] = UInt8(ascii: ".")
+        length += 1 + scale
+        parts.remainder.writeDigits(count: scale, endingAt: out + length)
+    }
+    return length
+}
+
+extension UInt64: PrintedDigits {
+    /// Estimated from the bit length, then corrected once.
+    @inline(__always)
+    fileprivate var decimalDigitCount: Int {
+        let estimate = ((64 - leadingZeroBitCount) &* 1233) >> 12
+        return estimate < 20 && self >= powersOfTen64[estimate] ? estimate + 1 : Swift.max(estimate, 1)
+    }
+
+    /// Two digits per division, from a table of pairs.
+    @inline(__always)
+    fileprivate func writeDigits(count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+        var value = self, position = end, remaining = count
+        while remaining >= 2 {
+            let pair = Int(truncatingIfNeeded: value % 100) &* 2
+            value /= 100
+            position -= 2
+            position[0] = pairs.utf8Start[pair]
+            position[1] = pairs.utf8Start[pair + 1]
+            remaining -= 2
         }
-        return length
+        if remaining == 1 { position[-1] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0") }
     }
 }
 
-/// How many decimal digits `value` has (1 for zero): estimated from its bit length, then corrected once.
-@inline(__always)
-private func decimalDigitCount(_ value: UInt64) -> Int {
-    let estimate = ((64 - value.leadingZeroBitCount) &* 1233) >> 12
-    return estimate < 20 && value >= powersOfTen64[estimate] ? estimate + 1 : max(estimate, 1)
-}
-
-/// ``decimalDigitCount(_:)`` for 128 bits.
-private func decimalDigitCount(_ value: UInt128) -> Int {
-    if value <= UInt128(UInt64.max) { return decimalDigitCount(UInt64(truncatingIfNeeded: value)) }
-    var count = 20
-    while count < powersOfTen.count, value >= powersOfTen[count] { count += 1 }
-    return count
-}
-
-/// Writes `value` as exactly `count` digits, zero-padded on the left, in the bytes just before `end`.
-private func writeDigits(_ value: UInt128, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-    var value = value, count = count, end = end
-    // Nineteen digits at a time until the rest fits 64 bits.
-    while value > UInt128(UInt64.max) {
-        let (high, low) = value.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
-        writeDigits(UInt64(truncatingIfNeeded: low), count: 19, endingAt: end)
-        (value, count, end) = (high, count - 19, end - 19)
+extension UInt128: PrintedDigits {
+    fileprivate var decimalDigitCount: Int {
+        if self <= UInt128(UInt64.max) { return UInt64(truncatingIfNeeded: self).decimalDigitCount }
+        var count = 20
+        while count < powersOfTen.count, self >= powersOfTen[count] { count += 1 }
+        return count
     }
-    writeDigits(UInt64(truncatingIfNeeded: value), count: count, endingAt: end)
-}
 
-/// ``writeDigits(_:count:endingAt:)`` for 64 bits: two digits per division, from a table of pairs.
-@inline(__always)
-private func writeDigits(_ value: UInt64, count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
-    let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
-    var value = value, position = end, remaining = count
-    while remaining >= 2 {
-        let pair = Int(truncatingIfNeeded: value % 100) &* 2
-        value /= 100
-        position -= 2
-        position[0] = pairs.utf8Start[pair]
-        position[1] = pairs.utf8Start[pair + 1]
-        remaining -= 2
+    /// Nineteen digits at a time until the rest fits 64 bits.
+    fileprivate func writeDigits(count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        var value = self, count = count, end = end
+        while value > UInt128(UInt64.max) {
+            let (high, low) = value.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
+            UInt64(truncatingIfNeeded: low).writeDigits(count: 19, endingAt: end)
+            (value, count, end) = (high, count - 19, end - 19)
+        }
+        UInt64(truncatingIfNeeded: value).writeDigits(count: count, endingAt: end)
     }
-    if remaining == 1 { position[-1] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0") }
 }
 
 extension ExactDecimal: Hashable, Comparable {

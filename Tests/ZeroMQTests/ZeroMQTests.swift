@@ -39,6 +39,20 @@ struct ZeroMQTests {
 
     init() throws { context = try ZMQContext() }
 
+    /// A PULL socket bound at a fresh inproc address and a PUSH socket connected to it, neither with a high-water mark.
+    func losslessPushPull(receiveBuffer: Int = 100_000) throws -> (pull: OwnedSocket, push: OwnedSocket) {
+        let address = endpoint("inproc")
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull", receiveBuffer: receiveBuffer) { socket in
+            try socket.set(.receiveHighWaterMark, 0)
+            try socket.bind(address)
+        }
+        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
+            try socket.set(.sendHighWaterMark, 0)
+            try socket.connect(address)
+        }
+        return (pull, push)
+    }
+
     /// A SUB receives only the topics under its prefix, on every transport.
     @Test(arguments: ["inproc", "ipc", "tcp"])
     func publishSubscribeFiltersByPrefix(transport: String) async throws {
@@ -69,15 +83,7 @@ struct ZeroMQTests {
 
     /// Messages read in batches keep their order, and an iterator made later continues where the last one stopped.
     @Test func incomingKeepsOrderAcrossBatchesAndIterators() async throws {
-        let address = endpoint("inproc")
-        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { socket in
-            try socket.set(.receiveHighWaterMark, 0)
-            try socket.bind(address)
-        }
-        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
-            try socket.set(.sendHighWaterMark, 0)
-            try socket.connect(address)
-        }
+        let (pull, push) = try losslessPushPull()
         let count = 20_000
         for index in 0..<count { push.post([Data(String(index).utf8)]) }
         var received: [Int] = []
@@ -107,15 +113,7 @@ struct ZeroMQTests {
     /// Messages of any shape (empty frames, one frame, several, large ones) come out of `incoming` exactly
     /// as sent, in order, whether read one at a time or in batches, across the owner thread's batches.
     @Test func incomingKeepsEveryFrameOfEveryMessage() async throws {
-        let address = endpoint("inproc")
-        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { socket in
-            try socket.set(.receiveHighWaterMark, 0)
-            try socket.bind(address)
-        }
-        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
-            try socket.set(.sendHighWaterMark, 0)
-            try socket.connect(address)
-        }
+        let (pull, push) = try losslessPushPull()
         func frames(_ index: Int) -> [Data] {
             switch index % 4 {
             case 0: [Data(), Data("\(index)".utf8)]
@@ -145,15 +143,7 @@ struct ZeroMQTests {
 
     /// A reader that falls `receiveBuffer` behind loses the newest messages, counted, never the oldest.
     @Test func incomingDropsTheNewestPastItsLimit() async throws {
-        let address = endpoint("inproc")
-        let pull = try OwnedSocket(context: context, type: .pull, name: "pull", receiveBuffer: 100) { socket in
-            try socket.set(.receiveHighWaterMark, 0)
-            try socket.bind(address)
-        }
-        let push = try OwnedSocket(context: context, type: .push, name: "push") { socket in
-            try socket.set(.sendHighWaterMark, 0)
-            try socket.connect(address)
-        }
+        let (pull, push) = try losslessPushPull(receiveBuffer: 100)
         for index in 0..<1000 { push.post([Data(String(index).utf8)]) }
         let deadline = ContinuousClock.now + .seconds(10)
         while pull.droppedReceives < 900, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
