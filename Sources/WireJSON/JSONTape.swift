@@ -11,12 +11,8 @@ import Foundation
 ///
 /// Layout: a scalar is one node; an object is its node followed by `key, value` pairs; an array
 /// its node followed by its elements. Every node's ``Node/next`` is the index just past its subtree.
-///
-/// A struct that borrows its text and its nodes, valid only while whoever made it holds them (a decode
-/// runs inside its text's `withUnsafeBytes`): a class instance per decode cost an allocation and
-/// reference counting for no owner that lives longer (bench/PROFILE.md).
 @usableFromInline
-struct JSONTape {
+final class JSONTape {
     /// What a node is.
     @usableFromInline
     enum Kind: UInt8 {
@@ -59,20 +55,25 @@ struct JSONTape {
     let nodes: UnsafeMutablePointer<Node>
     /// How many nodes there are.
     let count: Int
-    /// What `Decoder.userInfo` answers: the decoder's, which outlives every tape it makes, so the tape
-    /// holds it without counting references (a retain and a release per member read, bench/PROFILE.md).
-    unowned(unsafe) let info: WireJSONDecoder.UserInfo
-
     /// What `Decoder.userInfo` answers.
-    var userInfo: [CodingUserInfoKey: Any] { info.values }
+    let userInfo: [CodingUserInfoKey: Any]
+    /// Who owns `nodes` when the tape only borrows them; nil when the tape owns them.
+    private let owner: NodeStorage?
 
-    /// A tape over `bytes` and `nodes`, the result of ``parse(_:)`` on those bytes; both must outlive it.
-    @usableFromInline
-    init(bytes: UnsafeRawBufferPointer, nodes: UnsafeMutablePointer<Node>, count: Int, info: WireJSONDecoder.UserInfo) {
+    /// Parses the whole text or throws ``JSONSyntaxError``.
+    convenience init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
+        let buffer = try Self.parse(bytes)
+        self.init(bytes: bytes, nodes: buffer.base, count: buffer.count, userInfo: userInfo)
+    }
+
+    /// A tape over `bytes` and `nodes`, the result of ``parse(_:)`` on those bytes: it takes ownership of
+    /// the nodes, or borrows them from `owner` and keeps it alive.
+    init(bytes: UnsafeRawBufferPointer, nodes: UnsafeMutablePointer<Node>, count: Int, userInfo: [CodingUserInfoKey: Any], owner: NodeStorage? = nil) {
         self.bytes = bytes
         self.nodes = nodes
         self.count = count
-        self.info = info
+        self.userInfo = userInfo
+        self.owner = owner
     }
 
     /// The nodes of the whole text, or ``JSONSyntaxError``.
@@ -90,6 +91,8 @@ struct JSONTape {
         }
         return buffer
     }
+
+    deinit { if owner == nil { nodes.deallocate() } }
 
     /// The content bytes of a string or number node.
     @inline(__always)
@@ -584,14 +587,11 @@ public struct WireDocument: Sendable {
     /// Runs `body` with a tape over the text and a private copy of the nodes (look-ups keep hints
     /// in them, and a document may be decoded from several threads at once).
     @usableFromInline
-    func withTape<R>(info: WireJSONDecoder.UserInfo, _ body: (JSONTape) throws -> R) throws -> R {
+    func withTape<R>(userInfo: [CodingUserInfoKey: Any], _ body: (JSONTape) throws -> R) throws -> R {
         try data.withUnsafeBytes { bytes in
-            // On the stack for a message's few dozen nodes.
-            try withUnsafeTemporaryAllocation(of: JSONTape.Node.self, capacity: storage.count) { nodes in
-                let base = nodes.baseAddress!
-                base.initialize(from: storage.nodes, count: storage.count)
-                return try body(JSONTape(bytes: bytes, nodes: base, count: storage.count, info: info))
-            }
+            let nodes = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: storage.count)
+            nodes.initialize(from: storage.nodes, count: storage.count)
+            return try body(JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo))
         }
     }
 }

@@ -20,14 +20,13 @@ public struct WireJSONDecoder: Sendable {
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { bytes in
-            let nodes: NodeBuffer
+            let tape: JSONTape
             do {
-                nodes = try JSONTape.parse(bytes)
+                tape = try JSONTape(bytes: bytes, userInfo: info.values)
             } catch {
                 throw Self.invalid(error)
             }
-            defer { nodes.base.deallocate() }
-            return try JSONTape(bytes: bytes, nodes: nodes.base, count: nodes.count, info: info).decode(T.self, at: 0)
+            return try tape.decode(T.self, at: 0)
         }
     }
 
@@ -44,10 +43,8 @@ public struct WireJSONDecoder: Sendable {
     public func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
         try data.withUnsafeBytes { bytes in
             let storage = try nodes(of: bytes)
-            let read = try withExtendedLifetime(storage) {
-                try body(JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, info: info).objectReader(at: 0))
-            }
-            return (WireDocument(data: data, storage: storage), read)
+            let tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
+            return (WireDocument(data: data, storage: storage), try body(tape.objectReader(at: 0)))
         }
     }
 
@@ -66,14 +63,14 @@ public struct WireJSONDecoder: Sendable {
     /// checks folds into a direct call, with no conformance look-up at run time (bench/PROFILE.md).
     @inlinable
     public func decode<T: Decodable>(_ type: T.Type, from document: WireDocument) throws -> T {
-        try document.withTape(info: info) { try $0.decode(T.self, at: 0) }
+        try document.withTape(userInfo: info.values) { try $0.decode(T.self, at: 0) }
     }
 
     /// Decodes `type` from the member `key` of a parsed document's top-level object (an envelope's
     /// `data`); errors carry the member's whole coding path.
     @inlinable
     public func decode<T: Decodable>(_ type: T.Type, forKey key: StaticString, from document: WireDocument) throws -> T {
-        try document.withTape(info: info) { tape in
+        try document.withTape(userInfo: info.values) { tape in
             try tape.objectReader(at: 0).decode(type, forKey: key)
         }
     }
