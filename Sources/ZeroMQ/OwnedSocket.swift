@@ -262,6 +262,7 @@ private final class SocketThread: @unchecked Sendable {
         while batch.count < Self.batchLimit, (try? socket.receive(into: &batch)) == true {}
         if !batch.isEmpty {
             lastBatch = batch.sizes
+            batch.releaseSpareCapacity()
             inbox.push(batch)
         }
     }
@@ -304,8 +305,8 @@ extension OwnedSocket {
 }
 
 /// The received messages between the owner thread and the one reader, held in a ``ReaderQueue``:
-/// the owner thread hands over a batch with one lock and at most one wake-up of the reader, and the
-/// reader makes each message's `Data` values as it takes the message (``ReceivedBatch``).
+/// the owner thread hands over a batch with one lock and at most one wake-up of the reader, and a
+/// message's `Data` values are made as it is taken (``ReceivedBatch``).
 final class Inbox: Sendable {
     private struct Buffer: ReaderQueueBuffer {
         var batches = Deque<ReceivedBatch>()
@@ -349,7 +350,8 @@ final class Inbox: Sendable {
         /// Every batch held and where the first one starts, leaving the buffer empty.
         mutating func takeAll() -> (batches: Deque<ReceivedBatch>, first: Int) {
             defer {
-                batches.removeAll(keepingCapacity: true)
+                // A fresh deque: keeping the capacity of one whose storage the caller now shares would copy it.
+                batches = Deque()
                 next = 0
                 held = 0
                 woken = false

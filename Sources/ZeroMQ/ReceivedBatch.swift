@@ -3,11 +3,12 @@ import Foundation
 
 /// Messages received in one go, packed into one byte buffer with the ends of their frames.
 ///
-/// A socket's owner thread copies each frame in here instead of making a `Data` per frame, and the
-/// reader unpacks a message when it takes it. So the allocations for a message's frames happen, and are
-/// freed, on the reader's thread (glibc frees memory of another thread's arena slowly, under that arena's
-/// lock), and a backlog of waiting messages lies in a few contiguous buffers that the reader walks in
-/// order, rather than in scattered small blocks (bench/PROFILE.md).
+/// A socket's owner thread copies each frame in here instead of making a `Data` per frame, and a message's
+/// `Data` values are made when it is taken: by the reader (by the owner thread for the one message it
+/// hands to a reader that waits). So a frame's memory is mostly allocated and freed on one thread (glibc
+/// frees memory of another thread's arena slowly, under that arena's lock), and a backlog of waiting
+/// messages lies in a few contiguous buffers that the reader walks in order, rather than in scattered
+/// small blocks (bench/PROFILE.md).
 struct ReceivedBatch: Sendable {
     /// Every frame's bytes, back to back.
     private var bytes: [UInt8] = []
@@ -23,7 +24,7 @@ struct ReceivedBatch: Sendable {
 
     /// An empty batch with room for a batch as large as `previous`, so that filling it seldom grows its buffers
     /// (growing copies them; the owner thread's batches are alike from one to the next).
-    init(sizedLike previous: Sizes = Sizes()) {
+    init(sizedLike previous: Sizes) {
         bytes.reserveCapacity(previous.bytes)
         frameEnds.reserveCapacity(previous.frames)
         messageEnds.reserveCapacity(previous.messages)
@@ -31,9 +32,10 @@ struct ReceivedBatch: Sendable {
 
     /// How much a batch held, for sizing the next one.
     struct Sizes {
-        var bytes = 4096
-        var frames = 32
-        var messages = 16
+        // Small floors: a trickle of one-message batches reserves about what one message needs.
+        var bytes = 512
+        var frames = 4
+        var messages = 2
     }
 
     /// What this batch holds, between the floor of ``Sizes``' defaults and a ceiling, so that one huge message
@@ -90,12 +92,30 @@ struct ReceivedBatch: Sendable {
         return frames
     }
 
-    /// Keeps only the first `count` messages.
+    /// Keeps only the first `count` messages, in buffers of their size: the dropped messages' memory is freed,
+    /// not kept for the few that stay.
     mutating func removeMessages(after count: Int) {
         guard count < messageEnds.count else { return }
         let frameCount = count == 0 ? 0 : messageEnds[count - 1]
-        messageEnds.removeSubrange(count...)
-        frameEnds.removeSubrange(frameCount...)
-        bytes.removeSubrange((frameCount == 0 ? 0 : frameEnds[frameCount - 1])...)
+        let byteCount = frameCount == 0 ? 0 : frameEnds[frameCount - 1]
+        messageEnds = exactCopy(messageEnds[..<count])
+        frameEnds = exactCopy(frameEnds[..<frameCount])
+        bytes = exactCopy(bytes[..<byteCount])
     }
+
+    /// Gives back what the buffers reserved beyond twice their contents (a trickle of messages after a
+    /// burst), so the messages a slow reader leaves waiting hold what was sent, not what was reserved.
+    mutating func releaseSpareCapacity() {
+        if bytes.capacity > 2 * bytes.count + 256 { bytes = exactCopy(bytes[...]) }
+        if frameEnds.capacity > 2 * frameEnds.count + 16 { frameEnds = exactCopy(frameEnds[...]) }
+        if messageEnds.capacity > 2 * messageEnds.count + 16 { messageEnds = exactCopy(messageEnds[...]) }
+    }
+}
+
+/// A new array of `elements` with no more room than they need.
+private func exactCopy<Element>(_ elements: ArraySlice<Element>) -> [Element] {
+    var copy: [Element] = []
+    copy.reserveCapacity(elements.count)
+    copy.append(contentsOf: elements)
+    return copy
 }
