@@ -112,7 +112,9 @@ struct RPCTests {
         let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(200), retries: 1)
         let start = ContinuousClock.now
         let error = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
-        #expect(ContinuousClock.now - start < .seconds(5), "two attempts of 200 ms, with room for a loaded machine")
+        // Two attempts of 200 ms; the bound only catches a hang, since the suite's CPU-bound tests share the
+        // cooperative pool and can hold back the client's timers for seconds (a clean CI run measured 5.15 s).
+        #expect(ContinuousClock.now - start < .seconds(20), "two attempts of 200 ms must not hang")
         #expect(error?.description.contains("no reply from \(address) to ping after 2 attempts") == true)
 
         let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)

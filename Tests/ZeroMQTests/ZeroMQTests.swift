@@ -270,7 +270,9 @@ struct ZeroMQTests {
         let start = ContinuousClock.now
         await push.close()
         await push.close()
-        #expect(ContinuousClock.now - start < .seconds(5), "closing must not wait for the unsent messages")
+        // Linger 0 makes this instant; the bound only catches a hang, since the suite's CPU-bound tests share the
+        // cooperative pool and can hold back the close's continuation for seconds.
+        #expect(ContinuousClock.now - start < .seconds(20), "closing must not wait for the unsent messages")
         await #expect(throws: ZMQError.self) { try await push.send(frames("late")) }
     }
 
