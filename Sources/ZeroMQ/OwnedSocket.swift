@@ -259,7 +259,7 @@ private final class SocketThread: @unchecked Sendable {
     /// one wake-up of the reader for many messages instead of one each.
     private func receiveAll() {
         var batch = ReceivedBatch(sizedLike: lastBatch)
-        while batch.count < Self.batchLimit, (try? socket.receive(into: &batch)) == true {}
+        while batch.count < Self.batchLimit, (try? batch.receive(from: socket)) == true {}
         if !batch.isEmpty {
             lastBatch = batch.sizes
             batch.releaseSpareCapacity()

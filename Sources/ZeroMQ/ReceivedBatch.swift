@@ -1,4 +1,3 @@
-import CZeroMQ
 import Foundation
 
 /// Messages received in one go, packed into one byte buffer with the ends of their frames.
@@ -48,32 +47,23 @@ struct ReceivedBatch: Sendable {
             messages: min(max(messageEnds.count, floor.messages), 1 << 14))
     }
 
-    /// Receives one whole multipart message from the socket `handle` into the batch without blocking;
-    /// false when none was waiting.
-    mutating func receive(from handle: UnsafeMutableRawPointer) throws(ZMQError) -> Bool {
-        var message = zmq_msg_t()
-        zmq_msg_init(&message)
-        defer { zmq_msg_close(&message) }
+    /// Receives one whole multipart message from `socket` into the batch without blocking; false when none
+    /// was waiting.
+    mutating func receive(from socket: Socket) throws(ZMQError) -> Bool {
         let firstFrame = frameEnds.count
-        while true {
-            if zmq_msg_recv(&message, handle, ZMQ_DONTWAIT) < 0 {
-                let error = ZMQError.last("zmq_msg_recv")
-                if error.wouldBlock && frameEnds.count == firstFrame { return false }
-                // A message's frames arrive together, so a failure half-way is the socket closing: drop its part.
-                frameEnds.removeSubrange(firstFrame...)
-                bytes.removeSubrange((frameEnds.last ?? 0)...)
-                throw error
-            }
-            let size = zmq_msg_size(&message)
-            if size > 0 {
-                bytes.append(contentsOf: UnsafeRawBufferPointer(start: zmq_msg_data(&message), count: size))
-            }
-            frameEnds.append(bytes.count)
-            if zmq_msg_more(&message) == 0 {
-                messageEnds.append(frameEnds.count)
-                return true
-            }
+        do throws(ZMQError) {
+            guard try socket.receiveFrames(dontWait: true, { start, count in
+                bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
+                frameEnds.append(bytes.count)
+            }) else { return false }
+        } catch {
+            // A message's frames arrive together, so a failure half-way is the socket closing: drop its part.
+            frameEnds.removeSubrange(firstFrame...)
+            bytes.removeSubrange((frameEnds.last ?? 0)...)
+            throw error
         }
+        messageEnds.append(frameEnds.count)
+        return true
     }
 
     /// The frames of message `index`, each a `Data` of its own.

@@ -124,27 +124,30 @@ public final class Socket {
     /// Receives one whole multipart message of any size, or `nil` when none is waiting
     /// (with `dontWait`) or the receive timeout passed.
     public func receive(dontWait: Bool = true) throws(ZMQError) -> [Data]? {
-        let handle = try live("zmq_msg_recv")
         var frames: [Data] = []
         // Room for a stream message's two frames [topic, json], so the second needs no reallocation.
         frames.reserveCapacity(2)
+        return try receiveFrames(dontWait: dontWait) { frames.append(Data(bytes: $0, count: $1)) } ? frames : nil
+    }
+
+    /// Receives one whole multipart message, handing each frame's bytes (valid only during the call) to
+    /// `frame`; false when none is waiting (with `dontWait`) or the receive timeout passed.
+    func receiveFrames(dontWait: Bool, _ frame: (UnsafeRawPointer, Int) -> Void) throws(ZMQError) -> Bool {
+        let handle = try live("zmq_msg_recv")
         var message = zmq_msg_t()
         zmq_msg_init(&message)
         defer { zmq_msg_close(&message) }
+        var received = 0
         while true {
             if zmq_msg_recv(&message, handle, dontWait ? ZMQ_DONTWAIT : 0) < 0 {
                 let error = ZMQError.last("zmq_msg_recv")
-                if error.wouldBlock && frames.isEmpty { return nil }
+                if error.wouldBlock && received == 0 { return false }
                 throw error
             }
-            frames.append(Data(bytes: zmq_msg_data(&message), count: zmq_msg_size(&message)))
-            if zmq_msg_more(&message) == 0 { return frames }
+            frame(zmq_msg_data(&message), zmq_msg_size(&message))
+            received += 1
+            if zmq_msg_more(&message) == 0 { return true }
         }
-    }
-
-    /// Receives one whole multipart message into `batch` without blocking; false when none is waiting.
-    func receive(into batch: inout ReceivedBatch) throws(ZMQError) -> Bool {
-        try batch.receive(from: live("zmq_msg_recv"))
     }
 
     /// Subscribes a SUB socket to every topic starting with `prefix` ("" for all).
