@@ -7,12 +7,25 @@ extension ExactDecimal {
     /// and ``MoneyError/overflow(_:)`` for more than 38 significant digits or more than 38 fractional digits.
     public init(_ string: String) throws(MoneyError) {
         var text = string
-        self = try Self.value(of: text.withUTF8 { Self.parse($0) }, text: string)
+        self = try text.withUTF8 { bytes in Result { () throws(MoneyError) in try ExactDecimal(utf8: bytes) } }.get()
     }
 
     /// Parses decimal text from its UTF-8 bytes, exactly as ``init(_:)`` does, without making a `String`.
+    /// Inlinable with the ``plain(utf8:)`` fast path, so a decoder reads a price or an amount without a call;
+    /// anything else goes to the full parse.
+    @inlinable
     public init(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(MoneyError) {
-        self = try Self.value(of: Self.parse(bytes), text: String(decoding: bytes, as: UTF8.self))
+        if let value = Self.plain(utf8: bytes) {
+            self = value
+        } else {
+            self = try Self.parsedInFull(utf8: bytes)
+        }
+    }
+
+    /// ``init(utf8:)`` for what ``plain(utf8:)`` does not read: signs, exponents, more than 19 digits, errors.
+    @usableFromInline
+    static func parsedInFull(utf8 bytes: UnsafeBufferPointer<UInt8>) throws(MoneyError) -> ExactDecimal {
+        try value(of: parse(bytes), text: String(decoding: bytes, as: UTF8.self))
     }
 
     /// The parsed value, or the error naming `text`.
@@ -46,9 +59,6 @@ extension ExactDecimal {
             negative = bytes[index] == UInt8(ascii: "-")
             index += 1
         }
-        if let value = plain(bytes, from: index, negative: negative) { return .success(value) }
-        // The first 19 significant digits add up in 64 bits; only longer numbers need 128-bit steps.
-        var small: UInt64 = 0
         var magnitude: UInt128 = 0
         var significantDigits = 0
         var fractionalDigits = 0
@@ -62,13 +72,8 @@ extension ExactDecimal {
                 if sawPoint { fractionalDigits += 1 }
                 if significantDigits > 0 || digit != 0 {
                     significantDigits += 1
-                    if significantDigits <= 19 {
-                        small = small &* 10 &+ UInt64(digit)
-                    } else {
-                        if significantDigits > 38 { return .tooManyDigits }
-                        if significantDigits == 20 { magnitude = UInt128(small) }
-                        magnitude = magnitude &* 10 &+ UInt128(digit)
-                    }
+                    if significantDigits > 38 { return .tooManyDigits }
+                    magnitude = magnitude &* 10 &+ UInt128(digit)
                 }
             } else if byte == UInt8(ascii: ".") && !sawPoint {
                 sawPoint = true
@@ -78,7 +83,6 @@ extension ExactDecimal {
             index += 1
         }
         guard sawDigit else { return .invalid }
-        if significantDigits <= 19 { magnitude = UInt128(small) }
         var exponent = 0
         if index < count {
             guard bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") else { return .invalid }
@@ -111,7 +115,7 @@ extension ExactDecimal {
 
     /// Parses plain decimal text (an optional `-`, then at most 19 digits with at most one point: every
     /// price and amount on the wire) exactly as ``init(utf8:)`` does; nil for anything else, which
-    /// ``init(utf8:)`` then reads or refuses. Inlinable, so a decoder reads money without a call.
+    /// ``init(utf8:)`` then reads in full or refuses.
     @inlinable
     public static func plain(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
         let negative = bytes.first == UInt8(ascii: "-")

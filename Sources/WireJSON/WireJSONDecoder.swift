@@ -238,10 +238,7 @@ extension JSONTape {
         guard node.kind == .string else { throw mismatch(ExactDecimal.self, at: index) }
         do throws(MoneyError) {
             if node.flag { return try ExactDecimal(string(node)) }
-            return try slice(node).withMemoryRebound(to: UInt8.self) { bytes throws(MoneyError) in
-                if let value = ExactDecimal.plain(utf8: bytes) { return value }
-                return try ExactDecimal(utf8: bytes)
-            }
+            return try slice(node).withMemoryRebound(to: UInt8.self) { bytes throws(MoneyError) in try ExactDecimal(utf8: bytes) }
         } catch {
             throw corrupted(error.description, at: index)
         }
