@@ -68,9 +68,6 @@ final class JSONWriter: @unchecked Sendable {
         case name(StaticString)
         case key(any CodingKey)
 
-        @usableFromInline
-        init(_ key: (any CodingKey)?) { self = key.map { .key($0) } ?? .none }
-
         var codingKey: (any CodingKey)? {
             switch self {
             case .none: nil
@@ -480,11 +477,18 @@ final class JSONWriter: @unchecked Sendable {
             out += 1
         }
         state.pointee.frames.base[depth].count += 1
+        writeKey(key, at: out)
+        state.pointee.count = out + length + 3 - state.pointee.buffer
+    }
+
+    /// Writes `key` quoted and its colon at `out`, which has room for them (the key's length and 3 more).
+    @inlinable @inline(__always)
+    func writeKey(_ key: StaticString, at out: UnsafeMutablePointer<UInt8>) {
+        let length = key.utf8CodeUnitCount
         out[0] = UInt8(ascii: "\"")
         (out + 1).update(from: key.utf8Start, count: length)
         out[length + 1] = UInt8(ascii: "\"")
         out[length + 2] = UInt8(ascii: ":")
-        state.pointee.count = out + length + 3 - state.pointee.buffer
     }
 
     /// ``member(_:depth:serial:)`` with every check: closing finished frames above `depth`, growing the
@@ -492,15 +496,9 @@ final class JSONWriter: @unchecked Sendable {
     @usableFromInline
     func memberInFull(_ key: StaticString, depth: Int, serial: Int) throws {
         try advance(depth: depth, serial: serial, key: key.description)
-        // The quoted key and its colon with one reserve.
-        let length = key.utf8CodeUnitCount
-        reserve(length + 3)
-        let out = state.pointee.buffer + state.pointee.count
-        out[0] = UInt8(ascii: "\"")
-        (out + 1).update(from: key.utf8Start, count: length)
-        out[length + 1] = UInt8(ascii: "\"")
-        out[length + 2] = UInt8(ascii: ":")
-        state.pointee.count += length + 3
+        reserve(key.utf8CodeUnitCount + 3)
+        writeKey(key, at: state.pointee.buffer + state.pointee.count)
+        state.pointee.count += key.utf8CodeUnitCount + 3
     }
 
     /// Writes the comma before every element but the first of container `depth`; throws if a later
