@@ -385,8 +385,9 @@ let markdown = """
        send on the caller's thread through a PUB `LockedSocket`) -> SUB `OwnedSocket` -> `BusMessage(frames:)`
        + `decode(Quote.self)`, publisher and subscriber in one process on their own threads. Python: publisher
        and subscriber processes, orjson + Decimal + datetime (typed dataclasses). Raw: the same bytes prebuilt,
-       no encoding; the limit is the fastest run without JSON (Swift Socket, the Bus's sockets or pyzmq raw). CPU per message (1c): the process's user + system time
-       over the run (every thread, libzmq's I/O threads included) divided by the messages.
+       no encoding; the limit is the fastest run without JSON (Swift Socket, the Bus's sockets or pyzmq raw).
+       CPU per message (1c): the process's user + system time over the run (every thread, libzmq's I/O
+       threads included) divided by the messages.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
        calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls.
