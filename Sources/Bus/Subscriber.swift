@@ -23,6 +23,15 @@ public enum SubscriberEvent: Sendable {
 /// new snapshot; so a subscriber that joins late or reconnects ends with the same
 /// state as one that was there from the start.
 ///
+/// A SUB socket connects in the background, so a snapshot fetched at once could be
+/// answered before the publisher has taken the subscriptions: a message published in
+/// between would reach neither the snapshot nor the stream. A heartbeat proves they were
+/// taken (it is subscribed with the prefixes, which libzmq sends in one go), so the
+/// subscriber fetches its first snapshot after the first heartbeat (or, from a publisher
+/// that sends none, after `heartbeatTimeout`). A snapshot fetched without a heartbeat in
+/// the last `heartbeatTimeout` (the publisher was away) is provisional: the next heartbeat
+/// brings another.
+///
 /// It conflates: every message carries the whole value of its topic, so when messages
 /// come faster than they are read, only the newest of each topic is passed on
 /// (``SubscriberEvents``), and the others are counted as superseded; of a topic's run read
@@ -81,13 +90,45 @@ public final class Subscriber: Service, Sendable {
     }
 
     /// What the subscriber holds of the publisher: owned by the loop that follows it.
-    private struct Replica {
+    struct Replica {
         var tracker = ReplicaTracker()
         var synchronized = false
-        var lastHeard = ContinuousClock.now
-        var nextAttempt = ContinuousClock.now + .milliseconds(100)
+        let started: ContinuousClock.Instant
+        /// When the last heartbeat came; `nil` before the first.
+        var lastHeartbeat: ContinuousClock.Instant?
+        /// The state comes from a snapshot fetched without a recent heartbeat; the next one replaces it.
+        var provisional = false
+        var lastHeard: ContinuousClock.Instant
+        var nextAttempt: ContinuousClock.Instant
         /// The dropped messages already noticed.
         var dropped = 0
+
+        init(started: ContinuousClock.Instant = .now) {
+            self.started = started
+            lastHeard = started
+            nextAttempt = started
+        }
+
+        /// Whether to fetch a snapshot now: once a heartbeat has come, or `timeout` after the start
+        /// without one (a publisher that sends none).
+        func snapshotDue(at now: ContinuousClock.Instant, timeout: Duration) -> Bool {
+            !synchronized && now >= nextAttempt && (lastHeartbeat != nil || now - started >= timeout)
+        }
+
+        /// Notes that a snapshot is being fetched: provisional unless a heartbeat came within `timeout`.
+        mutating func fetchingSnapshot(at now: ContinuousClock.Instant, timeout: Duration) {
+            provisional = lastHeartbeat.map { now - $0 > timeout } ?? true
+        }
+
+        /// Notes a heartbeat; `true` when the state came from a provisional snapshot, which must
+        /// then be fetched again (the replica is no longer synchronized).
+        mutating func heardHeartbeat(at now: ContinuousClock.Instant) -> Bool {
+            lastHeartbeat = now
+            guard synchronized, provisional else { return false }
+            synchronized = false
+            nextAttempt = now
+            return true
+        }
     }
 
     /// Follows the publisher until graceful shutdown.
@@ -125,7 +166,8 @@ public final class Subscriber: Service, Sendable {
                 receive(batch, into: &replica, at: now)
                 noticeDrops(socket.droppedReceives, in: &replica, at: now)
             }
-            if !replica.synchronized, ContinuousClock.now >= replica.nextAttempt {
+            if replica.snapshotDue(at: ContinuousClock.now, timeout: heartbeatTimeout) {
+                replica.fetchingSnapshot(at: ContinuousClock.now, timeout: heartbeatTimeout)
                 replica.synchronized = await synchronize(&replica.tracker)
                 replica.lastHeard = ContinuousClock.now
                 replica.nextAttempt = ContinuousClock.now + .seconds(1)
@@ -206,6 +248,10 @@ public final class Subscriber: Service, Sendable {
     private func receive(_ message: BusMessage, into replica: inout Replica, at now: ContinuousClock.Instant) {
         replica.lastHeard = now
         if message.topic.kind == "heartbeat" {
+            if replica.heardHeartbeat(at: now) {
+                logger.debug("replacing a snapshot fetched without a heartbeat", metadata: ["endpoint": "\(endpoint)"])
+                return
+            }
             if replica.synchronized, let beat = try? message.decode(Heartbeat.self).data, beat.instance != replica.tracker.instance {
                 logger.info("publisher restarted", metadata: ["endpoint": "\(endpoint)", "instance": "\(beat.instance)"])
                 replica.synchronized = false

@@ -150,7 +150,7 @@ struct PubSubTests {
         let address = ipcEndpoint()
         let raw = try OwnedSocket(context: context, type: .pub, name: "raw") { try $0.bind(address) }
         let snapshotCalls = Atomic<Int>(0)
-        // The raw publisher sends no heartbeats: only the gap may make it re-synchronise.
+        // The raw publisher sends heartbeats only until the first snapshot: only the gap may make it re-synchronise.
         let subscriber = try Subscriber(
             context: context, name: "test", endpoint: address, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600),
             snapshot: { _ in
@@ -163,7 +163,10 @@ struct PubSubTests {
             raw.post([Data("quote.raw.BTC-USD".utf8),
                       Data(#"{"type":"quote","seq":\#(seq),"time":"2026-11-23T10:15:30.123Z","source":"raw","data":{"symbol":"BTC","price":"\#(price)"}}"#.utf8)])
         }
-        #expect(await wait { snapshotCalls.load(ordering: .relaxed) == 1 })
+        #expect(await wait {
+            raw.post(heartbeatFrames(instance: "one"))
+            return snapshotCalls.load(ordering: .relaxed) == 1
+        })
         try await Task.sleep(for: .milliseconds(200))
         raw.post([Data("quote.raw.BTC-USD".utf8), Data("{garbage".utf8)])
         raw.post([Data("quote.raw.BTC-USD".utf8)])
@@ -171,6 +174,40 @@ struct PubSubTests {
         #expect(await replica.wait { $0["quote.raw.BTC-USD"] == "1" })
         send(3, "3")
         #expect(await wait { snapshotCalls.load(ordering: .relaxed) == 2 })
+        tasks.forEach { $0.cancel() }
+        await raw.close()
+    }
+
+    /// A snapshot answered before the publisher has the subscription would miss what is published
+    /// until it arrives: the subscriber waits for a heartbeat, which proves the subscription, first.
+    @Test func firstSnapshotWaitsForAHeartbeat() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let topic = try Topic("quote.raw.BTC-USD")
+        let body = #"{"type":"quote","seq":1,"time":"2026-11-23T10:15:30.123Z","source":"raw","data":{"symbol":"BTC","price":"1"}}"#
+        let published = Atomic<Bool>(false)
+        let snapshotCalls = Atomic<Int>(0)
+        // Nothing is bound at `address` yet, so the SUB socket cannot connect.
+        let subscriber = try Subscriber(
+            context: context, name: "test", endpoint: address, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600),
+            snapshot: { _ in
+                snapshotCalls.add(1, ordering: .relaxed)
+                let entries = published.load(ordering: .acquiring) ? [Snapshot.Entry(topic: topic, seq: 1, body: body)] : []
+                return Snapshot(publisher: "raw", instance: "one", entries: entries)
+            }, logger: testLogger)
+        let replica = Replica()
+        let tasks = follow(subscriber, into: replica)
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(snapshotCalls.load(ordering: .relaxed) == 0, "no snapshot before a heartbeat")
+        let raw = try OwnedSocket(context: context, type: .pub, name: "raw") { try $0.bind(address) }
+        published.store(true, ordering: .releasing)
+        raw.post([Data(topic.rawValue.utf8), Data(body.utf8)])
+        #expect(await wait {
+            raw.post(heartbeatFrames(instance: "one"))
+            return snapshotCalls.load(ordering: .relaxed) == 1
+        })
+        #expect(await replica.wait { $0[topic.rawValue] == "1" })
+        #expect(snapshotCalls.load(ordering: .relaxed) == 1)
         tasks.forEach { $0.cancel() }
         await raw.close()
     }

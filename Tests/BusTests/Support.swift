@@ -28,6 +28,11 @@ func first<Stream: AsyncSequence<Element, Never> & Sendable, Element: Sendable>(
     }
 }
 
+/// The frames of a heartbeat of publisher run `instance`, for tests that publish through a raw socket.
+func heartbeatFrames(instance: String) -> [Data] {
+    [Data("heartbeat.raw".utf8), Data(#"{"type":"heartbeat","seq":1,"time":"2026-11-23T10:15:31.000Z","source":"raw","data":{"service":"raw","instance":"\#(instance)","topics":1,"dropped":0,"intervalMilliseconds":1000}}"#.utf8)]
+}
+
 /// A test payload.
 struct Price: Codable, Sendable, Equatable {
     var symbol: String
