@@ -28,7 +28,8 @@ public enum Wire {
     }
 
     /// Parses wire JSON once, for several decodes from it, and reads its top-level object with `body`
-    /// straight from the parse.
+    /// straight from the parse. Inlinable, so it specializes for `R`.
+    @inlinable
     public static func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
         try decoder.parse(data, readingObject: body)
     }

@@ -40,11 +40,25 @@ public struct WireJSONDecoder: Sendable {
     /// object with `body` straight from the parse (an envelope's header: no copy of the nodes, as a
     /// later decode from the document makes). Throws the `DecodingError` Foundation throws when the
     /// top level is not an object.
+    ///
+    /// Inlinable, so that where `R` is known no tuple metadata is looked up per call; the work is in
+    /// ``parse(_:readingObjectWith:)``.
+    @inlinable
     public func parse<R>(_ data: Data, readingObject body: (WireObjectReader) throws -> R) throws -> (document: WireDocument, read: R) {
+        var read: R?
+        let document = try parse(data, readingObjectWith: { read = try body($0) })
+        guard let read else { preconditionFailure("parse(_:readingObjectWith:) returned without reading the object") }
+        return (document, read)
+    }
+
+    /// ``parse(_:readingObject:)`` without a result type: `body` runs once, before the document is returned.
+    @usableFromInline
+    func parse(_ data: Data, readingObjectWith body: (WireObjectReader) throws -> Void) throws -> WireDocument {
         try data.withUnsafeBytes { bytes in
             let storage = try nodes(of: bytes)
             let tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
-            return (WireDocument(data: data, storage: storage), try body(tape.objectReader(at: 0)))
+            try body(tape.objectReader(at: 0))
+            return WireDocument(data: data, storage: storage)
         }
     }
 
