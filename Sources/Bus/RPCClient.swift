@@ -113,7 +113,8 @@ public actor RPCClient {
     /// awaited before the request leaves, so even an instant reply finds its caller.
     private func exchange(_ request: Data, id: Int64) async -> Data? {
         let timer = Task { [weak self, timeout] in
-            try? await Task.sleep(for: timeout)
+            // Cancelled when the reply came: then there is nothing to expire, and no hop onto the actor.
+            guard (try? await Task.sleep(for: timeout)) != nil else { return }
             await self?.expire(id)
         }
         defer { timer.cancel() }
