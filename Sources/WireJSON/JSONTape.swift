@@ -86,7 +86,7 @@ final class JSONTape {
             parser.skipWhitespace()
             if parser.index < bytes.count { throw parser.error("unexpected text after the JSON value") }
         } catch {
-            buffer.base.deallocate()
+            buffer.deallocate()
             throw error
         }
         return buffer
@@ -185,32 +185,8 @@ func unescape(_ content: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPo
     return written
 }
 
-/// A growable node array the parser owns until it hands the storage to the tape.
-struct NodeBuffer {
-    var base: UnsafeMutablePointer<JSONTape.Node>
-    var count = 0
-    var capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = capacity
-        base = .allocate(capacity: capacity)
-    }
-
-    @inline(__always)
-    mutating func append(_ node: JSONTape.Node) {
-        if count == capacity { grow() }
-        (base + count).initialize(to: node)
-        count += 1
-    }
-
-    private mutating func grow() {
-        capacity *= 2
-        let larger = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: capacity)
-        larger.moveInitialize(from: base, count: count)
-        base.deallocate()
-        base = larger
-    }
-}
+/// The parser's growable node array, which it hands to the tape's storage.
+typealias NodeBuffer = PointerBuffer<JSONTape.Node>
 
 /// Which of an object signature's 32 bits a key's (unescaped) bytes set: a cheap mix of its length
 /// and three of its bytes, enough to tell apart the few keys of a message.

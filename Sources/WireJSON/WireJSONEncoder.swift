@@ -77,54 +77,6 @@ final class JSONWriter: @unchecked Sendable {
         }
     }
 
-    /// The open frames, innermost last: a plain buffer, because an array here paid a uniqueness and a
-    /// bounds check on every member written. Callers check a depth against ``count`` before using it.
-    @usableFromInline
-    struct FrameStack {
-        @usableFromInline
-        private(set) var base: UnsafeMutablePointer<Frame>
-        @usableFromInline
-        private(set) var count = 0
-        private var capacity: Int
-
-        init(capacity: Int) {
-            self.capacity = capacity
-            base = .allocate(capacity: capacity)
-        }
-
-        mutating func append(_ frame: Frame) {
-            if count == capacity {
-                capacity *= 2
-                let larger = UnsafeMutablePointer<Frame>.allocate(capacity: capacity)
-                larger.moveInitialize(from: base, count: count)
-                base.deallocate()
-                base = larger
-            }
-            (base + count).initialize(to: frame)
-            count += 1
-        }
-
-        mutating func removeLast() -> Frame {
-            count -= 1
-            return (base + count).move()
-        }
-
-        mutating func removeAll() {
-            base.deinitialize(count: count)
-            count = 0
-        }
-
-        /// The keys of frames 0 through `depth`, for a coding path.
-        func keys(through depth: Int) -> [any CodingKey] {
-            UnsafeBufferPointer(start: base, count: depth + 1).compactMap(\.key.codingKey)
-        }
-
-        func deallocate() {
-            base.deinitialize(count: count)
-            base.deallocate()
-        }
-    }
-
     @usableFromInline
     struct State {
         @usableFromInline
@@ -133,8 +85,9 @@ final class JSONWriter: @unchecked Sendable {
         var count = 0
         @usableFromInline
         var capacity: Int
+        /// The open frames, innermost last.
         @usableFromInline
-        var frames = FrameStack(capacity: 8)
+        var frames = PointerBuffer<Frame>(capacity: 8)
         var nextSerial = 0
         /// The first misuse found where the protocol gives no way to throw; reported by ``finish()``.
         var failure: EncodingError?
@@ -538,7 +491,8 @@ final class JSONWriter: @unchecked Sendable {
     /// The coding path of frame `depth`.
     func path(to depth: Int) -> [any CodingKey] {
         guard depth >= 0 else { return [] }
-        return state.pointee.frames.keys(through: min(depth, state.pointee.frames.count - 1))
+        let frames = state.pointee.frames
+        return UnsafeBufferPointer(start: frames.base, count: min(depth, frames.count - 1) + 1).compactMap(\.key.codingKey)
     }
 
     private func path(appending key: FrameKey) -> [any CodingKey] {
