@@ -59,7 +59,7 @@ struct ReceivedBatch: Sendable {
         } catch {
             // A message's frames arrive together, so a failure half-way is the socket closing: drop its part.
             frameEnds.removeSubrange(firstFrame...)
-            bytes.removeSubrange((frameEnds.last ?? 0)...)
+            bytes.removeSubrange(start(of: firstFrame, in: frameEnds)...)
             throw error
         }
         messageEnds.append(frameEnds.count)
@@ -68,15 +68,15 @@ struct ReceivedBatch: Sendable {
 
     /// The frames of message `index`, each a `Data` of its own.
     func message(_ index: Int) -> [Data] {
-        let firstFrame = index == 0 ? 0 : messageEnds[index - 1]
+        let firstFrame = start(of: index, in: messageEnds)
         var frames: [Data] = []
         frames.reserveCapacity(messageEnds[index] - firstFrame)
         bytes.withUnsafeBytes { buffer in
-            var start = firstFrame == 0 ? 0 : frameEnds[firstFrame - 1]
+            var frameStart = start(of: firstFrame, in: frameEnds)
             for frame in firstFrame..<messageEnds[index] {
                 let end = frameEnds[frame]
-                frames.append(end > start ? Data(bytes: buffer.baseAddress! + start, count: end - start) : Data())
-                start = end
+                frames.append(end > frameStart ? Data(bytes: buffer.baseAddress! + frameStart, count: end - frameStart) : Data())
+                frameStart = end
             }
         }
         return frames
@@ -86,8 +86,8 @@ struct ReceivedBatch: Sendable {
     /// not kept for the few that stay.
     mutating func removeMessages(after count: Int) {
         guard count < messageEnds.count else { return }
-        let frameCount = count == 0 ? 0 : messageEnds[count - 1]
-        let byteCount = frameCount == 0 ? 0 : frameEnds[frameCount - 1]
+        let frameCount = start(of: count, in: messageEnds)
+        let byteCount = start(of: frameCount, in: frameEnds)
         messageEnds = exactCopy(messageEnds[..<count])
         frameEnds = exactCopy(frameEnds[..<frameCount])
         bytes = exactCopy(bytes[..<byteCount])
@@ -100,6 +100,11 @@ struct ReceivedBatch: Sendable {
         if frameEnds.capacity > 2 * frameEnds.count + 16 { frameEnds = exactCopy(frameEnds[...]) }
         if messageEnds.capacity > 2 * messageEnds.count + 16 { messageEnds = exactCopy(messageEnds[...]) }
     }
+}
+
+/// Where item `index` starts, given the end offset of every item: where the one before it ends.
+private func start(of index: Int, in ends: [Int]) -> Int {
+    index == 0 ? 0 : ends[index - 1]
 }
 
 /// A new array of `elements` with no more room than they need.
