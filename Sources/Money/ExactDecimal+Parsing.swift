@@ -114,18 +114,13 @@ extension ExactDecimal {
     }
 
     /// Parses plain decimal text (an optional `-`, then at most 19 digits with at most one point: every
-    /// price and amount on the wire) exactly as ``init(utf8:)`` does; nil for anything else, which
-    /// ``init(utf8:)`` then reads in full or refuses.
-    @inlinable
-    public static func plain(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
-        let negative = bytes.first == UInt8(ascii: "-")
-        return plain(bytes, from: negative ? 1 : 0, negative: negative)
-    }
-
-    /// The value of digits with at most one point and at most 19 digits in all, read in one tight loop from
-    /// `start`; nil for anything else. Nineteen digits, leading zeros included, always fit 64 bits.
+    /// price and amount on the wire) exactly as ``init(utf8:)`` does, in one tight loop; nil for anything
+    /// else, which ``init(utf8:)`` then reads in full or refuses. Nineteen digits, leading zeros included,
+    /// always fit 64 bits.
     @inlinable @inline(__always)
-    static func plain(_ bytes: UnsafeBufferPointer<UInt8>, from start: Int, negative: Bool) -> ExactDecimal? {
+    static func plain(utf8 bytes: UnsafeBufferPointer<UInt8>) -> ExactDecimal? {
+        let negative = bytes.first == UInt8(ascii: "-")
+        let start = negative ? 1 : 0
         guard bytes.count - start <= 20, let base = bytes.baseAddress else { return nil }
         var value: UInt64 = 0, digits = 0
         var position = base + start, point: UnsafePointer<UInt8>? = nil

@@ -1,4 +1,4 @@
-import Money
+@testable import Money
 import Testing
 
 @Suite("ExactDecimal parsing and printing")
