@@ -129,41 +129,6 @@ struct ConflationTests {
         #expect(batch.map(\.older) == [0, 2, 1])
     }
 
-    /// The first snapshot waits for a heartbeat, or `timeout` from a publisher without any; one fetched
-    /// without a heartbeat in the last `timeout` is replaced at the next heartbeat, and only then.
-    @Test func whenToFetchASnapshot() {
-        let start = ContinuousClock.now
-        let timeout = Duration.seconds(3)
-        var replica = Subscriber.Replica(started: start)
-        #expect(!replica.snapshotDue(at: start + .seconds(1), timeout: timeout), "waits for a heartbeat")
-        #expect(replica.snapshotDue(at: start + timeout, timeout: timeout), "a publisher without heartbeats")
-
-        let beforeAnySnapshot = replica.heardHeartbeat(at: start + .seconds(1))
-        #expect(!beforeAnySnapshot)
-        #expect(replica.snapshotDue(at: start + .seconds(1), timeout: timeout))
-        replica.fetchingSnapshot(at: start + .seconds(1), timeout: timeout)
-        replica.synchronized = true
-        let confirmed = replica.heardHeartbeat(at: start + .seconds(2))
-        #expect(!confirmed, "a snapshot after a heartbeat stands")
-        #expect(replica.synchronized)
-
-        replica.synchronized = false
-        replica.fetchingSnapshot(at: start + .seconds(10), timeout: timeout)
-        replica.synchronized = true
-        let fetchedWhileAway = replica.heardHeartbeat(at: start + .seconds(11))
-        #expect(fetchedWhileAway, "fetched while the publisher was away")
-        #expect(!replica.synchronized)
-        #expect(replica.snapshotDue(at: start + .seconds(11), timeout: timeout))
-
-        var silent = Subscriber.Replica(started: start)
-        silent.fetchingSnapshot(at: start + timeout, timeout: timeout)
-        silent.synchronized = true
-        let fetchedBeforeAny = silent.heardHeartbeat(at: start + .seconds(4))
-        #expect(fetchedBeforeAny, "fetched before any heartbeat")
-        let replacedAgain = silent.heardHeartbeat(at: start + .seconds(5))
-        #expect(!replacedAgain, "a second heartbeat changes nothing")
-    }
-
     /// The tracker takes a message that supersedes older unread ones only if it is that many further on.
     @Test func trackerWithSupersededMessages() throws {
         var tracker = ReplicaTracker()
@@ -230,11 +195,7 @@ struct SubscriberConflationTests {
                 }
                 return (events, values)
             }
-            let raw = raw
-            #expect(await wait {
-                raw.post(heartbeatFrames(instance: "one"))
-                return calls.snapshots == 1
-            })
+            #expect(await heartbeating(raw) { calls.snapshots == 1 })
             try await Task.sleep(for: .milliseconds(200))
         }
 

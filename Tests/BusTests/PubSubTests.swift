@@ -1,4 +1,4 @@
-import Bus
+@testable import Bus
 import Foundation
 import Synchronization
 import Testing
@@ -163,10 +163,7 @@ struct PubSubTests {
             raw.post([Data("quote.raw.BTC-USD".utf8),
                       Data(#"{"type":"quote","seq":\#(seq),"time":"2026-11-23T10:15:30.123Z","source":"raw","data":{"symbol":"BTC","price":"\#(price)"}}"#.utf8)])
         }
-        #expect(await wait {
-            raw.post(heartbeatFrames(instance: "one"))
-            return snapshotCalls.load(ordering: .relaxed) == 1
-        })
+        #expect(await heartbeating(raw) { snapshotCalls.load(ordering: .relaxed) == 1 })
         try await Task.sleep(for: .milliseconds(200))
         raw.post([Data("quote.raw.BTC-USD".utf8), Data("{garbage".utf8)])
         raw.post([Data("quote.raw.BTC-USD".utf8)])
@@ -202,14 +199,46 @@ struct PubSubTests {
         let raw = try OwnedSocket(context: context, type: .pub, name: "raw") { try $0.bind(address) }
         published.store(true, ordering: .releasing)
         raw.post([Data(topic.rawValue.utf8), Data(body.utf8)])
-        #expect(await wait {
-            raw.post(heartbeatFrames(instance: "one"))
-            return snapshotCalls.load(ordering: .relaxed) == 1
-        })
+        #expect(await heartbeating(raw) { snapshotCalls.load(ordering: .relaxed) == 1 })
         #expect(await replica.wait { $0[topic.rawValue] == "1" })
         #expect(snapshotCalls.load(ordering: .relaxed) == 1)
         tasks.forEach { $0.cancel() }
         await raw.close()
+    }
+
+    /// The first snapshot waits for a heartbeat, or `timeout` from a publisher without any; one fetched
+    /// without a heartbeat in the last `timeout` is replaced at the next heartbeat, and only then.
+    @Test func whenToFetchASnapshot() {
+        let start = ContinuousClock.now
+        let timeout = Duration.seconds(3)
+        var replica = Subscriber.Replica(started: start)
+        #expect(!replica.snapshotDue(at: start + .seconds(1), timeout: timeout), "waits for a heartbeat")
+        #expect(replica.snapshotDue(at: start + timeout, timeout: timeout), "a publisher without heartbeats")
+
+        let beforeAnySnapshot = replica.heardHeartbeat(at: start + .seconds(1))
+        #expect(!beforeAnySnapshot)
+        #expect(replica.snapshotDue(at: start + .seconds(1), timeout: timeout))
+        replica.fetchingSnapshot(at: start + .seconds(1), timeout: timeout)
+        replica.synchronized = true
+        let confirmed = replica.heardHeartbeat(at: start + .seconds(2))
+        #expect(!confirmed, "a snapshot after a heartbeat stands")
+        #expect(replica.synchronized)
+
+        replica.synchronized = false
+        replica.fetchingSnapshot(at: start + .seconds(10), timeout: timeout)
+        replica.synchronized = true
+        let fetchedWhileAway = replica.heardHeartbeat(at: start + .seconds(11))
+        #expect(fetchedWhileAway, "fetched while the publisher was away")
+        #expect(!replica.synchronized)
+        #expect(replica.snapshotDue(at: start + .seconds(11), timeout: timeout))
+
+        var silent = Subscriber.Replica(started: start)
+        silent.fetchingSnapshot(at: start + timeout, timeout: timeout)
+        silent.synchronized = true
+        let fetchedBeforeAny = silent.heardHeartbeat(at: start + .seconds(4))
+        #expect(fetchedBeforeAny, "fetched before any heartbeat")
+        let replacedAgain = silent.heardHeartbeat(at: start + .seconds(5))
+        #expect(!replacedAgain, "a second heartbeat changes nothing")
     }
 
     /// A restarted publisher (a new instance, numbering from 1 again) is noticed by its heartbeat: the

@@ -28,9 +28,14 @@ func first<Stream: AsyncSequence<Element, Never> & Sendable, Element: Sendable>(
     }
 }
 
-/// The frames of a heartbeat of publisher run `instance`, for tests that publish through a raw socket.
-func heartbeatFrames(instance: String) -> [Data] {
-    [Data("heartbeat.raw".utf8), Data(#"{"type":"heartbeat","seq":1,"time":"2026-11-23T10:15:31.000Z","source":"raw","data":{"service":"raw","instance":"\#(instance)","topics":1,"dropped":0,"intervalMilliseconds":1000}}"#.utf8)]
+/// Sends heartbeats of publisher run "one" through the raw PUB socket `raw` until `condition` holds (a subscriber
+/// fetches its first snapshot after a heartbeat), polling as ``wait(for:until:)`` does.
+func heartbeating(_ raw: OwnedSocket, until condition: () async -> Bool) async -> Bool {
+    let beat = [Data("heartbeat.raw".utf8), Data(#"{"type":"heartbeat","seq":1,"time":"2026-11-23T10:15:31.000Z","source":"raw","data":{"service":"raw","instance":"one","topics":1,"dropped":0,"intervalMilliseconds":1000}}"#.utf8)]
+    return await wait {
+        raw.post(beat)
+        return await condition()
+    }
 }
 
 /// A test payload.
