@@ -59,7 +59,7 @@ public actor RPCClient {
                 return try decode(reply, method: method, as: resultType)
             }
             logger.debug("no reply", metadata: ["endpoint": "\(endpoint)", "method": "\(method)", "attempt": "\(attempt + 1)"])
-            try await socket.reset()
+            try socket.reset()
         }
         throw RPCClientError.unreachable(endpoint: endpoint, method: method, attempts: retries + 1, timeout: timeout)
     }

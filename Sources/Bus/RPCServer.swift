@@ -32,8 +32,8 @@ public final class RPCServer: Service, Sendable {
     }
 
     /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
-    public func boundEndpoint() async throws -> String {
-        try await socket.perform { try $0.lastEndpoint() }
+    public func boundEndpoint() throws -> String {
+        try socket.perform { try $0.lastEndpoint() }
     }
 
     /// Serves requests until graceful shutdown, then closes the socket.

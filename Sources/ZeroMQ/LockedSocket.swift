@@ -9,9 +9,8 @@ import Synchronization
 /// mark libzmq drops that subscriber's copy silently), so the lock is held only while libzmq copies a
 /// message into its queue, and no cooperative thread ever waits on libzmq.
 ///
-/// A publisher sends this way on its own thread. Through an ``OwnedSocket`` each message was handed
-/// to the owner thread, which cost a wake-up (a pipe write and a `zmq_poll` return) per message
-/// whenever the owner thread was faster than the publisher: bench/PROFILE.md.
+/// A publisher sends this way on its own thread. ``OwnedSocket`` sends the same way and adds a thread
+/// that receives; a socket that only sends needs no thread.
 public final class LockedSocket: Sendable {
     /// The socket's pattern.
     public let type: SocketType

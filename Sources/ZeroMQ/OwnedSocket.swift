@@ -7,14 +7,17 @@ import Synchronization
 import Glibc
 #endif
 
-/// A socket owned by a thread of its own, so async code can use it safely.
+/// A socket that async code can use from any task, with a thread of its own that receives.
 ///
-/// libzmq sockets are not thread-safe and their blocking calls must never run on
-/// Swift's cooperative pool. Here one dedicated thread creates nothing, but owns
-/// everything afterwards: it sleeps in `zmq_poll` on the socket and a wake-up pipe,
-/// wakes when a message arrives or a command is queued, and never busy-polls.
-/// Received messages come out of ``incoming``; sends and socket changes go in as
-/// commands that run on the owner thread in order.
+/// libzmq sockets are not thread-safe, and their blocking calls must never run on Swift's cooperative
+/// pool. Here a lock owns the socket (taking and releasing it is the full memory barrier libzmq asks for
+/// when a socket passes between threads). Sends, options, ``reset()`` and ``close()`` run under it on the
+/// caller's thread and never block: sends use `ZMQ_DONTWAIT`. A dedicated thread sleeps in `poll(2)` on
+/// the socket's `ZMQ_FD` and a wake-up pipe, takes the lock to read what arrived, and never busy-polls.
+/// Received messages come out of ``incoming``.
+///
+/// Sending on the caller's thread, rather than handing each message to the receiving thread, saves a
+/// thread wake-up per message sent: an RPC round trip crosses two fewer (bench/PROFILE.md).
 public final class OwnedSocket: Sendable {
     /// A name for logs and thread names.
     public let name: String
@@ -26,8 +29,8 @@ public final class OwnedSocket: Sendable {
 
     private let shared: Shared
 
-    /// Makes a socket, lets `configure` set options, bind and connect it (on the
-    /// caller's thread, before the owner thread starts), then hands it to its thread.
+    /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
+    /// then starts the thread that receives.
     ///
     /// - Parameters:
     ///   - receiveBuffer: how many received messages may wait for a reader; past
@@ -48,223 +51,293 @@ public final class OwnedSocket: Sendable {
         }
         for fd in pipeFDs { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let inbox = Inbox(limit: receiveBuffer)
+        let shared = Shared(
+            socket: socket, context: context, configure: configure, pipeReadEnd: pipeFDs[0], pipeWriteEnd: pipeFDs[1])
         self.name = name
         self.type = type
-        self.incoming = Incoming(inbox: inbox)
-        self.shared = Shared(wakeReader: pipeFDs[0], wakeWriter: pipeFDs[1])
-        let owner = SocketThread(
-            socket: socket, context: context, type: type, configure: configure,
-            shared: shared, inbox: inbox
-        )
-        let thread = Thread { owner.run() }
-        thread.name = "zmq-\(name)"
+        self.incoming = Incoming(inbox: inbox, shared: shared)
+        self.shared = shared
+        let receiver = Receiver(shared: shared, inbox: inbox)
+        let thread = Thread {
+            // Named from inside, Foundation names the kernel's thread too, which `top -H`, `perf` and /proc show.
+            Thread.current.name = "zmq-\(name)"
+            receiver.run()
+        }
         thread.start()
     }
 
-    /// Messages sent with ``post(_:)`` that the socket refused (a PUB at its high-water mark).
+    /// Messages sent with ``post(_:)`` that the socket refused (a PUSH at its high-water mark, a REQ out
+    /// of turn) or that came after ``close()``.
     public var droppedSends: Int { shared.droppedSends.load(ordering: .relaxed) }
     /// Received messages dropped because ``incoming`` was full.
     public var droppedReceives: Int { incoming.inbox.dropped.load(ordering: .relaxed) }
 
-    /// Queues `frames` to be sent and returns at once; a refusal is only counted.
-    /// The fast path for publishers.
+    /// Sends `frames` as one multipart message now, without blocking; a refusal is only counted.
     public func post(_ frames: [Data]) {
-        shared.enqueue(.post(frames))
+        if (try? send(frames)) != true { shared.droppedSends.add(1, ordering: .relaxed) }
     }
 
-    /// Sends `frames` and reports whether the socket took them without blocking.
+    /// Sends `frames` as one multipart message now and reports whether the socket took them without
+    /// blocking. Throws `ENOTSOCK` once the socket is closed.
     @discardableResult
-    public func send(_ frames: [Data]) async throws -> Bool {
-        try await perform { socket in try socket.send(frames) }
+    public func send(_ frames: [Data]) throws -> Bool {
+        try perform { try $0.send(frames) }
     }
 
-    /// Runs `body` with the socket on its owner thread and returns its result.
-    public func perform<T: Sendable>(_ body: @escaping @Sendable (Socket) throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
-            shared.enqueue(.run({ socket in
-                continuation.resume(with: Result { try body(socket) })
-            }, cancel: { continuation.resume(throwing: $0) }))
-        }
+    /// Runs `body` with the socket under its lock, on the caller's thread: for quick, non-blocking calls
+    /// (options, ``Socket/lastEndpoint()``). Throws `ENOTSOCK` once the socket is closed.
+    public func perform<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
+        try shared.withSocket(body)
     }
 
-    /// Closes the socket and opens a fresh one with the same configuration (Lazy Pirate's
-    /// way to drop a request that will never be answered).
-    public func reset() async throws {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            shared.enqueue(.reset({ continuation.resume(with: $0) }))
-        }
+    /// Closes the socket and opens a fresh one with the same configuration (Lazy Pirate's way to drop a
+    /// request that will never be answered). Messages already received stay in ``incoming``.
+    public func reset() throws {
+        try shared.reset()
     }
 
-    /// Closes the socket, finishes ``incoming`` and ends the owner thread. Safe to call twice.
+    /// Closes the socket, finishes ``incoming`` and waits for the receiving thread to end. Safe to call twice.
     public func close() async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            shared.enqueue(.stop({ continuation.resume() }))
-        }
+        await withCheckedContinuation { shared.closeSocket(then: $0) }
     }
 }
 
-/// State shared between callers and the owner thread.
+/// The socket and what its callers and its receiving thread share, under one lock.
 private final class Shared: Sendable {
-    let wakeReader: Int32
-    let wakeWriter: Int32
     let droppedSends = Atomic<Int>(0)
-    private let queue = Mutex(Queue())
+    let pipeReadEnd: Int32
+    private let pipeWriteEnd: Int32
+    private let context: ZMQContext
+    private let configure: @Sendable (Socket) throws -> Void
+    private let receives: Bool
+    private let state: Mutex<State>
 
-    struct Queue {
-        var commands: [Command] = []
+    private struct State {
+        /// Nil once closed.
+        var socket: Socket?
+        /// Whether the pipe holds a wake-up the receiving thread has not drained yet.
         var wakePending = false
-        var stopped = false
+        /// Whether the receiving thread has ended; the pipe is closed then.
+        var ended = false
+        /// Who waits in ``OwnedSocket/close()`` for the receiving thread to end.
+        var closers: [CheckedContinuation<Void, Never>] = []
+        /// When the reader asked to be woken (``OwnedSocket/Incoming/wake(at:)``).
+        var readerDeadline: ContinuousClock.Instant?
+        /// How long the receiving thread sleeps: `.none` while it is not sleeping, `.some(nil)` while it sleeps
+        /// with no timeout.
+        var sleepingUntil: ContinuousClock.Instant??
     }
 
-    init(wakeReader: Int32, wakeWriter: Int32) {
-        self.wakeReader = wakeReader
-        self.wakeWriter = wakeWriter
+    /// What a receiving round found.
+    enum Received {
+        /// Nothing more waits: time to sleep in `poll(2)`.
+        case drained
+        /// Messages may still wait.
+        case more
+        /// The socket is closed (or its context terminated): the thread ends.
+        case closed
     }
-
-    /// Adds a command and wakes the owner thread, writing the pipe only when it is not already awake.
-    func enqueue(_ command: Command) {
-        let (accepted, wake) = queue.withLock { queue -> (Bool, Bool) in
-            if queue.stopped { return (false, false) }
-            queue.commands.append(command)
-            defer { queue.wakePending = true }
-            return (true, !queue.wakePending)
-        }
-        if !accepted {
-            command.refuse()
-        } else if wake {
-            var byte: UInt8 = 1
-            _ = write(wakeWriter, &byte, 1)
-        }
-    }
-
-    /// Takes every queued command; after `stop` no more are accepted.
-    func drain(stopping: Bool = false) -> [Command] {
-        var bytes = (UInt64(0), UInt64(0))
-        while read(wakeReader, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
-        return queue.withLock { queue in
-            let commands = queue.commands
-            queue.commands = []
-            queue.wakePending = false
-            if stopping { queue.stopped = true }
-            return commands
-        }
-    }
-}
-
-/// Work for the owner thread.
-private enum Command: Sendable {
-    case post([Data])
-    case run(@Sendable (Socket) -> Void, cancel: @Sendable (ZMQError) -> Void)
-    case reset(@Sendable (Result<Void, any Error>) -> Void)
-    case stop(@Sendable () -> Void)
 
     static let closed = ZMQError(operation: "socket", code: ENOTSOCK, message: "socket is closed")
 
-    /// Answers a command that arrived after the socket closed.
-    func refuse() {
-        switch self {
-        case .post: break
-        case .run(_, let cancel): cancel(Self.closed)
-        case .reset(let done): done(.failure(Self.closed))
-        case .stop(let done): done()
+    init(socket: sending Socket, context: ZMQContext, configure: @escaping @Sendable (Socket) throws -> Void, pipeReadEnd: Int32, pipeWriteEnd: Int32) {
+        receives = socket.type.receives
+        state = Mutex(State(socket: socket))
+        self.context = context
+        self.configure = configure
+        self.pipeReadEnd = pipeReadEnd
+        self.pipeWriteEnd = pipeWriteEnd
+    }
+
+    /// Runs `body` with the open socket under the lock.
+    func withSocket<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
+        try state.withLock { state in
+            guard let socket = state.socket else { throw Self.closed }
+            defer { wakeIfInputWaits(&state, socket) }
+            return try body(socket)
         }
+    }
+
+    /// Replaces the socket by a fresh one, configured again.
+    func reset() throws {
+        try state.withLock { state in
+            guard let old = state.socket else { throw Self.closed }
+            old.close()
+            state.socket = nil
+            let fresh = try Socket(context: context, type: old.type)
+            try configure(fresh)
+            state.socket = fresh
+            // The receiving thread waits on the old socket's descriptor.
+            wake(&state)
+        }
+    }
+
+    /// Closes the socket and resumes `continuation` once the receiving thread has ended.
+    func closeSocket(then continuation: CheckedContinuation<Void, Never>) {
+        let ended = state.withLock { state in
+            state.socket?.close()
+            state.socket = nil
+            if state.ended { return true }
+            state.closers.append(continuation)
+            wake(&state)
+            return false
+        }
+        if ended { continuation.resume() }
+    }
+
+    /// After a call on the socket: wakes the receiving thread if a message waits, since the call may have
+    /// taken the `ZMQ_FD` signal that would have woken it.
+    private func wakeIfInputWaits(_ state: inout State, _ socket: Socket) {
+        guard receives, !state.wakePending, (try? socket.hasInput()) == true else { return }
+        wake(&state)
+    }
+
+    /// Writes the wake-up pipe, once until the receiving thread drains it; under the lock, so never after
+    /// the pipe closed.
+    private func wake(_ state: inout State) {
+        guard !state.wakePending, !state.ended else { return }
+        state.wakePending = true
+        var byte: UInt8 = 1
+        _ = write(pipeWriteEnd, &byte, 1)
+    }
+
+    /// Sets (or with nil, cancels) when the receiving thread wakes the reader; wakes the thread only when it
+    /// sleeps past the new deadline. So a deadline per call costs nothing while each call's deadline is later
+    /// than the last one's: the thread, woken by the replies anyway, picks it up as it goes back to sleep.
+    func wakeReader(at deadline: ContinuousClock.Instant?) {
+        state.withLock { state in
+            state.readerDeadline = deadline
+            guard let deadline, case .some(let sleepingUntil) = state.sleepingUntil else { return }
+            if sleepingUntil.map({ $0 > deadline }) ?? true { wake(&state) }
+        }
+    }
+
+    // MARK: The receiving thread's side
+
+    /// Starts a round: drains the wake-up pipe and returns the descriptor to wait on (nil for a socket that
+    /// never receives), or `.none` once the socket is closed; `readerDue` tells whether the reader's deadline
+    /// has come (it is cleared then).
+    func startRound(readerDue: inout Bool) -> Int32?? {
+        var bytes = (UInt64(0), UInt64(0))
+        while read(pipeReadEnd, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
+        return state.withLock { state -> Int32?? in
+            state.wakePending = false
+            state.sleepingUntil = .none
+            if let deadline = state.readerDeadline, deadline <= .now {
+                state.readerDeadline = nil
+                readerDue = true
+            }
+            guard let socket = state.socket else { return .none }
+            guard receives else { return .some(nil) }
+            guard let fd = try? socket.fileDescriptor() else {
+                terminate(&state)
+                return .none
+            }
+            return fd
+        }
+    }
+
+    /// Receives up to `limit` messages into `batch` without blocking, then (when none is left) asks the socket
+    /// whether one came meanwhile, which also clears its `ZMQ_FD` signal.
+    func receive(into batch: inout ReceivedBatch, upTo limit: Int) -> Received {
+        guard receives else { return .drained }
+        return state.withLock { state -> Received in
+            guard let socket = state.socket else { return .closed }
+            do throws(ZMQError) {
+                for _ in 0..<limit {
+                    if try !batch.receive(from: socket) { return try socket.hasInput() ? .more : .drained }
+                }
+                return .more
+            } catch where error.code == EINTR {
+                return .more
+            } catch where error.code == ZMQError.stateMachine {
+                // A REQ that is not waiting for a reply has nothing to receive.
+                return (try? socket.hasInput()) == true ? .more : .drained
+            } catch {
+                terminate(&state)
+                return .closed
+            }
+        }
+    }
+
+    /// How long the receiving thread may sleep, in milliseconds for `poll(2)` (-1: no limit), until the
+    /// reader's deadline; noted so that an earlier deadline set meanwhile wakes it.
+    func sleepTimeout() -> Int32 {
+        state.withLock { state in
+            state.sleepingUntil = .some(state.readerDeadline)
+            guard let deadline = state.readerDeadline else { return -1 }
+            let (seconds, attoseconds) = (deadline - .now).components
+            // Rounded up: woken early, the thread would only go back to sleep.
+            return Int32(clamping: max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+        }
+    }
+
+    /// Closes a socket that failed (its context terminated): nothing can be done with it any more.
+    private func terminate(_ state: inout State) {
+        state.socket?.close()
+        state.socket = nil
+    }
+
+    /// Ends the receiving thread's side: closes the socket and the pipe, and answers every ``closeSocket(then:)``.
+    func end() {
+        let closers = state.withLock { state in
+            state.socket?.close()
+            state.socket = nil
+            state.ended = true
+            close(pipeReadEnd)
+            close(pipeWriteEnd)
+            defer { state.closers = [] }
+            return state.closers
+        }
+        for closer in closers { closer.resume() }
     }
 }
 
-/// The owner thread's side: the only code that touches the socket after start-up.
-private final class SocketThread: @unchecked Sendable {
-    // @unchecked: `socket` is handed over once, before the thread starts, and is
-    // used only by `run()` on that thread from then on.
-    private var socket: Socket
-    private let context: ZMQContext
-    private let type: SocketType
-    private let configure: @Sendable (Socket) throws -> Void
-    private let shared: Shared
-    private let inbox: Inbox
+/// The thread that receives: it sleeps in `poll(2)` until the socket signals or a caller wakes it, and
+/// hands what arrived to the ``Inbox`` in batches.
+private struct Receiver: Sendable {
+    let shared: Shared
+    let inbox: Inbox
 
-    /// At most this many messages are read in one go before queued commands get their turn.
+    /// At most this many messages are read in one batch before it is handed over.
     private static let batchLimit = 4096
-    /// The sizes of the last batch received, to size the next.
-    private var lastBatch = ReceivedBatch.Sizes()
-
-    init(
-        socket: Socket, context: ZMQContext, type: SocketType,
-        configure: @escaping @Sendable (Socket) throws -> Void,
-        shared: Shared, inbox: Inbox
-    ) {
-        self.socket = socket
-        self.context = context
-        self.type = type
-        self.configure = configure
-        self.shared = shared
-        self.inbox = inbox
-    }
+    /// At most this many are read under the lock at a time, so a sender waits little behind a burst.
+    private static let chunk = 32
 
     func run() {
-        var finishing: [@Sendable () -> Void] = []
-        /// Commands drained together with `stop`, after it: answered once the socket is closed.
-        var afterStop: [Command] = []
+        var sizes = ReceivedBatch.Sizes()
         loop: while true {
-            let readable: [Bool]
-            do {
-                readable = try socket.pollReadable(alsoWatching: [shared.wakeReader], timeout: nil)
-            } catch let error where error.code == EINTR {
-                continue
-            } catch {
-                break loop
+            var readerDue = false
+            let watched = shared.startRound(readerDue: &readerDue)
+            if readerDue { inbox.wake() }
+            guard let watched else { break }
+            var batch = ReceivedBatch(sizedLike: sizes)
+            var received = Shared.Received.more
+            while received == .more, batch.count < Self.batchLimit {
+                received = shared.receive(into: &batch, upTo: Self.chunk)
             }
-            if readable[1] {
-                let commands = shared.drain()
-                for (position, command) in commands.enumerated() {
-                    if case .stop = command {
-                        afterStop = Array(commands[position...])
-                        break loop
-                    }
-                    execute(command)
-                }
+            if !batch.isEmpty {
+                sizes = batch.sizes
+                batch.releaseSpareCapacity()
+                inbox.push(batch)
             }
-            if readable[0] { receiveAll() }
+            switch received {
+            case .closed: break loop
+            case .more: continue
+            case .drained: wait(for: watched, timeout: shared.sleepTimeout())
+            }
         }
-        socket.close()
         inbox.finish()
-        for command in afterStop + shared.drain(stopping: true) {
-            if case .stop(let done) = command { finishing.append(done) } else { command.refuse() }
-        }
-        close(shared.wakeReader)
-        close(shared.wakeWriter)
-        for done in finishing { done() }
+        shared.end()
     }
 
-    private func execute(_ command: Command) {
-        switch command {
-        case .post(let frames):
-            if (try? socket.send(frames)) != true {
-                shared.droppedSends.add(1, ordering: .relaxed)
-            }
-        case .run(let body, _):
-            body(socket)
-        case .reset(let done):
-            socket.close()
-            done(Result {
-                let fresh = try Socket(context: context, type: type)
-                try configure(fresh)
-                socket = fresh
-            })
-        case .stop:
-            break
-        }
-    }
-
-    /// Reads the messages that are waiting, without blocking, and hands them over as one batch:
-    /// one wake-up of the reader for many messages instead of one each.
-    private func receiveAll() {
-        var batch = ReceivedBatch(sizedLike: lastBatch)
-        while batch.count < Self.batchLimit, (try? batch.receive(from: socket)) == true {}
-        if !batch.isEmpty {
-            lastBatch = batch.sizes
-            batch.releaseSpareCapacity()
-            inbox.push(batch)
-        }
+    /// Sleeps until the socket's descriptor (when there is one) or the wake-up pipe is readable, or for
+    /// `timeout` milliseconds (-1: no limit).
+    private func wait(for socketDescriptor: Int32?, timeout: Int32) {
+        var fds = [pollfd(fd: shared.pipeReadEnd, events: Int16(POLLIN), revents: 0)]
+        if let socketDescriptor { fds.append(pollfd(fd: socketDescriptor, events: Int16(POLLIN), revents: 0)) }
+        // EINTR and the rest only end this wait: the next round looks at the socket again.
+        _ = poll(&fds, nfds_t(fds.count), timeout)
     }
 }
 
@@ -275,6 +348,7 @@ extension OwnedSocket {
         public typealias Failure = Never
 
         let inbox: Inbox
+        fileprivate let shared: Shared
 
         public struct AsyncIterator: AsyncIteratorProtocol {
             let inbox: Inbox
@@ -301,11 +375,16 @@ extension OwnedSocket {
         /// Makes the reader's waiting (or next) ``nextBatch()`` return now, empty if no message waits:
         /// for a reader with periodic work of its own, without a second task to feed it.
         public func wake() { inbox.wake() }
+
+        /// Makes the reader's ``nextBatch()`` return at `deadline` as ``wake()`` does (if nothing woke it
+        /// before, it returns empty), replacing the deadline set before; nil cancels it. For a reader that
+        /// waits with a timeout, without a timer task per wait: the socket's own thread keeps the time.
+        public func wake(at deadline: ContinuousClock.Instant?) { shared.wakeReader(at: deadline) }
     }
 }
 
-/// The received messages between the owner thread and the one reader, held in a ``ReaderQueue``:
-/// the owner thread hands over a batch with one lock and at most one wake-up of the reader, and a
+/// The received messages between the receiving thread and the one reader, held in a ``ReaderQueue``:
+/// the receiving thread hands over a batch with one lock and at most one wake-up of the reader, and a
 /// message's `Data` values are made as it is taken (``ReceivedBatch``).
 final class Inbox: Sendable {
     private struct Buffer: ReaderQueueBuffer {
@@ -376,7 +455,7 @@ final class Inbox: Sendable {
     /// Ends the sequence once the messages already held are read.
     func finish() { queue.finish() }
 
-    /// Every message held now, made outside the lock so the owner thread's next batch need not wait for it.
+    /// Every message held now, made outside the lock so the receiving thread's next batch need not wait for it.
     func takeAll() -> [[Data]] {
         let (batches, first) = queue.read { $0.takeAll() }
         var messages: [[Data]] = []

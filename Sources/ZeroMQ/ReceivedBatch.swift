@@ -2,10 +2,9 @@ import Foundation
 
 /// Messages received in one go, packed into one byte buffer with the ends of their frames.
 ///
-/// A socket's owner thread copies each frame in here instead of making a `Data` per frame, and a message's
-/// `Data` values are made when it is taken: by the reader (by the owner thread for the one message it
-/// hands to a reader that waits). So a frame's memory is mostly allocated and freed on one thread (glibc
-/// frees memory of another thread's arena slowly, under that arena's lock), and a backlog of waiting
+/// A socket's receiving thread copies each frame in here instead of making a `Data` per frame, and a
+/// message's `Data` values are made when the reader takes it. So a frame's memory is mostly allocated and
+/// freed on one thread (glibc frees memory of another thread's arena slowly, under that arena's lock), and a backlog of waiting
 /// messages lies in a few contiguous buffers that the reader walks in order, rather than in scattered
 /// small blocks (bench/PROFILE.md).
 struct ReceivedBatch: Sendable {
@@ -22,7 +21,7 @@ struct ReceivedBatch: Sendable {
     var isEmpty: Bool { messageEnds.isEmpty }
 
     /// An empty batch with room for a batch as large as `previous`, so that filling it seldom grows its buffers
-    /// (growing copies them; the owner thread's batches are alike from one to the next).
+    /// (growing copies them; the receiving thread's batches are alike from one to the next).
     init(sizedLike previous: Sizes) {
         bytes.reserveCapacity(previous.bytes)
         frameEnds.reserveCapacity(previous.frames)

@@ -28,7 +28,7 @@ public enum SocketType: Sendable, CaseIterable {
 /// One libzmq socket.
 ///
 /// libzmq sockets are not thread-safe, so this class is deliberately not
-/// `Sendable`: one thread owns it (see ``SocketLoop``). Every call is
+/// `Sendable`: one owner uses it at a time (see ``OwnedSocket`` and ``LockedSocket``). Every call is
 /// non-blocking unless the socket's own timeouts say otherwise.
 public final class Socket {
     /// The socket's pattern.
@@ -236,25 +236,28 @@ public final class Socket {
         if status != 0 { throw ZMQError.last("zmq_setsockopt(\(option))") }
     }
 
-    // MARK: Polling
+    // MARK: Readiness
 
-    /// Waits until this socket or any of `fileDescriptors` is readable, or `timeout` passes
-    /// (`nil` waits forever). Returns which of them are readable: the socket first.
-    public func pollReadable(alsoWatching fileDescriptors: [Int32], timeout: Duration?) throws(ZMQError) -> [Bool] {
-        let handle = try live("zmq_poll")
-        var items: [zmq_pollitem_t] = []
-        if type.receives {
-            items.append(zmq_pollitem_t(socket: handle, fd: -1, events: Int16(ZMQ_POLLIN), revents: 0))
+    /// The file descriptor that becomes readable when the socket's state may have changed (`ZMQ_FD`), for
+    /// waiting in `poll(2)` without using the socket. It signals edges, not levels: after any call on the
+    /// socket, ask ``hasInput()`` whether a message waits, since that call may have taken the signal.
+    func fileDescriptor() throws(ZMQError) -> Int32 {
+        var fd: Int32 = -1
+        var size = MemoryLayout<Int32>.size
+        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_FD, &fd, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(ZMQ_FD)")
         }
-        for fd in fileDescriptors {
-            items.append(zmq_pollitem_t(socket: nil, fd: fd, events: Int16(ZMQ_POLLIN), revents: 0))
+        return fd
+    }
+
+    /// Whether a message waits to be received (`ZMQ_EVENTS` has `ZMQ_POLLIN`).
+    func hasInput() throws(ZMQError) -> Bool {
+        var events: Int32 = 0
+        var size = MemoryLayout<Int32>.size
+        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_EVENTS, &events, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(ZMQ_EVENTS)")
         }
-        let waitMilliseconds = timeout.map { Int(milliseconds($0)) } ?? -1
-        if zmq_poll(&items, Int32(items.count), waitMilliseconds) < 0 {
-            throw ZMQError.last("zmq_poll")
-        }
-        let readable = items.map { $0.revents & Int16(ZMQ_POLLIN) != 0 }
-        return type.receives ? readable : [false] + readable
+        return events & Int32(ZMQ_POLLIN) != 0
     }
 }
 

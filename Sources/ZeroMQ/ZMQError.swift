@@ -20,5 +20,9 @@ public struct ZMQError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Whether the context was terminated under the socket (`ETERM`).
     public var contextTerminated: Bool { code == ETERM }
 
+    /// libzmq's `EFSM`: the call does not fit the socket's state (a REQ receiving before it sent). Its C macro
+    /// is an expression, which Swift does not import.
+    static let stateMachine = ZMQ_HAUSNUMERO + 51
+
     public var description: String { "\(operation) failed: \(message) (errno \(code))" }
 }

@@ -71,7 +71,7 @@ struct RPCTests {
     @Test func roundTripOverTCP() async throws {
         let context = try ZMQContext()
         let server = try RPCServer(context: context, service: "test", endpoints: ["tcp://127.0.0.1:*"], methods: sampleMethods(), logger: testLogger)
-        let address = try await server.boundEndpoint()
+        let address = try server.boundEndpoint()
         let serving = Task { await server.run() }
         let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(2))
         let echoed = try await client.call("echo", params: ConvertParams(amount: "2.345", currency: "SEK"), as: ConvertParams.self)
@@ -94,7 +94,7 @@ struct RPCTests {
     @Test func backToBackCallsNeverLoseAReply() async throws {
         let context = try ZMQContext()
         let server = try RPCServer(context: context, service: "test", endpoints: ["tcp://127.0.0.1:*"], methods: sampleMethods(), logger: testLogger)
-        let address = try await server.boundEndpoint()
+        let address = try server.boundEndpoint()
         let serving = Task { await server.run() }
         let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(10), retries: 0)
         for index in 0..<5_000 {
@@ -131,13 +131,13 @@ struct RPCTests {
         let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
         let serving = Task { await server.run() }
         let dealer = try OwnedSocket(context: context, type: .dealer, name: "dealer") { try $0.connect(address) }
-        try await dealer.send([Data("no delimiter".utf8)])
-        try await dealer.send([Data(), Data("{garbage".utf8)])
+        try dealer.send([Data("no delimiter".utf8)])
+        try dealer.send([Data(), Data("{garbage".utf8)])
         let reply = try #require(await first(dealer.incoming))
         #expect(reply.count == 2)
         let object = try #require(try JSONSerialization.jsonObject(with: reply[1]) as? [String: Any])
         #expect(errorCode(object) == -32700)
-        try await dealer.send([Data(), Data("a".utf8), Data("b".utf8)])
+        try dealer.send([Data(), Data("a".utf8), Data("b".utf8)])
         let twoFrames = try #require(await first(dealer.incoming))
         #expect(String(decoding: twoFrames[1], as: UTF8.self).contains("-32600"))
         let client = try RPCClient(context: context, endpoint: address)

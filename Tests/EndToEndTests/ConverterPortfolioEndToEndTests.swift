@@ -79,7 +79,7 @@ struct ConverterPortfolioEndToEndTests {
         let stack = try await ThreeServices()
         let raw = try OwnedSocket(context: stack.context, type: .req, name: "raw") { try $0.connect(stack.endpoints.converterRep) }
         func send(_ json: String) async throws -> (code: Int?, message: String) {
-            try await raw.send([Data(json.utf8)])
+            try raw.send([Data(json.utf8)])
             var iterator = raw.incoming.makeAsyncIterator()
             let reply = try #require(await iterator.next())
             let object = try #require(try JSONSerialization.jsonObject(with: reply[0]) as? [String: Any])

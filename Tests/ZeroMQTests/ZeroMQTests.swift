@@ -58,7 +58,7 @@ struct ZeroMQTests {
     func publishSubscribeFiltersByPrefix(transport: String) async throws {
         let requested = endpoint(transport)
         let publisher = try OwnedSocket(context: context, type: .pub, name: "pub") { try $0.bind(requested) }
-        let bound = try await publisher.perform { try $0.lastEndpoint() }
+        let bound = try publisher.perform { try $0.lastEndpoint() }
         let subscriber = try OwnedSocket(context: context, type: .sub, name: "sub") { socket in
             try socket.subscribe("quote.")
             try socket.connect(bound)
@@ -190,6 +190,92 @@ struct ZeroMQTests {
         await pull.close()
     }
 
+    /// `wake(at:)` makes a waiting `nextBatch()` return empty at its deadline and not before; a later call
+    /// replaces the deadline (an earlier one wakes the socket's sleeping thread sooner), and nil cancels it.
+    @Test func wakeAtADeadline() async throws {
+        let pull = try OwnedSocket(context: context, type: .pull, name: "pull") { try $0.bind(endpoint("inproc")) }
+        let clock = ContinuousClock()
+        var deadline = clock.now + .milliseconds(150)
+        pull.incoming.wake(at: deadline)
+        #expect(await pull.incoming.nextBatch()?.isEmpty == true)
+        #expect(clock.now >= deadline, "woken before its deadline")
+
+        // The thread sleeps towards a deadline a minute away; an earlier one set meanwhile still comes on time.
+        pull.incoming.wake(at: clock.now + .seconds(60))
+        try await Task.sleep(for: .milliseconds(50))
+        deadline = clock.now + .milliseconds(100)
+        pull.incoming.wake(at: deadline)
+        let waited = Task { await pull.incoming.nextBatch() }
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(20))
+            pull.incoming.wake()
+        }
+        #expect(await waited.value?.isEmpty == true)
+        watchdog.cancel()
+        #expect(clock.now >= deadline)
+        #expect(clock.now - deadline < .seconds(15), "the earlier deadline did not wake the sleeping thread")
+
+        // Cancelled: nothing comes, so a plain wake() is what ends the wait.
+        pull.incoming.wake(at: clock.now + .milliseconds(100))
+        pull.incoming.wake(at: nil)
+        let cancelled = Task { await pull.incoming.nextBatch() }
+        try await Task.sleep(for: .milliseconds(400))
+        pull.incoming.wake()
+        #expect(await cancelled.value?.isEmpty == true)
+        await pull.close()
+    }
+
+    /// Sends on the caller's thread may take the socket's `ZMQ_FD` signal; none of them may leave a message
+    /// unnoticed. Eight DEALERs, each from its own task, ping a ROUTER that answers from its reader: every
+    /// round trip waits on a wake-up, so one lost would stall its DEALER. The race is narrow, so this is a
+    /// stress test of the whole path rather than a reproduction of it.
+    @Test func sendingAndReceivingFromManyTasksLosesNoWakeUp() async throws {
+        let router = try OwnedSocket(context: context, type: .router, name: "router") { try $0.bind("tcp://127.0.0.1:*") }
+        let address = try router.perform { try $0.lastEndpoint() }
+        let echo = Task {
+            for await frames in router.incoming { router.post(frames) }
+        }
+        let dealers = 8, rounds = 500
+        let completed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for dealer in 0..<dealers {
+                group.addTask {
+                    let socket = try OwnedSocket(context: self.context, type: .dealer, name: "dealer-\(dealer)") {
+                        try $0.connect(address)
+                    }
+                    var done = 0
+                    for round in 0..<rounds {
+                        #expect(try socket.send(frames("\(dealer)", "\(round)")))
+                        guard let reply = await next(socket) else { break }
+                        #expect(text(reply) == ["\(dealer)", "\(round)"])
+                        done += 1
+                    }
+                    await socket.close()
+                    return done
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(completed == [Int](repeating: rounds, count: dealers))
+        #expect(router.droppedSends == 0)
+        echo.cancel()
+        await router.close()
+    }
+
+    /// The receiving thread sleeps while nothing happens, whatever the socket: a REQ that has not sent (libzmq
+    /// refuses its receives), a SUB with nothing published, a PUSH that never receives.
+    @Test(arguments: [SocketType.req, .sub, .push])
+    func idleSocketThreadSleeps(type: SocketType) async throws {
+        let name = "idle-\(UUID().uuidString.prefix(6))"
+        let socket = try OwnedSocket(context: context, type: type, name: name) { try $0.connect("tcp://127.0.0.1:1") }
+        try await Task.sleep(for: .milliseconds(100))
+        let thread = try #require(threadID(named: "zmq-\(name)"))
+        let before = try cpuTicks(ofThread: thread)
+        try await Task.sleep(for: .milliseconds(600))
+        // A thread that polled in a loop would use most of the 600 ms (60 ticks).
+        #expect(try cpuTicks(ofThread: thread) - before <= 5)
+        await socket.close()
+    }
+
     /// Messages of any size arrive whole: no fixed receive buffer truncates them.
     @Test func largeMultipartMessagesArriveIntact() async throws {
         let address = endpoint("inproc")
@@ -197,10 +283,10 @@ struct ZeroMQTests {
         let client = try OwnedSocket(context: context, type: .req, name: "req") { try $0.connect(address) }
         let big = Data((0..<(8 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let request = [Data("head".utf8), big, Data()]
-        #expect(try await client.send(request))
+        #expect(try client.send(request))
         let got = try #require(await next(server))
         #expect(got == request)
-        try await server.send([big])
+        try server.send([big])
         #expect(await next(client) == [big])
         await client.close()
         await server.close()
@@ -247,16 +333,16 @@ struct ZeroMQTests {
             try socket.set(.curveSecretKey, Data(server.secretKey.utf8))
             try socket.bind("tcp://127.0.0.1:*")
         }
-        let address = try await rep.perform { try $0.lastEndpoint() }
+        let address = try rep.perform { try $0.lastEndpoint() }
         let req = try OwnedSocket(context: context, type: .req, name: "curve-req") { socket in
             try socket.set(.curveServerKey, Data(server.publicKey.utf8))
             try socket.set(.curvePublicKey, Data(client.publicKey.utf8))
             try socket.set(.curveSecretKey, Data(client.secretKey.utf8))
             try socket.connect(address)
         }
-        try await req.send(frames("secret"))
+        try req.send(frames("secret"))
         #expect(text(await next(rep)) == ["secret"])
-        try await rep.send(frames("reply"))
+        try rep.send(frames("reply"))
         #expect(text(await next(req)) == ["reply"])
         await req.close()
         await rep.close()
@@ -273,22 +359,22 @@ struct ZeroMQTests {
         // Linger 0 makes this instant; the bound only catches a hang, since the suite's CPU-bound tests share the
         // cooperative pool and can hold back the close's continuation for seconds.
         #expect(ContinuousClock.now - start < .seconds(20), "closing must not wait for the unsent messages")
-        await #expect(throws: ZMQError.self) { try await push.send(frames("late")) }
+        #expect(throws: ZMQError.self) { try push.send(frames("late")) }
     }
 
-    /// Commands queued together with a close, behind it, are all answered: a second close returns and
-    /// a late call fails, rather than waiting forever (they were once dropped with the rest of the batch).
-    @Test func commandsBehindACloseAreAnswered() async throws {
+    /// Calls racing a close are all answered: a second close returns and a late call fails, rather than
+    /// waiting forever.
+    @Test func callsRacingACloseAreAnswered() async throws {
         let context = try ZMQContext()
         let answered = Tally()
         for _ in 0..<50 {
             let socket = try OwnedSocket(context: context, type: .pub, name: "pub") { try $0.bind("inproc://close-\(UUID())") }
-            try await socket.perform { _ in }  // the owner thread is running and idle
+            try socket.perform { _ in }  // the receiving thread is running and idle
             // Unstructured, so a call that is never answered fails the count below instead of hanging the run.
             Task { await socket.close(); answered.add() }
             Task { await socket.close(); answered.add() }
-            Task { _ = try? await socket.perform { _ in }; answered.add() }
-            Task { _ = try? await socket.send([Data("late".utf8)]); answered.add() }
+            Task { _ = try? socket.perform { _ in }; answered.add() }
+            Task { _ = try? socket.send([Data("late".utf8)]); answered.add() }
         }
         let deadline = ContinuousClock.now + .seconds(10)
         while answered.value < 200, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
@@ -341,6 +427,23 @@ struct ZeroMQTests {
         #expect(pub.droppedSends == 1)
         #expect(throws: ZMQError.self) { try pub.withSocket { try $0.lastEndpoint() } }
     }
+}
+
+/// The id of this process's thread whose name (as `/proc` shows it, at most 15 bytes) is `name`.
+func threadID(named name: String) -> String? {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.first { id in
+        let comm = try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)
+        return comm?.trimmingCharacters(in: .newlines) == String(name.utf8.prefix(15))!
+    }
+}
+
+/// The CPU time a thread of this process has used, in clock ticks (user + system, from `/proc`).
+func cpuTicks(ofThread id: String) throws -> Int {
+    let stat = try String(contentsOfFile: "/proc/self/task/\(id)/stat", encoding: .utf8)
+    // The fields after the parenthesised name: state is the 3rd field, utime the 14th and stime the 15th.
+    let fields = stat[stat.index(after: stat.lastIndex(of: ")")!)...].split(separator: " ")
+    return Int(fields[11])! + Int(fields[12])!
 }
 
 /// A count several tasks add to.

@@ -104,7 +104,7 @@ enum LatencyBench {
         let server = try RPCServer(
             context: context, service: "bench", endpoints: ["tcp://127.0.0.1:*"], methods: methods,
             logger: quietLogger())
-        let endpoint = try await server.boundEndpoint()
+        let endpoint = try server.boundEndpoint()
         let serving = Task { await server.run() }
         let clientContext = try ZMQContext()
         // The services' defaults: 2 s per attempt, 2 retries (Lazy Pirate). A call slower than 1 s is a stall.
