@@ -21,8 +21,6 @@ public actor RPCClient {
     private var nextID: Int64 = 0
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
-    private var pending: (id: Int64, continuation: CheckedContinuation<Data?, Never>)?
-    private var reader: Task<Void, Never>?
 
     /// A client of the server at `endpoint`.
     public init(
@@ -43,11 +41,11 @@ public actor RPCClient {
     /// Calls `method` with `params` and decodes its result.
     ///
     /// - Throws: ``RPCError`` when the server answers with an error;
-    ///   ``RPCClientError`` when it does not answer or answers garbage.
+    ///   ``RPCClientError`` when it does not answer or answers garbage;
+    ///   `CancellationError` when the calling task is cancelled, at once even while it waits.
     public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
         _ method: String, params: Params, as resultType: Result.Type = Result.self
     ) async throws -> Result {
-        startReader()
         await acquire()
         defer { release() }
         nextID += 1
@@ -58,6 +56,8 @@ public actor RPCClient {
             if let reply = await exchange(request, id: id) {
                 return try decode(reply, method: method, as: resultType)
             }
+            // Cancelled while waiting: the request stays unanswered, and REQ_CORRELATE drops a late reply.
+            try Task.checkCancellation()
             logger.debug("no reply", metadata: ["endpoint": "\(endpoint)", "method": "\(method)", "attempt": "\(attempt + 1)"])
             try socket.reset()
         }
@@ -71,7 +71,6 @@ public actor RPCClient {
 
     /// Closes the socket; later calls fail.
     public func close() async {
-        reader?.cancel()
         await socket.close()
     }
 
@@ -90,44 +89,28 @@ public actor RPCClient {
         }
     }
 
-    private func startReader() {
-        guard reader == nil else { return }
-        let incoming = socket.incoming
-        reader = Task { [weak self] in
-            for await frames in incoming {
-                guard let self, let body = frames.last else { return }
-                await self.deliver(body)
-            }
-        }
-    }
-
-    /// Hands a reply to the waiting call if it answers that call's id; anything else is stale.
-    private func deliver(_ body: Data) {
-        guard let pending, let header = try? Wire.decode(RPCResponseIDOnly.self, from: body),
-              header.id == .number(pending.id) || header.id == .null else { return }
-        self.pending = nil
-        pending.continuation.resume(returning: body)
-    }
-
-    /// Sends `request` and waits for the reply to `id`, or `nil` after `timeout`. The reply is
-    /// awaited before the request leaves, so even an instant reply finds its caller.
+    /// Sends `request` and waits for the reply to `id`, or `nil` after `timeout` (or once the socket is
+    /// closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``, so a
+    /// reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
+    /// (each cost a thread wake-up: bench/PROFILE.md). Replies to other ids (an earlier attempt answered
+    /// late) are skipped.
     private func exchange(_ request: Data, id: Int64) async -> Data? {
-        let timer = Task { [weak self, timeout] in
-            // Cancelled when the reply came: then there is nothing to expire, and no hop onto the actor.
-            guard (try? await Task.sleep(for: timeout)) != nil else { return }
-            await self?.expire(id)
+        let incoming = socket.incoming
+        let deadline = ContinuousClock.now + timeout
+        incoming.wake(at: deadline)
+        defer { incoming.wake(at: nil) }
+        socket.post([request])
+        while let replies = await incoming.nextBatch() {
+            if let reply = replies.lazy.compactMap(\.last).first(where: { Self.body($0, answers: id) }) { return reply }
+            if ContinuousClock.now >= deadline { return nil }
         }
-        defer { timer.cancel() }
-        return await withCheckedContinuation { continuation in
-            pending = (id, continuation)
-            socket.post([request])
-        }
+        return nil
     }
 
-    private func expire(_ id: Int64) {
-        guard let pending, pending.id == id else { return }
-        self.pending = nil
-        pending.continuation.resume(returning: nil)
+    /// Whether `body` is the reply to the call `id` (a reply with a null id answers whatever was asked).
+    private static func body(_ body: Data, answers id: Int64) -> Bool {
+        guard let header = try? Wire.decode(RPCResponseIDOnly.self, from: body) else { return false }
+        return header.id == .number(id) || header.id == .null
     }
 
     private func acquire() async {

@@ -124,6 +124,25 @@ struct RPCTests {
         await client.close()
     }
 
+    /// A call whose task is cancelled while it waits ends then, not at its timeout; the client works on.
+    @Test func cancelledCallEndsAtOnce() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(30), retries: 0)
+        let call = Task { try await client.call("ping", as: String.self) }
+        try await Task.sleep(for: .milliseconds(100))
+        let start = ContinuousClock.now
+        call.cancel()
+        await #expect(throws: CancellationError.self) { try await call.value }
+        #expect(ContinuousClock.now - start < .seconds(20), "the call waited for its 30 s timeout")
+
+        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
+        let serving = Task { await server.run() }
+        #expect(try await client.call("ping", as: String.self) == "pong")
+        serving.cancel()
+        await client.close()
+    }
+
     /// Raw garbage from a DEALER: answered with an error or dropped; the server keeps serving.
     @Test func serverSurvivesMalformedFrames() async throws {
         let context = try ZMQContext()
