@@ -42,7 +42,7 @@ public actor RPCClient {
     ///
     /// - Throws: ``RPCError`` when the server answers with an error;
     ///   ``RPCClientError`` when it does not answer or answers garbage;
-    ///   `CancellationError` when the calling task is cancelled, at once even while it waits.
+    ///   `CancellationError` when the calling task is cancelled, at once while it waits for a reply.
     public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
         _ method: String, params: Params, as resultType: Result.Type = Result.self
     ) async throws -> Result {

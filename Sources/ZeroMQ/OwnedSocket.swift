@@ -134,7 +134,8 @@ private final class Shared: Sendable {
         case drained
         /// Messages may still wait.
         case more
-        /// The socket is closed (or its context terminated): the thread ends.
+        /// The socket is closed, or failed (its context terminated, which only a socket that receives notices):
+        /// the thread ends.
         case closed
     }
 
@@ -162,13 +163,14 @@ private final class Shared: Sendable {
     func reset() throws {
         try state.withLock { state in
             guard let old = state.socket else { throw Self.closed }
+            // The receiving thread waits on the old socket's descriptor; woken, it watches the new one, or ends
+            // when making it failed.
+            defer { wake(&state) }
             old.close()
             state.socket = nil
             let fresh = try Socket(context: context, type: old.type)
             try configure(fresh)
             state.socket = fresh
-            // The receiving thread waits on the old socket's descriptor.
-            wake(&state)
         }
     }
 
@@ -185,10 +187,10 @@ private final class Shared: Sendable {
         if ended { continuation.resume() }
     }
 
-    /// After a call on the socket: wakes the receiving thread if a message waits, since the call may have
-    /// taken the `ZMQ_FD` signal that would have woken it.
+    /// After a call on the socket: wakes the receiving thread if a message waits, or if the socket failed (its
+    /// context terminated), since the call may have taken the `ZMQ_FD` signal that would have woken it.
     private func wakeIfInputWaits(_ state: inout State, _ socket: Socket) {
-        guard receives, !state.wakePending, (try? socket.hasInput()) == true else { return }
+        guard receives, !state.wakePending, (try? socket.hasInput()) != false else { return }
         wake(&state)
     }
 
@@ -245,18 +247,26 @@ private final class Shared: Sendable {
             guard let socket = state.socket else { return .closed }
             do throws(ZMQError) {
                 for _ in 0..<limit {
-                    if try !batch.receive(from: socket) { return try socket.hasInput() ? .more : .drained }
+                    if try !Self.receiveOne(into: &batch, from: socket) { return try socket.hasInput() ? .more : .drained }
                 }
                 return .more
             } catch where error.code == EINTR {
                 return .more
-            } catch where error.code == ZMQError.stateMachine {
-                // A REQ that is not waiting for a reply has nothing to receive.
-                return (try? socket.hasInput()) == true ? .more : .drained
             } catch {
                 terminate(&state)
                 return .closed
             }
+        }
+    }
+
+    /// Receives one message into `batch`; false when none waits. A REQ that is not waiting for a reply has
+    /// none: libzmq refuses its receive with `EFSM`, without looking at the socket's commands, so the
+    /// `hasInput()` that follows is what notices a terminated context.
+    private static func receiveOne(into batch: inout ReceivedBatch, from socket: Socket) throws(ZMQError) -> Bool {
+        do {
+            return try batch.receive(from: socket)
+        } catch where error.code == ZMQError.stateMachine {
+            return false
         }
     }
 

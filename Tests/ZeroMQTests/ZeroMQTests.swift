@@ -276,6 +276,26 @@ struct ZeroMQTests {
         await socket.close()
     }
 
+    /// Shutting the context down ends a receiving socket's `incoming`, also for a REQ that waits for no reply
+    /// (libzmq refuses its receives without looking at the socket's commands).
+    @Test(arguments: [SocketType.req, .sub, .pull])
+    func contextShutdownFinishesIncoming(type: SocketType) async throws {
+        let context = try ZMQContext()
+        let socket = try OwnedSocket(context: context, type: type, name: "shutdown") { try $0.connect("tcp://127.0.0.1:1") }
+        try await Task.sleep(for: .milliseconds(100))
+        let reader = Task { await socket.incoming.nextBatch() }
+        try await Task.sleep(for: .milliseconds(50))
+        context.shutdown()
+        let watchdog = Task {
+            try await Task.sleep(for: .seconds(10))
+            socket.incoming.wake()
+        }
+        // Nil once finished; a wake-up by the watchdog would return an empty batch.
+        #expect(await reader.value == nil, "incoming did not finish after the context shut down")
+        watchdog.cancel()
+        await socket.close()
+    }
+
     /// Messages of any size arrive whole: no fixed receive buffer truncates them.
     @Test func largeMultipartMessagesArriveIntact() async throws {
         let address = endpoint("inproc")
