@@ -126,6 +126,12 @@ private final class Shared: Sendable {
         /// How long the receiving thread sleeps: `.none` while it is not sleeping, `.some(nil)` while it sleeps
         /// with no timeout.
         var sleepingUntil: ContinuousClock.Instant??
+
+        /// Closes the socket, if it is open; calls on it fail from then on.
+        mutating func closeSocket() {
+            socket?.close()
+            socket = nil
+        }
     }
 
     /// What a receiving round found.
@@ -166,8 +172,7 @@ private final class Shared: Sendable {
             // The receiving thread waits on the old socket's descriptor; woken, it watches the new one, or ends
             // when making it failed.
             defer { wake(&state) }
-            old.close()
-            state.socket = nil
+            state.closeSocket()
             let fresh = try Socket(context: context, type: old.type)
             try configure(fresh)
             state.socket = fresh
@@ -177,8 +182,7 @@ private final class Shared: Sendable {
     /// Closes the socket and resumes `continuation` once the receiving thread has ended.
     func closeSocket(then continuation: CheckedContinuation<Void, Never>) {
         let ended = state.withLock { state in
-            state.socket?.close()
-            state.socket = nil
+            state.closeSocket()
             if state.ended { return true }
             state.closers.append(continuation)
             wake(&state)
@@ -232,7 +236,8 @@ private final class Shared: Sendable {
             guard let socket = state.socket else { return .none }
             guard receives else { return .some(nil) }
             guard let fd = try? socket.fileDescriptor() else {
-                terminate(&state)
+                // The socket failed (its context terminated): nothing can be done with it any more.
+                state.closeSocket()
                 return .none
             }
             return fd
@@ -253,7 +258,8 @@ private final class Shared: Sendable {
             } catch where error.code == EINTR {
                 return .more
             } catch {
-                terminate(&state)
+                // The socket failed (its context terminated): nothing can be done with it any more.
+                state.closeSocket()
                 return .closed
             }
         }
@@ -276,23 +282,15 @@ private final class Shared: Sendable {
         state.withLock { state in
             state.sleepingUntil = .some(state.readerDeadline)
             guard let deadline = state.readerDeadline else { return -1 }
-            let (seconds, attoseconds) = (deadline - .now).components
             // Rounded up: woken early, the thread would only go back to sleep.
-            return Int32(clamping: max(0, seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000))
+            return max(0, milliseconds(deadline - .now + .microseconds(999)))
         }
-    }
-
-    /// Closes a socket that failed (its context terminated): nothing can be done with it any more.
-    private func terminate(_ state: inout State) {
-        state.socket?.close()
-        state.socket = nil
     }
 
     /// Ends the receiving thread's side: closes the socket and the pipe, and answers every ``closeSocket(then:)``.
     func end() {
         let closers = state.withLock { state in
-            state.socket?.close()
-            state.socket = nil
+            state.closeSocket()
             state.ended = true
             close(pipeReadEnd)
             close(pipeWriteEnd)
