@@ -30,6 +30,17 @@ func next(_ socket: OwnedSocket, within timeout: Duration = .seconds(5)) async -
     }
 }
 
+/// The next batch of `socket`: nil once its `incoming` finished, empty when nothing came within `timeout` (a
+/// plain `wake()` then ends the wait, independent of `wake(at:)`).
+func nextBatch(_ socket: OwnedSocket, within timeout: Duration) async -> [[Data]]? {
+    let watchdog = Task {
+        try await Task.sleep(for: timeout)
+        socket.incoming.wake()
+    }
+    defer { watchdog.cancel() }
+    return await socket.incoming.nextBatch()
+}
+
 func frames(_ parts: String...) -> [Data] { parts.map { Data($0.utf8) } }
 func text(_ frames: [Data]?) -> [String] { (frames ?? []).map { String(decoding: $0, as: UTF8.self) } }
 
@@ -205,23 +216,16 @@ struct ZeroMQTests {
         try await Task.sleep(for: .milliseconds(50))
         deadline = clock.now + .milliseconds(100)
         pull.incoming.wake(at: deadline)
-        let waited = Task { await pull.incoming.nextBatch() }
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(20))
-            pull.incoming.wake()
-        }
-        #expect(await waited.value?.isEmpty == true)
-        watchdog.cancel()
+        #expect(await nextBatch(pull, within: .seconds(20))?.isEmpty == true)
         #expect(clock.now >= deadline)
         #expect(clock.now - deadline < .seconds(15), "the earlier deadline did not wake the sleeping thread")
 
         // Cancelled: nothing comes, so a plain wake() is what ends the wait.
         pull.incoming.wake(at: clock.now + .milliseconds(100))
         pull.incoming.wake(at: nil)
-        let cancelled = Task { await pull.incoming.nextBatch() }
-        try await Task.sleep(for: .milliseconds(400))
-        pull.incoming.wake()
-        #expect(await cancelled.value?.isEmpty == true)
+        let start = clock.now
+        #expect(await nextBatch(pull, within: .milliseconds(400))?.isEmpty == true)
+        #expect(clock.now - start >= .milliseconds(400), "woken at the cancelled deadline")
         await pull.close()
     }
 
@@ -283,16 +287,8 @@ struct ZeroMQTests {
         let context = try ZMQContext()
         let socket = try OwnedSocket(context: context, type: type, name: "shutdown") { try $0.connect("tcp://127.0.0.1:1") }
         try await Task.sleep(for: .milliseconds(100))
-        let reader = Task { await socket.incoming.nextBatch() }
-        try await Task.sleep(for: .milliseconds(50))
         context.shutdown()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(10))
-            socket.incoming.wake()
-        }
-        // Nil once finished; a wake-up by the watchdog would return an empty batch.
-        #expect(await reader.value == nil, "incoming did not finish after the context shut down")
-        watchdog.cancel()
+        #expect(await nextBatch(socket, within: .seconds(10)) == nil, "incoming did not finish after the context shut down")
         await socket.close()
     }
 
