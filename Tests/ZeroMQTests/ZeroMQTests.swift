@@ -272,7 +272,7 @@ struct ZeroMQTests {
         let name = "idle-\(UUID().uuidString.prefix(6))"
         let socket = try OwnedSocket(context: context, type: type, name: name) { try $0.connect("tcp://127.0.0.1:1") }
         try await Task.sleep(for: .milliseconds(100))
-        let thread = try #require(threadID(named: "zmq-\(name)"))
+        let thread = try #require(await threadID(named: "zmq-\(name)"))
         let before = try cpuTicks(ofThread: thread)
         try await Task.sleep(for: .milliseconds(600))
         // A thread that polled in a loop would use most of the 600 ms (60 ticks).
@@ -445,13 +445,20 @@ struct ZeroMQTests {
     }
 }
 
-/// The id of this process's thread whose name (as `/proc` shows it, at most 15 bytes) is `name`.
-func threadID(named name: String) -> String? {
-    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-    return tasks.first { id in
-        let comm = try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8)
-        return comm?.trimmingCharacters(in: .newlines) == String(name.utf8.prefix(15))!
+/// The id of this process's thread whose name (as `/proc` shows it, at most 15 bytes) is `name`, waiting up to
+/// `timeout` for it: a thread names itself once it runs, which on a loaded machine can take a while.
+func threadID(named name: String, within timeout: Duration = .seconds(10)) async -> String? {
+    let deadline = ContinuousClock.now + timeout
+    let comm = String(name.utf8.prefix(15))!
+    while ContinuousClock.now < deadline {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+        let found = tasks.first { id in
+            (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == comm
+        }
+        if let found { return found }
+        try? await Task.sleep(for: .milliseconds(20))
     }
+    return nil
 }
 
 /// The CPU time a thread of this process has used, in clock ticks (user + system, from `/proc`).
