@@ -142,6 +142,9 @@ public final class Socket {
             if zmq_msg_recv(&message, handle, dontWait ? ZMQ_DONTWAIT : 0) < 0 {
                 let error = ZMQError.last("zmq_msg_recv")
                 if error.wouldBlock && received == 0 { return false }
+                // A signal can interrupt libzmq's look at its commands even between the frames of one message,
+                // whose rest is already queued: give up on it half-way and the rest would read as a new message.
+                if error.code == EINTR && received > 0 { continue }
                 throw error
             }
             frame(zmq_msg_data(&message), zmq_msg_size(&message))
