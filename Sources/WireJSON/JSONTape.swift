@@ -46,19 +46,23 @@ final class JSONTape {
         var lengths: UInt16 = 0
     }
 
-    /// The text; valid only while the decoder runs (inside `withUnsafeBytes`).
-    @usableFromInline
-    let bytes: UnsafeRawBufferPointer
+    /// The text: the caller's while the decode runs (inside `withUnsafeBytes`), the tape's own copy after
+    /// ``endBorrowing(_:)`` when something kept the tape. Changed only there, so unchecked: a class's `var`
+    /// would pay an exclusivity check on every read.
+    @usableFromInline @exclusivity(unchecked)
+    private(set) var bytes: UnsafeRawBufferPointer
     /// The nodes, in text order. A plain pointer rather than an array: containers read it constantly,
     /// and a class's array property would pay an exclusivity check and a bounds check on every read.
-    @usableFromInline
-    let nodes: UnsafeMutablePointer<Node>
+    @usableFromInline @exclusivity(unchecked)
+    private(set) var nodes: UnsafeMutablePointer<Node>
     /// How many nodes there are.
     let count: Int
     /// What `Decoder.userInfo` answers.
     let userInfo: [CodingUserInfoKey: Any]
     /// Who owns `nodes` when the tape only borrows them; nil when the tape owns them.
-    private let owner: NodeStorage?
+    private var owner: NodeStorage?
+    /// Whether `bytes` is the tape's own copy.
+    private var ownsText = false
 
     /// Parses the whole text or throws ``JSONSyntaxError``.
     convenience init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
@@ -92,7 +96,31 @@ final class JSONTape {
         return buffer
     }
 
-    deinit { if owner == nil { nodes.deallocate() } }
+    deinit {
+        if owner == nil { nodes.deallocate() }
+        if ownsText { bytes.deallocate() }
+    }
+
+    /// Ends the decode that made `tape` over borrowed text: when a `Decoder` or container outlived the
+    /// value's `init(from:)` (the protocol allows it), the tape copies the text, which the caller is about to
+    /// free, and nodes it borrowed from a document that is about to be shared, since look-ups write hints.
+    /// The usual decode kept nothing, and only checks its reference count.
+    @inline(__always)
+    static func endBorrowing(_ tape: inout JSONTape) {
+        if !isKnownUniquelyReferenced(&tape) { tape.copyWhatItBorrows() }
+    }
+
+    private func copyWhatItBorrows() {
+        let text = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 1)
+        text.copyMemory(from: bytes)
+        bytes = UnsafeRawBufferPointer(text)
+        ownsText = true
+        guard owner != nil else { return }
+        let copy = UnsafeMutablePointer<Node>.allocate(capacity: count)
+        copy.initialize(from: nodes, count: count)
+        nodes = copy
+        owner = nil
+    }
 
     /// The content bytes of a string or number node.
     @inline(__always)
@@ -567,7 +595,9 @@ public struct WireDocument: Sendable {
         try data.withUnsafeBytes { bytes in
             let nodes = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: storage.count)
             nodes.initialize(from: storage.nodes, count: storage.count)
-            return try body(JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo))
+            var tape = JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo)
+            defer { JSONTape.endBorrowing(&tape) }
+            return try body(tape)
         }
     }
 }

@@ -59,7 +59,7 @@ public struct WireObjectWriter {
     }
 }
 
-/// Reads one JSON object's members for ``WireDecodable/init(wire:)``; valid only during that call.
+/// Reads one JSON object's members for ``WireDecodable/init(wire:)``; one kept past that call reads its own copy of the text.
 public struct WireObjectReader {
     @usableFromInline
     let tape: JSONTape

@@ -270,6 +270,28 @@ struct WireJSONTests {
         #expect(throws: DecodingError.self) { try decoder.parse(Data(#"{"type":"#.utf8)) { _ in 0 } }
     }
 
+    /// A decoder, container or wire reader kept past the decode that made it (the protocols allow it) still
+    /// reads its own text and nodes after the caller has freed them and their memory holds other bytes.
+    @Test func keptDecodersReadTheirText() throws {
+        struct Member: Decodable, Equatable { var name: String; var count: Int }
+        final class Keeper: Decodable {
+            let decoder: any Decoder
+            init(from decoder: any Decoder) { self.decoder = decoder }
+        }
+        let name = "a name long enough that the text lives on the heap"
+        func text() -> Data { Data(#"{"name":"\#(name)","count":12}"#.utf8) }
+        let fromText = try decoder.decode(Keeper.self, from: text())
+        let fromDocument = try decoder.decode(Keeper.self, from: decoder.parse(text()))
+        var reader: WireObjectReader?
+        _ = try decoder.parse(text()) { reader = $0 }
+        let scribbles = (0..<256).map { _ in Data(repeating: UInt8(ascii: "}"), count: text().count) }
+        #expect(try Member(from: fromText.decoder) == Member(name: name, count: 12))
+        #expect(try Member(from: fromDocument.decoder) == Member(name: name, count: 12))
+        #expect(try reader?.decode(String.self, forKey: "name") == name)
+        #expect(try reader?.decode(Int.self, forKey: "count") == 12)
+        #expect(scribbles.allSatisfy { $0.first == UInt8(ascii: "}") })
+    }
+
     /// Encodings share one spare writer: one that failed half-way (inside nested containers) leaves nothing
     /// behind for the next, a large one is not kept, and encodings from many tasks at once each get their own bytes.
     @Test func writersAreReusedCleanly() async throws {
