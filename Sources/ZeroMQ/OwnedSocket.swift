@@ -25,9 +25,11 @@ public final class OwnedSocket: Sendable {
     public let type: SocketType
     /// Every multipart message the socket receives, in order. Finishes when the socket closes.
     /// One reader at a time; iterators made one after another continue where the last stopped.
+    /// It keeps the socket open: one that only a reader can still reach closes when the reader is done.
     public let incoming: Incoming
 
     private let shared: Shared
+    private let reachable: Reachable
 
     /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
     /// then starts the thread that receives.
@@ -55,8 +57,10 @@ public final class OwnedSocket: Sendable {
             socket: socket, context: context, configure: configure, pipeReadEnd: pipeFDs[0], pipeWriteEnd: pipeFDs[1])
         self.name = name
         self.type = type
-        self.incoming = Incoming(inbox: inbox, shared: shared)
+        let reachable = Reachable(shared)
+        self.incoming = Incoming(inbox: inbox, reachable: reachable)
         self.shared = shared
+        self.reachable = reachable
         let receiver = Receiver(shared: shared, inbox: inbox)
         let threadName = "zmq-\(name)"
         let thread = Thread {
@@ -191,16 +195,16 @@ private final class Shared: Sendable {
         }
     }
 
-    /// Closes the socket and resumes `continuation` once the receiving thread has ended.
-    func closeSocket(then continuation: CheckedContinuation<Void, Never>) {
+    /// Closes the socket and resumes `continuation`, if any, once the receiving thread has ended.
+    func closeSocket(then continuation: CheckedContinuation<Void, Never>?) {
         let ended = state.withLock { state in
             state.closeSocket()
             if state.ended { return true }
-            state.closers.append(continuation)
+            if let continuation { state.closers.append(continuation) }
             wake(&state)
             return false
         }
-        if ended { continuation.resume() }
+        if ended { continuation?.resume() }
     }
 
     /// After a call on the socket: wakes the receiving thread if a message waits, or if the socket failed (its
@@ -368,10 +372,11 @@ extension OwnedSocket {
         public typealias Failure = Never
 
         let inbox: Inbox
-        fileprivate let shared: Shared
+        fileprivate let reachable: Reachable
 
         public struct AsyncIterator: AsyncIteratorProtocol {
             let inbox: Inbox
+            fileprivate let reachable: Reachable
 
             /// The next message, or nil once the socket closed (or the task was cancelled).
             public mutating func next() async -> [Data]? {
@@ -382,7 +387,7 @@ extension OwnedSocket {
             }
         }
 
-        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: inbox) }
+        public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: inbox, reachable: reachable) }
 
         /// Every message waiting now (waits for at least one, or for ``wake()``), or nil once the socket
         /// closed: for readers that hand messages on in bulk.
@@ -399,8 +404,19 @@ extension OwnedSocket {
         /// Makes the reader's ``nextBatch()`` return at `deadline` as ``wake()`` does (if nothing woke it
         /// before, it returns empty), replacing the deadline set before; nil cancels it. For a reader that
         /// waits with a timeout, without a timer task per wait: the socket's own thread keeps the time.
-        public func wake(at deadline: ContinuousClock.Instant?) { shared.wakeReader(at: deadline) }
+        public func wake(at deadline: ContinuousClock.Instant?) { reachable.shared.wakeReader(at: deadline) }
     }
+}
+
+/// Closes the socket once neither its ``OwnedSocket`` nor a copy of its ``OwnedSocket/incoming`` (or an
+/// iterator of it) is left: a socket that no one can reach would keep its thread, and so its context, alive.
+/// The receiving thread holds the ``Shared`` state, not this.
+private final class Reachable: Sendable {
+    let shared: Shared
+
+    init(_ shared: Shared) { self.shared = shared }
+
+    deinit { shared.closeSocket(then: nil) }
 }
 
 /// The received messages between the receiving thread and the one reader, held in a ``ReaderQueue``:

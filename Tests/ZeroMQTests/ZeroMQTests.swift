@@ -292,6 +292,26 @@ struct ZeroMQTests {
         await socket.close()
     }
 
+    /// A socket that no one can reach any more closes itself and its thread ends, even if `close()` was never
+    /// called; while its `incoming` is still held, it stays open and receives.
+    @Test func unreachableSocketCloses() async throws {
+        let name = "drop-\(UUID().uuidString.prefix(6))"
+        let address = endpoint("inproc")
+        var incoming: OwnedSocket.Incoming? = try OwnedSocket(context: context, type: .pull, name: name) {
+            try $0.bind(address)
+        }.incoming
+        let push = try Socket(context: context, type: .push)
+        try push.connect(address)
+        #expect(try push.send(frames("still open")))
+        var iterator = incoming?.makeAsyncIterator()
+        incoming = nil
+        #expect(text(await iterator?.next()) == ["still open"])
+        let thread = try #require(await threadID(named: "zmq-\(name)"))
+        iterator = nil
+        #expect(await threadEnds(thread, within: .seconds(10)), "the receiving thread of a dropped socket still runs")
+        push.close()
+    }
+
     /// Messages of any size arrive whole: no fixed receive buffer truncates them.
     @Test func largeMultipartMessagesArriveIntact() async throws {
         let address = endpoint("inproc")
@@ -459,6 +479,16 @@ func threadID(named name: String, within timeout: Duration = .seconds(10)) async
         try? await Task.sleep(for: .milliseconds(20))
     }
     return nil
+}
+
+/// Whether this process's thread `id` has ended within `timeout`.
+func threadEnds(_ id: String, within timeout: Duration) async -> Bool {
+    let deadline = ContinuousClock.now + timeout
+    while FileManager.default.fileExists(atPath: "/proc/self/task/\(id)") {
+        guard ContinuousClock.now < deadline else { return false }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return true
 }
 
 /// The CPU time a thread of this process has used, in clock ticks (user + system, from `/proc`).
