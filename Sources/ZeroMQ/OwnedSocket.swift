@@ -28,8 +28,8 @@ public final class OwnedSocket: Sendable {
     /// It keeps the socket open: one that only a reader can still reach closes when the reader is done.
     public let incoming: Incoming
 
-    private let shared: Shared
     private let reachable: Reachable
+    private var shared: Shared { reachable.shared }
 
     /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
     /// then starts the thread that receives.
@@ -59,7 +59,6 @@ public final class OwnedSocket: Sendable {
         self.type = type
         let reachable = Reachable(shared)
         self.incoming = Incoming(inbox: inbox, reachable: reachable)
-        self.shared = shared
         self.reachable = reachable
         let receiver = Receiver(shared: shared, inbox: inbox)
         let threadName = "zmq-\(name)"

@@ -225,10 +225,15 @@ public final class Socket {
 
     /// Reads an integer option.
     public func get(_ option: IntOption) throws(ZMQError) -> Int32 {
+        try int(option.rawValue, named: "\(option)")
+    }
+
+    /// Reads the `int` option `option`, naming it `name` in an error.
+    private func int(_ option: Int32, named name: String) throws(ZMQError) -> Int32 {
         var value: Int32 = 0
         var size = MemoryLayout<Int32>.size
-        if zmq_getsockopt(try live("zmq_getsockopt"), option.rawValue, &value, &size) != 0 {
-            throw ZMQError.last("zmq_getsockopt(\(option))")
+        if zmq_getsockopt(try live("zmq_getsockopt"), option, &value, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(\(name))")
         }
         return value
     }
@@ -245,22 +250,12 @@ public final class Socket {
     /// waiting in `poll(2)` without using the socket. It signals edges, not levels: after any call on the
     /// socket, ask ``hasInput()`` whether a message waits, since that call may have taken the signal.
     func fileDescriptor() throws(ZMQError) -> Int32 {
-        var fd: Int32 = -1
-        var size = MemoryLayout<Int32>.size
-        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_FD, &fd, &size) != 0 {
-            throw ZMQError.last("zmq_getsockopt(ZMQ_FD)")
-        }
-        return fd
+        try int(ZMQ_FD, named: "ZMQ_FD")
     }
 
     /// Whether a message waits to be received (`ZMQ_EVENTS` has `ZMQ_POLLIN`).
     func hasInput() throws(ZMQError) -> Bool {
-        var events: Int32 = 0
-        var size = MemoryLayout<Int32>.size
-        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_EVENTS, &events, &size) != 0 {
-            throw ZMQError.last("zmq_getsockopt(ZMQ_EVENTS)")
-        }
-        return events & Int32(ZMQ_POLLIN) != 0
+        try int(ZMQ_EVENTS, named: "ZMQ_EVENTS") & Int32(ZMQ_POLLIN) != 0
     }
 }
 
