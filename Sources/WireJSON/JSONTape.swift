@@ -47,7 +47,7 @@ final class JSONTape {
     }
 
     /// The text: the caller's while the decode runs (inside `withUnsafeBytes`), the tape's own copy after
-    /// ``endBorrowing(_:)`` when something kept the tape. Changed only there, so unchecked: a class's `var`
+    /// ``lend(_:to:)`` when something kept the tape. Changed only there, so unchecked: a class's `var`
     /// would pay an exclusivity check on every read.
     @usableFromInline @exclusivity(unchecked)
     private(set) var bytes: UnsafeRawBufferPointer
@@ -101,13 +101,15 @@ final class JSONTape {
         if ownsText { bytes.deallocate() }
     }
 
-    /// Ends the decode that made `tape` over borrowed text: when a `Decoder` or container outlived the
-    /// value's `init(from:)` (the protocol allows it), the tape copies the text, which the caller is about to
-    /// free, and nodes it borrowed from a document that is about to be shared, since look-ups write hints.
-    /// The usual decode kept nothing, and only checks its reference count.
+    /// Runs `body` with `tape`, made over the caller's text for this decode alone, then ends the borrowing:
+    /// when a `Decoder` or container outlived the value's `init(from:)` (the protocol allows it), the tape
+    /// copies the text, which the caller is about to free, and nodes it borrowed from a document that is about
+    /// to be shared, since look-ups write hints. The usual decode kept nothing, and only checks the tape's
+    /// reference count.
     @inline(__always)
-    static func endBorrowing(_ tape: inout JSONTape) {
-        if !isKnownUniquelyReferenced(&tape) { tape.copyWhatItBorrows() }
+    static func lend<R>(_ tape: consuming JSONTape, to body: (JSONTape) throws -> R) rethrows -> R {
+        defer { if !isKnownUniquelyReferenced(&tape) { tape.copyWhatItBorrows() } }
+        return try body(tape)
     }
 
     private func copyWhatItBorrows() {
@@ -116,9 +118,7 @@ final class JSONTape {
         bytes = UnsafeRawBufferPointer(text)
         ownsText = true
         guard owner != nil else { return }
-        let copy = UnsafeMutablePointer<Node>.allocate(capacity: count)
-        copy.initialize(from: nodes, count: count)
-        nodes = copy
+        nodes = copy(of: nodes, count: count)
         owner = nil
     }
 
@@ -211,6 +211,13 @@ func unescape(_ content: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPo
         }
     }
     return written
+}
+
+/// A new allocation holding a copy of `count` nodes from `nodes`.
+private func copy(of nodes: UnsafeMutablePointer<JSONTape.Node>, count: Int) -> UnsafeMutablePointer<JSONTape.Node> {
+    let copy = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: count)
+    copy.initialize(from: nodes, count: count)
+    return copy
 }
 
 /// The parser's growable node array, which it hands to the tape's storage.
@@ -593,11 +600,8 @@ public struct WireDocument: Sendable {
     @usableFromInline
     func withTape<R>(userInfo: [CodingUserInfoKey: Any], _ body: (JSONTape) throws -> R) throws -> R {
         try data.withUnsafeBytes { bytes in
-            let nodes = UnsafeMutablePointer<JSONTape.Node>.allocate(capacity: storage.count)
-            nodes.initialize(from: storage.nodes, count: storage.count)
-            var tape = JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo)
-            defer { JSONTape.endBorrowing(&tape) }
-            return try body(tape)
+            let nodes = copy(of: storage.nodes, count: storage.count)
+            return try JSONTape.lend(JSONTape(bytes: bytes, nodes: nodes, count: storage.count, userInfo: userInfo), to: body)
         }
     }
 }

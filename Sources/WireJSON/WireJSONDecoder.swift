@@ -20,14 +20,13 @@ public struct WireJSONDecoder: Sendable {
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
         try data.withUnsafeBytes { bytes in
-            var tape: JSONTape
+            let tape: JSONTape
             do {
                 tape = try JSONTape(bytes: bytes, userInfo: info.values)
             } catch {
                 throw Self.invalid(error)
             }
-            defer { JSONTape.endBorrowing(&tape) }
-            return try tape.decode(T.self, at: 0)
+            return try JSONTape.lend(consume tape) { try $0.decode(T.self, at: 0) }
         }
     }
 
@@ -57,9 +56,8 @@ public struct WireJSONDecoder: Sendable {
     func parse(_ data: Data, readingObjectWith body: (WireObjectReader) throws -> Void) throws -> WireDocument {
         try data.withUnsafeBytes { bytes in
             let storage = try nodes(of: bytes)
-            var tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
-            defer { JSONTape.endBorrowing(&tape) }
-            try body(tape.objectReader(at: 0))
+            let tape = JSONTape(bytes: bytes, nodes: storage.nodes, count: storage.count, userInfo: info.values, owner: storage)
+            try JSONTape.lend(consume tape) { try body($0.objectReader(at: 0)) }
             return WireDocument(data: data, storage: storage)
         }
     }
