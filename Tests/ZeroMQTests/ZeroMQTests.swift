@@ -468,27 +468,28 @@ struct ZeroMQTests {
 /// The id of this process's thread whose name (as `/proc` shows it, at most 15 bytes) is `name`, waiting up to
 /// `timeout` for it: a thread names itself once it runs, which on a loaded machine can take a while.
 func threadID(named name: String, within timeout: Duration = .seconds(10)) async -> String? {
-    let deadline = ContinuousClock.now + timeout
     let comm = String(name.utf8.prefix(15))!
-    while ContinuousClock.now < deadline {
+    return await firstAnswer(within: timeout) {
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
-        let found = tasks.first { id in
+        return tasks.first { id in
             (try? String(contentsOfFile: "/proc/self/task/\(id)/comm", encoding: .utf8))?.trimmingCharacters(in: .newlines) == comm
         }
-        if let found { return found }
-        try? await Task.sleep(for: .milliseconds(20))
     }
-    return nil
 }
 
 /// Whether this process's thread `id` has ended within `timeout`.
 func threadEnds(_ id: String, within timeout: Duration) async -> Bool {
+    await firstAnswer(within: timeout) { FileManager.default.fileExists(atPath: "/proc/self/task/\(id)") ? nil : true } ?? false
+}
+
+/// The first answer of `probe`, asked every 20 ms until `timeout` has passed; nil if it never answered.
+func firstAnswer<T>(within timeout: Duration, _ probe: () -> T?) async -> T? {
     let deadline = ContinuousClock.now + timeout
-    while FileManager.default.fileExists(atPath: "/proc/self/task/\(id)") {
-        guard ContinuousClock.now < deadline else { return false }
+    while true {
+        if let answer = probe() { return answer }
+        guard ContinuousClock.now < deadline else { return nil }
         try? await Task.sleep(for: .milliseconds(20))
     }
-    return true
 }
 
 /// The CPU time a thread of this process has used, in clock ticks (user + system, from `/proc`).
