@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import WireJSON
 import ZeroMQ
 
 /// A JSON-RPC client over REQ with the Lazy Pirate pattern: each attempt waits at most
@@ -74,7 +75,8 @@ public actor RPCClient {
         await socket.close()
     }
 
-    private func decode<Result: Decodable>(_ reply: Data, method: String, as: Result.Type) throws -> Result {
+    /// The result of `reply`, parsed once by ``exchange(_:id:)``, or the error it carries.
+    private func decode<Result: Decodable>(_ reply: WireDocument, method: String, as: Result.Type) throws -> Result {
         let header: RPCResponseHeader
         do {
             header = try Wire.decode(RPCResponseHeader.self, from: reply)
@@ -89,28 +91,29 @@ public actor RPCClient {
         }
     }
 
-    /// Sends `request` and waits for the reply to `id`, or `nil` after `timeout` (or once the socket is
-    /// closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``, so a
-    /// reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
+    /// Sends `request` and waits for the reply to `id`, parsed, or `nil` after `timeout` (or once the socket
+    /// is closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``, so
+    /// a reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
     /// (each cost a thread wake-up: bench/PROFILE.md). Replies to other ids (an earlier attempt answered
-    /// late) are skipped.
-    private func exchange(_ request: Data, id: Int64) async -> Data? {
+    /// late) and replies that are not JSON objects are skipped.
+    private func exchange(_ request: Data, id: Int64) async -> WireDocument? {
         let incoming = socket.incoming
         let deadline = ContinuousClock.now + timeout
         incoming.wake(at: deadline)
         defer { incoming.wake(at: nil) }
         socket.post([request])
         while let replies = await incoming.nextBatch() {
-            if let reply = replies.lazy.compactMap(\.last).first(where: { Self.body($0, answers: id) }) { return reply }
+            if let reply = replies.lazy.compactMap({ Self.parse($0.last, answering: id) }).first { return reply }
             if ContinuousClock.now >= deadline { return nil }
         }
         return nil
     }
 
-    /// Whether `body` is the reply to the call `id` (a reply with a null id answers whatever was asked).
-    private static func body(_ body: Data, answers id: Int64) -> Bool {
-        guard let header = try? Wire.decode(RPCResponseIDOnly.self, from: body) else { return false }
-        return header.id == .number(id) || header.id == .null
+    /// `body` parsed, if it is the reply to the call `id`.
+    private static func parse(_ body: Data?, answering id: Int64) -> WireDocument? {
+        guard let body, let (reply, replyID) = try? Wire.parse(body, readingObject: { try $0.decodeIfPresent(RPCID.self, forKey: "id") })
+        else { return nil }
+        return replyID == .number(id) ? reply : nil
     }
 
     private func acquire() async {
@@ -128,10 +131,6 @@ public actor RPCClient {
             waiters.removeFirst().resume()
         }
     }
-}
-
-private struct RPCResponseIDOnly: Decodable {
-    let id: RPCID?
 }
 
 /// Failures of a call that are not the server's own answer.

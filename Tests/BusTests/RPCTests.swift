@@ -143,6 +143,38 @@ struct RPCTests {
         await client.close()
     }
 
+    /// What the client makes of a server's replies: one to another id, or one that is not JSON, is not the
+    /// answer (the call waits on and fails as unreachable); one to its id whose error is malformed is a
+    /// malformed response; the right one is the result.
+    @Test func clientReadsOnlyItsOwnWellFormedReply() async throws {
+        let context = try ZMQContext()
+        let address = ipcEndpoint()
+        let server = try OwnedSocket(context: context, type: .router, name: "fake-server") { try $0.bind(address) }
+        let replies = [
+            #"{"jsonrpc":"2.0","id":99,"result":"pong"}"#, "{garbage",
+            #"{"jsonrpc":"2.0","id":3,"error":{"code":"x"}}"#, #"{"jsonrpc":"2.0","id":4,"result":"pong"}"#,
+        ]
+        // Answers each request (routing id, correlation id, empty delimiter, body) with the next reply.
+        let answering = Task {
+            var iterator = server.incoming.makeAsyncIterator()
+            for reply in replies {
+                guard let request = await iterator.next() else { return }
+                server.post(request.dropLast() + [Data(reply.utf8)])
+            }
+        }
+        let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(300), retries: 0)
+        for _ in 0..<2 {
+            let skipped = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+            guard case .unreachable? = skipped else { Issue.record("expected no answer, got \(String(describing: skipped))"); return }
+        }
+        let malformed = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+        guard case .malformedResponse? = malformed else { Issue.record("expected a malformed response, got \(String(describing: malformed))"); return }
+        #expect(try await client.call("ping", as: String.self) == "pong")
+        answering.cancel()
+        await client.close()
+        await server.close()
+    }
+
     /// Raw garbage from a DEALER: answered with an error or dropped; the server keeps serving.
     @Test func serverSurvivesMalformedFrames() async throws {
         let context = try ZMQContext()
