@@ -117,11 +117,7 @@ struct RPCTests {
         #expect(ContinuousClock.now - start < .seconds(20), "two attempts of 200 ms must not hang")
         #expect(error?.description.contains("no reply from \(address) to ping after 2 attempts") == true)
 
-        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
-        let serving = Task { await server.run() }
-        #expect(try await client.call("ping", as: String.self) == "pong")
-        serving.cancel()
-        await client.close()
+        try await expectAnswersOnceServed(client, at: address, context: context)
     }
 
     /// A call whose task is cancelled while it waits ends then, not at its timeout; the client works on.
@@ -136,11 +132,7 @@ struct RPCTests {
         await #expect(throws: CancellationError.self) { try await call.value }
         #expect(ContinuousClock.now - start < .seconds(20), "the call waited for its 30 s timeout")
 
-        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
-        let serving = Task { await server.run() }
-        #expect(try await client.call("ping", as: String.self) == "pong")
-        serving.cancel()
-        await client.close()
+        try await expectAnswersOnceServed(client, at: address, context: context)
     }
 
     /// What the client makes of a server's replies: one to another id, or one that is not JSON, is not the
@@ -173,6 +165,16 @@ struct RPCTests {
         answering.cancel()
         await client.close()
         await server.close()
+    }
+
+    /// Starts a server at `address`, checks that `client` (which could not reach one there before) gets its
+    /// answer, then stops both.
+    private func expectAnswersOnceServed(_ client: RPCClient, at address: String, context: ZMQContext) async throws {
+        let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
+        let serving = Task { await server.run() }
+        #expect(try await client.call("ping", as: String.self) == "pong")
+        serving.cancel()
+        await client.close()
     }
 
     /// Raw garbage from a DEALER: answered with an error or dropped; the server keeps serving.
