@@ -19,11 +19,15 @@ let package = Package(
         .executable(name: "converter", targets: ["converter"]),
         .executable(name: "portfolio", targets: ["portfolio"]),
         .executable(name: "presenter", targets: ["presenter"]),
+        // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
+        .library(name: "TickwireClients", targets: ["TickwireClients"]),
+        // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
+        .library(name: "ServiceSupport", targets: ["ServiceSupport"]),
+        .library(name: "TickwireContract", targets: ["TickwireContract"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
         .library(name: "Market", targets: ["Market"]),
-        .library(name: "Messages", targets: ["Messages"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
     ],
     dependencies: [
@@ -38,7 +42,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
     ],
     targets: [
-        // The C library and its Swift wrapper.
+        // MARK: Transport: libzmq, the wire's JSON, the bus. Knows nothing of money or markets.
         .systemLibrary(
             name: "CZeroMQ",
             pkgConfig: "libzmq",
@@ -50,26 +54,49 @@ let package = Package(
             "CZeroMQ", "ReaderQueue",
             .product(name: "DequeModule", package: "swift-collections"),
         ]),
-
-        // The wire's JSON coders: Codable, fast, with the wire's date and money conventions.
-        .target(name: "WireJSON", dependencies: ["Money"]),
-
-        // The wire: envelopes, topics, publish/subscribe with snapshots, JSON-RPC.
+        // The wire's JSON coders: Codable, fast, with the wire's date convention; money comes in as `WireText`.
+        .target(name: "WireJSON"),
+        // Envelopes, publish/subscribe with snapshots (Clone pattern), JSON-RPC server and Lazy Pirate client.
         .target(name: "Bus", dependencies: [
-            "ZeroMQ", "Money", "ReaderQueue", "WireJSON",
+            "BusContract", "ZeroMQ", "ReaderQueue", "WireJSON",
             .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
+        // MARK: Contract: every method and stream, typed, with no transport.
+        // Topics, RPC method and stream specs, JSON-RPC errors, snapshots, heartbeats, health.
+        .target(name: "BusContract"),
         // Exact money and shared domain values.
         .target(name: "Money"),
-        .target(name: "Market", dependencies: ["Money", "WireJSON"]),
-        // Every request, result and stream payload the services exchange.
-        .target(name: "Messages", dependencies: ["Bus", "Market", "Money", "WireJSON"]),
+        .target(name: "Market", dependencies: ["Money"]),
+        // The four services' methods and streams, and every request, result and payload they carry.
+        .target(name: "TickwireContract", dependencies: ["BusContract", "Market", "Money"]),
+        // The presenter's views of every screen (and how they are built), and its `view` method.
+        .target(name: "PresenterViews", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
+        // The contract's hot values on the wire: money as WireText, quotes and prices member by member.
+        .target(name: "ContractWire", dependencies: ["TickwireContract", "Market", "Money", "WireJSON"]),
 
-        // Outside APIs as witness clients (live, test, mock).
+        // MARK: Rules: the services' pure logic, shared by the services and their mocks.
+        // Exact conversion over derived rates and re-pricing into display currencies.
+        .target(name: "Conversion", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
+        // Trade validation and valuations, wallet grouping, product totals.
+        .target(name: "PortfolioRules", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
+
+        // MARK: Clients: every service behind a witness struct (live, test, mock, failing).
+        .target(
+            name: "TickwireClients",
+            dependencies: [
+                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Conversion", "PortfolioRules",
+                "Market", "Money", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+
+        // MARK: Outside APIs as witness clients (live, test, mock).
         .target(
             name: "Feeds",
             dependencies: [
@@ -80,29 +107,32 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
 
-        // What every executable shares: flags, logging, metrics, lifecycle.
+        // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
-            "Bus", "Money",
+            "Bus", "Money", "TickwireClients", "TickwireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
-
-        // Each service's logic, as a library tests run in-process.
         .target(name: "RatesFetcherCore", dependencies: [
-            "Messages", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
+            "TickwireContract", "ContractWire", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
         ]),
-        .target(name: "ConverterCore", dependencies: ["Messages", "Bus", "Market", "Money", "ServiceSupport"]),
-        .target(name: "PortfolioCore", dependencies: ["Messages", 
-            "Bus", "Market", "Money", "ServiceSupport",
+        // rates-fetcher -> converter
+        .target(name: "ConverterCore", dependencies: [
+            "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
+        ]),
+        // converter, rates-fetcher -> portfolio
+        .target(name: "PortfolioCore", dependencies: [
+            "TickwireClients", "TickwireContract", "PortfolioRules", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
-        .target(name: "PresenterCore", dependencies: ["Messages",
-            "Bus", "Market", "Money", "ServiceSupport",
+        // portfolio, converter, rates-fetcher -> presenter
+        .target(name: "PresenterCore", dependencies: [
+            "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
@@ -112,12 +142,15 @@ let package = Package(
         service("portfolio", core: "PortfolioCore"),
         service("presenter", core: "PresenterCore"),
 
+        // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "BusTests", dependencies: ["Bus", "ReaderQueue"]),
-        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "Money"]),
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
-        .target(name: "WireJSONTesting", dependencies: ["WireJSON", "Money"], path: "Tests/WireJSONTesting"),
-        .testTarget(name: "MessagesTests", dependencies: ["Messages", "Bus", "Market", "Money", "WireJSONTesting"]),
+        .target(name: "WireJSONTesting", dependencies: ["WireJSON", "ContractWire", "Money"], path: "Tests/WireJSONTesting"),
+        .testTarget(name: "TickwireContractTests", dependencies: [
+            "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
+        ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",
@@ -125,16 +158,33 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
         ]),
         .testTarget(name: "RatesFetcherCoreTests", dependencies: [
-            "RatesFetcherCore", "Bus", "Feeds", "Market", "Messages", "Money", "ZeroMQ",
+            "RatesFetcherCore", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
-        .testTarget(name: "ConverterCoreTests", dependencies: ["ConverterCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
-        .testTarget(name: "PortfolioCoreTests", dependencies: ["PortfolioCore", "Bus", "Feeds", "Market", "Messages", "Money"]),
-        .testTarget(name: "PresenterCoreTests", dependencies: ["PresenterCore", "Bus", "Market", "Messages", "Money"]),
+        .testTarget(name: "ConverterCoreTests", dependencies: [
+            "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+        ]),
+        .testTarget(name: "PortfolioCoreTests", dependencies: [
+            "PortfolioCore", "PortfolioRules", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+        ]),
+        .testTarget(name: "PresenterCoreTests", dependencies: [
+            "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        // The same assertions against every client's live value (the real service in process) and its mock.
+        .testTarget(name: "ClientContractTests", dependencies: [
+            "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",
+            "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["Bus", "Messages", "Market", "Money", "ZeroMQ", .product(name: "Logging", package: "swift-log")],
+            dependencies: [
+                "Bus", "TickwireContract", "TickwireClients", "PresenterViews", "Market", "Money", "ZeroMQ",
+                .product(name: "Logging", package: "swift-log"),
+            ],
             exclude: ["python"]
         ),
     ],

@@ -21,12 +21,11 @@ struct ConverterCommand: AsyncParsableCommand {
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "converter", logLevel: common.level)
         let currencies = Setting.resolve(currencies, environmentVariable: "TICKWIRE_DISPLAY_CURRENCIES", default: "USD,SEK,EUR,MXN")
+        let fetcherClient = try RatesFetcherClient.live(runtime.connection(), rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run(Converter.services(ConverterConfiguration(
             rep: DefaultEndpoint.converterRep.resolve(rep),
             pub: DefaultEndpoint.converterPub.resolve(pub),
-            fetcherPub: fetcher.pubEndpoint,
-            fetcherRep: fetcher.repEndpoint,
             displayCurrencies: currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        ), runtime: runtime))
+        ), fetcher: fetcherClient, runtime: runtime))
     }
 }

@@ -29,13 +29,12 @@ struct PortfolioCommand: AsyncParsableCommand {
                                    default: dataHome.appendingPathComponent("tickwire/portfolio.sqlite").path)
         let store = path == ":memory:" ? try PortfolioStore.inMemory() : try PortfolioStore.live(path: path)
         runtime.logger.info("portfolio database", metadata: ["path": "\(path)"])
+        let connection = try runtime.connection()
+        let converterClient = try ConverterClient.live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint)
+        let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run(Portfolio.services(PortfolioConfiguration(
             rep: DefaultEndpoint.portfolioRep.resolve(rep),
-            pub: DefaultEndpoint.portfolioPub.resolve(pub),
-            fetcherPub: fetcher.pubEndpoint,
-            fetcherRep: fetcher.repEndpoint,
-            converterPub: converter.pubEndpoint,
-            converterRep: converter.repEndpoint
-        ), store: store, runtime: runtime))
+            pub: DefaultEndpoint.portfolioPub.resolve(pub)
+        ), store: store, converter: converterClient, fetcher: fetcherClient, runtime: runtime))
     }
 }

@@ -20,15 +20,14 @@ struct PresenterCommand: AsyncParsableCommand {
 
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "presenter", logLevel: common.level)
+        let connection = try runtime.connection()
+        let upstreams = PresenterUpstreams(
+            portfolio: try .live(connection, rep: portfolio.repEndpoint, pub: portfolio.pubEndpoint),
+            converter: try .live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint),
+            fetcher: try .live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint))
         try await runtime.run(Presenter.services(PresenterConfiguration(
             rep: DefaultEndpoint.presenterRep.resolve(rep),
-            http: DefaultEndpoint.presenterHTTP.resolve(http),
-            fetcherPub: fetcher.pubEndpoint,
-            fetcherRep: fetcher.repEndpoint,
-            converterPub: converter.pubEndpoint,
-            converterRep: converter.repEndpoint,
-            portfolioPub: portfolio.pubEndpoint,
-            portfolioRep: portfolio.repEndpoint
-        ), runtime: runtime))
+            http: DefaultEndpoint.presenterHTTP.resolve(http)
+        ), upstreams: upstreams, runtime: runtime))
     }
 }

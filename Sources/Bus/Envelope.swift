@@ -68,6 +68,12 @@ public struct BusMessage: Sendable, Equatable {
         }
     }
 
+    /// Decodes the envelope if the message belongs to `stream`, else nil.
+    @inlinable
+    public func decode<Payload>(_ stream: TopicSpec<Payload>) throws -> Envelope<Payload>? {
+        stream.matches(topic) ? try decode(Payload.self) : nil
+    }
+
     /// Decodes the whole envelope with its typed payload. Inlinable, so the payload's decoding
     /// specializes where its type is known.
     @inlinable

@@ -9,7 +9,7 @@ import ZeroMQ
 ///
 /// Calls are answered one at a time, in order; a dead peer is a clear error within
 /// `timeout × (retries + 1)`, and once the peer is back the same client works again.
-public actor RPCClient {
+public actor RPCClient: RPCCaller {
     /// Where the server is.
     public let endpoint: String
     /// How long one attempt waits for its reply.
@@ -41,31 +41,53 @@ public actor RPCClient {
 
     /// Calls `method` with `params` and decodes its result.
     ///
+    /// The call gives up at `deadline`, and, while serving a request, before that request's own deadline
+    /// (``RPCDeadline``); each attempt waits at most ``timeout``. The server is told how long this attempt
+    /// waits, so the calls it makes in turn give up first.
+    ///
     /// - Throws: ``RPCError`` when the server answers with an error;
-    ///   ``RPCClientError`` when it does not answer or answers garbage;
+    ///   ``RPCClientError`` when it does not answer in time or answers garbage;
     ///   `CancellationError` when the calling task is cancelled, at once while it waits for a reply.
-    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
-        _ method: String, params: Params, as resultType: Result.Type = Result.self
+    public func call<Params, Result>(
+        _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
     ) async throws -> Result {
+        try await call(method.name, params: params, as: Result.self, deadline: deadline)
+    }
+
+    /// Calls a method by its name: for tools and protocol tests that speak to a server without its
+    /// contract. Services call through an ``RPCMethod``.
+    public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, as resultType: Result.Type = Result.self, deadline: ContinuousClock.Instant? = nil
+    ) async throws -> Result {
+        let due = [deadline, RPCDeadline.current.map { RPCDeadline.downstream(of: $0) }].compactMap { $0 }.min()
         await acquire()
         defer { release() }
         nextID += 1
         let id = nextID
-        let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params))
+        let started = ContinuousClock.now
         for attempt in 0...retries {
             try Task.checkCancellation()
-            if let reply = await exchange(request, id: id) {
-                return try decode(reply, method: method, as: resultType)
+            let now = ContinuousClock.now
+            if let due, now >= due { throw RPCClientError.deadlineExceeded(endpoint: endpoint, method: method, after: now - started) }
+            let end = min(now + timeout, due ?? now + timeout)
+            let budget = end - now
+            let timeoutMs = Int(budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000)
+            let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs))
+            if let reply = await exchange(request, id: id, until: end) {
+                return try Self.decode(reply, endpoint: endpoint, method: method, as: resultType)
             }
             // Cancelled while waiting: the request stays unanswered, and REQ_CORRELATE drops a late reply.
             try Task.checkCancellation()
             logger.debug("no reply", metadata: ["endpoint": "\(endpoint)", "method": "\(method)", "attempt": "\(attempt + 1)"])
             try socket.reset()
         }
+        if let due, ContinuousClock.now >= due {
+            throw RPCClientError.deadlineExceeded(endpoint: endpoint, method: method, after: ContinuousClock.now - started)
+        }
         throw RPCClientError.unreachable(endpoint: endpoint, method: method, attempts: retries + 1, timeout: timeout)
     }
 
-    /// Calls `method` without params.
+    /// Calls a method that takes no params by its name (see ``call(_:params:as:deadline:)``).
     public func call<Result: Decodable & Sendable>(_ method: String, as resultType: Result.Type = Result.self) async throws -> Result {
         try await call(method, params: NoParams(), as: resultType)
     }
@@ -76,7 +98,7 @@ public actor RPCClient {
     }
 
     /// The result of `reply`, parsed once by ``exchange(_:id:)``, or the error it carries.
-    private func decode<Result: Decodable>(_ reply: WireDocument, method: String, as: Result.Type) throws -> Result {
+    static func decode<Result: Decodable>(_ reply: WireDocument, endpoint: String, method: String, as: Result.Type) throws -> Result {
         let header: RPCResponseHeader
         do {
             header = try Wire.decode(RPCResponseHeader.self, from: reply)
@@ -91,14 +113,13 @@ public actor RPCClient {
         }
     }
 
-    /// Sends `request` and waits for the reply to `id`, parsed, or `nil` after `timeout` (or once the socket
+    /// Sends `request` and waits for the reply to `id`, parsed, or `nil` at `deadline` (or once the socket
     /// is closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``, so
     /// a reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
     /// (each cost a thread wake-up: bench/PROFILE.md). Replies to other ids (an earlier attempt answered
     /// late) and replies that are not JSON objects are skipped.
-    private func exchange(_ request: Data, id: Int64) async -> WireDocument? {
+    private func exchange(_ request: Data, id: Int64, until deadline: ContinuousClock.Instant) async -> WireDocument? {
         let incoming = socket.incoming
-        let deadline = ContinuousClock.now + timeout
         incoming.wake(at: deadline)
         defer { incoming.wake(at: nil) }
         socket.post([request])
@@ -139,6 +160,8 @@ public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible,
     case unreachable(endpoint: String, method: String, attempts: Int, timeout: Duration)
     /// A reply that is not a JSON-RPC response of the expected shape.
     case malformedResponse(endpoint: String, method: String, reason: String)
+    /// The call's deadline (or that of the request it was made for) passed first.
+    case deadlineExceeded(endpoint: String, method: String, after: Duration)
 
     public var description: String {
         switch self {
@@ -146,9 +169,15 @@ public enum RPCClientError: Error, Equatable, Sendable, CustomStringConvertible,
             "no reply from \(endpoint) to \(method) after \(attempts) attempts of \(timeout) each: is the service running?"
         case .malformedResponse(let endpoint, let method, let reason):
             "malformed reply from \(endpoint) to \(method): \(reason)"
+        case .deadlineExceeded(let endpoint, let method, let after):
+            "no reply from \(endpoint) to \(method) before the deadline (\(after.formatted(.units(allowed: [.seconds, .milliseconds]))))"
         }
     }
 
-    /// A handler whose upstream failed this way answers "unavailable" (-32000), not "internal error".
-    public var rpcError: RPCError { .unavailable(description) }
+    /// A handler whose upstream failed this way answers "unavailable" (-32000) or "deadline exceeded"
+    /// (-32002), not "internal error".
+    public var rpcError: RPCError {
+        if case .deadlineExceeded = self { return .deadlineExceeded(description) }
+        return .unavailable(description)
+    }
 }

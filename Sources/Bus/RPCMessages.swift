@@ -27,65 +27,20 @@ public enum RPCID: Codable, Hashable, Sendable {
     }
 }
 
-/// A JSON-RPC 2.0 error object; also what a handler throws to answer with an error.
-public struct RPCError: Error, Codable, Sendable, Equatable, CustomStringConvertible {
-    /// The error code: JSON-RPC's reserved ones, or Tickwire's in -32000...-32099.
-    public var code: Int
-    /// A clear sentence saying what went wrong.
-    public var message: String
-    /// Details a program can read, e.g. `{"pair": "USD-XYZ"}`.
-    public var data: [String: String]?
-
-    /// An error with `code`, `message` and optional `data`.
-    public init(code: Int, message: String, data: [String: String]? = nil) {
-        self.code = code
-        self.message = message
-        self.data = data
-    }
-
-    public var description: String { "JSON-RPC error \(code): \(message)" }
-
-    /// -32700: the request is not JSON.
-    public static func parseError(_ detail: String) -> RPCError { .init(code: -32700, message: "parse error: \(detail)") }
-    /// -32600: JSON, but not a JSON-RPC 2.0 request.
-    public static func invalidRequest(_ detail: String) -> RPCError { .init(code: -32600, message: "invalid request: \(detail)") }
-    /// -32601: no such method.
-    public static func methodNotFound(_ method: String) -> RPCError {
-        .init(code: -32601, message: "method not found: \(method)", data: ["method": method])
-    }
-    /// -32602: the params do not fit the method.
-    public static func invalidParams(_ detail: String) -> RPCError { .init(code: -32602, message: "invalid params: \(detail)") }
-    /// -32603: the server failed.
-    public static func internalError(_ detail: String) -> RPCError { .init(code: -32603, message: "internal error: \(detail)") }
-    /// -32000: a service this one depends on is unavailable.
-    public static func unavailable(_ detail: String) -> RPCError { .init(code: -32000, message: detail) }
-    /// -32001: the thing asked for does not exist.
-    public static func notFound(_ detail: String) -> RPCError { .init(code: -32001, message: detail) }
-}
-
-/// An error a handler may throw that knows its JSON-RPC form.
-public protocol RPCErrorConvertible: Error {
-    /// The JSON-RPC error to answer with.
-    var rpcError: RPCError { get }
-}
-
-/// The parameters of a method that takes none.
-public struct NoParams: Codable, Sendable, Equatable {
-    /// No parameters.
-    public init() {}
-}
-
 struct RPCRequest<Params: Encodable>: Encodable {
     let jsonrpc = "2.0"
     let id: RPCID
     let method: String
     let params: Params?
+    /// Tickwire's extension: how many milliseconds the caller still waits (see ``RPCDeadline``).
+    let timeoutMs: Int?
 }
 
 struct RPCRequestHeader: Decodable {
     let jsonrpc: String?
     let id: RPCID?
     let method: String?
+    let timeoutMs: Int?
 }
 
 struct RPCParams<Params: Decodable>: Decodable {

@@ -24,8 +24,21 @@ public struct RPCMethods: Sendable {
     /// The registered method names, sorted.
     public var names: [String] { handlers.keys.sorted() }
 
-    /// Registers `method` taking `Params` and answering `Result`.
-    public mutating func register<Params: Decodable & Sendable, Result: Encodable & Sendable>(
+    /// Registers the handler of `method`.
+    public mutating func register<Params, Result>(
+        _ method: RPCMethod<Params, Result>, _ handler: @escaping @Sendable (Params) async throws -> Result
+    ) {
+        register(method.name, params: Params.self, handler)
+    }
+
+    /// Registers the handler of `method`, which takes no params (any or none are accepted).
+    public mutating func register<Result>(
+        _ method: RPCMethod<NoParams, Result>, _ handler: @escaping @Sendable () async throws -> Result
+    ) {
+        handlers[method.name] = { _, id in await RPCMethods.respond(id) { try await handler() } }
+    }
+
+    private mutating func register<Params: Decodable & Sendable, Result: Encodable & Sendable>(
         _ method: String, params: Params.Type,
         _ handler: @escaping @Sendable (Params) async throws -> Result
     ) {
@@ -38,13 +51,6 @@ public struct RPCMethods: Sendable {
             }
             return await RPCMethods.respond(id) { try await handler(params) }
         }
-    }
-
-    /// Registers `method` that takes no params (any or none are accepted).
-    public mutating func register<Result: Encodable & Sendable>(
-        _ method: String, _ handler: @escaping @Sendable () async throws -> Result
-    ) {
-        handlers[method] = { _, id in await RPCMethods.respond(id) { try await handler() } }
     }
 
     /// Answers one request: bytes in, bytes out.
@@ -65,7 +71,8 @@ public struct RPCMethods: Sendable {
         guard header.jsonrpc == "2.0" else { return Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\"")) }
         guard let method = header.method else { return Self.failure(id, .invalidRequest("missing \"method\"")) }
         guard let handler = handlers[method] else { return Self.failure(id, .methodNotFound(method)) }
-        var reply = await handler(request, id)
+        let deadline = header.timeoutMs.map { ContinuousClock.now + .milliseconds(max(0, $0)) }
+        var reply = await RPCDeadline.$current.withValue(deadline) { await handler(request, id) }
         reply.method = method
         return reply
     }

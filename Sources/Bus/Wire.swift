@@ -1,17 +1,16 @@
 import Foundation
-import Money
 import WireJSON
 
 /// The one JSON configuration of the whole wire.
 ///
 /// Dates are ISO 8601 UTC with milliseconds (`2026-11-23T10:15:30.123Z`); money
-/// types encode themselves as decimal strings, so no number on the money path is
+/// is a ``WireText`` value, a decimal string, so no number on the money path is
 /// ever a JSON float. The coders are WireJSON's: Codable, with these conventions built in.
 public enum Wire {
     @usableFromInline
     static let encoder = WireJSONEncoder()
     @usableFromInline
-    static let decoder = WireJSONDecoder(userInfo: [ExactDecimal.stringsOnly: true])
+    static let decoder = WireJSONDecoder()
 
     /// Encodes `value` as wire JSON.
     ///

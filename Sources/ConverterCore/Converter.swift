@@ -1,8 +1,10 @@
 import Bus
+import Conversion
+import TickwireClients
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Money
 import ServiceLifecycle
 import ServiceSupport
@@ -13,10 +15,6 @@ public struct ConverterConfiguration: Sendable {
     public var rep: String
     /// Where its price stream binds.
     public var pub: String
-    /// rates-fetcher's PUB endpoint.
-    public var fetcherPub: String
-    /// rates-fetcher's REP endpoint (for snapshots).
-    public var fetcherRep: String
     /// The currencies every asset is re-priced into.
     public var displayCurrencies: [String]
     /// How often changed prices are published at most.
@@ -24,13 +22,11 @@ public struct ConverterConfiguration: Sendable {
 
     /// A configuration; display currencies default to USD, SEK, EUR, MXN.
     public init(
-        rep: String, pub: String, fetcherPub: String, fetcherRep: String,
+        rep: String, pub: String,
         displayCurrencies: [String] = ["USD", "SEK", "EUR", "MXN"], repriceInterval: Duration = .milliseconds(200)
     ) {
         self.rep = rep
         self.pub = pub
-        self.fetcherPub = fetcherPub
-        self.fetcherRep = fetcherRep
         self.displayCurrencies = displayCurrencies
         self.repriceInterval = repriceInterval
     }
@@ -39,25 +35,20 @@ public struct ConverterConfiguration: Sendable {
 /// The converter: follows rates-fetcher, answers `convert`/`total`/`rates`/`sources`,
 /// and publishes `price.<ASSET>.<FIAT>`.
 public enum Converter {
-    /// The services of one converter process, in start order.
-    public static func services(_ configuration: ConverterConfiguration, runtime: Runtime) throws -> [any Service] {
+    /// The services of one converter process, in start order, following rates-fetcher through `fetcher`.
+    public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
         let state = ConverterState(logger: runtime.logger)
         let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
-        let subscriber = try runtime.subscriber(
-            of: "rates-fetcher", pub: configuration.fetcherPub, rep: configuration.fetcherRep, prefixes: ["rate.", "quote."])
-        var methods = runtime.standardMethods(publisher: publisher) {
+        let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
-        }
-        methods.register("convert", params: ConvertRequest.self) { try await state.convert($0) }
-        methods.register("total", params: TotalRequest.self) { try await state.total($0) }
-        methods.register("rates", params: RatesRequest.self) { try await state.rates($0) }
-        methods.register("sources") { await state.sources() }
+        })
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
         let logger = runtime.logger
+        let rates = fetcher.updates([.rate, .quote])
         return [
-            publisher, server, subscriber,
-            LoopService { await state.follow(subscriber.events) },
+            publisher, server,
+            LoopService { await state.follow(rates) },
             LoopService {
                 await every(configuration.repriceInterval, logger: logger) {
                     for price in await state.changedPrices(in: currencies) {
@@ -66,6 +57,16 @@ public enum Converter {
                 }
             },
         ]
+    }
+
+    /// `standard` and the converter's own methods, answered by `state`.
+    static func methods(_ state: ConverterState, standard: RPCMethods) -> RPCMethods {
+        var methods = standard
+        methods.register(ConverterAPI.convert) { try await state.convert($0) }
+        methods.register(ConverterAPI.total) { try await state.total($0) }
+        methods.register(ConverterAPI.rates) { try await state.rates($0) }
+        methods.register(ConverterAPI.sources) { await state.sources() }
+        return methods
     }
 }
 
@@ -81,29 +82,28 @@ actor ConverterState {
 
     /// Applies the fetcher's events until the stream ends. The loop runs on the actor, so a burst
     /// of waiting events costs no executor hop each.
-    func follow(_ events: SubscriberEvents) async {
+    func follow(_ events: StreamEvents<FetcherUpdate>) async {
         for await event in events { apply(event) }
     }
 
-    func apply(_ event: SubscriberEvent) {
+    func apply(_ event: StreamEvent<FetcherUpdate>) {
         switch event {
-        case .snapshot(_, _, let messages):
-            let failures = book.reset(with: messages)
-            if failures > 0 { logger.warning("snapshot had undecodable rates", metadata: ["count": "\(failures)"]) }
+        case .snapshot(let updates):
+            let failures = book.reset(with: updates)
+            if failures > 0 { logger.warning("snapshot had unusable rates", metadata: ["count": "\(failures)"]) }
             upstream = "ok"
             dirty = true
-        case .message(let message):
+        case .update(let update):
             do {
-                if try book.apply(message) != nil { dirty = true }
+                if try book.apply(update) != nil { dirty = true }
             } catch {
-                logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+                logger.warning("dropped an unusable rate", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
             }
             upstream = "ok"
         case .unavailable(let reason):
             upstream = reason
         }
     }
-
     func convert(_ request: ConvertRequest) throws -> ConvertResult { try Conversions.convert(request, in: &book) }
     func total(_ request: TotalRequest) throws -> TotalResult { try Conversions.total(request, in: &book) }
     func rates(_ request: RatesRequest) throws -> RatesResult { try Conversions.rates(request, in: &book) }

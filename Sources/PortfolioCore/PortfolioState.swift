@@ -1,16 +1,18 @@
 import Bus
+import PortfolioRules
+import TickwireClients
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Money
 
 /// The one owner of the portfolio's in-memory state: masterdata, transactions and
-/// prices from the stream (also kept in the store for offline use), and the upstreams' health.
+/// prices from the streams (also kept in the store for offline use), and the upstreams' health.
 actor PortfolioState {
     private let store: PortfolioStore
-    private let converter: RPCClient
-    private let publisher: Publisher
+    private let converter: ConverterClient
+    private let publish: @Sendable (PortfolioChange) throws -> Void
     private let logger: Logger
     private let now: @Sendable () -> Date
 
@@ -23,10 +25,12 @@ actor PortfolioState {
     /// The converter's stream state, as `health` reports it.
     private(set) var converterStream = "waiting for the converter's snapshot"
 
-    init(store: PortfolioStore, converter: RPCClient, publisher: Publisher, logger: Logger, now: @escaping @Sendable () -> Date) {
+    /// State answering through `store`, converting through `converter`, telling of changes through `publish`.
+    init(store: PortfolioStore, converter: ConverterClient, publish: @escaping @Sendable (PortfolioChange) throws -> Void,
+         logger: Logger, now: @escaping @Sendable () -> Date) {
         self.store = store
         self.converter = converter
-        self.publisher = publisher
+        self.publish = publish
         self.logger = logger
         self.now = now
     }
@@ -36,66 +40,80 @@ actor PortfolioState {
     /// Loads what the store kept from earlier runs.
     func restore() async throws {
         for price in try await store.prices() { prices[Valuations.priceKey(asset: price.asset, currency: price.currency)] = price }
-        for key in [Topics.assets, Topics.wallets, Topics.transactions] {
-            if let body = try await store.document(key.rawValue) {
-                _ = apply(try BusMessage(topic: key.rawValue, body: body))
-            }
+        for key in [Topics.assets.topic, Topics.wallets.topic, Topics.transactions.topic] {
+            guard let body = try await store.document(key.rawValue), let update = try FetcherUpdate(message: BusMessage(topic: key.rawValue, body: body))
+            else { continue }
+            apply(update)
         }
     }
 
+    /// Follows rates-fetcher's masterdata and transactions until the stream ends.
+    func follow(fetcher events: StreamEvents<FetcherUpdate>) async {
+        for await event in events { await applyFetcher(event) }
+    }
+
+    /// Follows the converter's prices until the stream ends.
+    func follow(prices events: StreamEvents<AssetPrice>) async {
+        for await event in events { applyConverter(event) }
+    }
+
     /// Applies rates-fetcher's masterdata and transactions, and keeps them for offline use.
-    func applyFetcher(_ event: SubscriberEvent) async {
-        let messages: [BusMessage]
+    func applyFetcher(_ event: StreamEvent<FetcherUpdate>) async {
+        let updates: [StreamUpdate<FetcherUpdate>]
         switch event {
-        case .snapshot(_, _, let all): messages = all
-        case .message(let one): messages = [one]
+        case .snapshot(let all): updates = all
+        case .update(let one): updates = [one]
         case .unavailable(let reason):
             fetcher = reason
             return
         }
-        let applied = messages.filter(apply)
         fetcher = "ok"
-        for message in applied {
+        for update in updates where apply(update.value) {
             do {
-                try await store.saveDocument(message.topic.rawValue, message.body)
+                try await store.saveDocument(update.topic.rawValue, try Self.envelope(update))
             } catch {
-                logger.error("could not store an upstream document", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+                logger.error("could not store an upstream document", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
             }
         }
     }
 
-    /// Takes in one masterdata or transactions message; `true` when it was one and decoded.
-    private func apply(_ message: BusMessage) -> Bool {
-        do {
-            switch message.topic {
-            case Topics.assets: masterdata.assets = try message.decode([Asset].self).data
-            case Topics.wallets: masterdata.wallets = try message.decode([Wallet].self).data
-            case Topics.transactions: transactions = try message.decode([GNBTransaction].self).data
-            default: return false
-            }
-            return true
-        } catch {
-            logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
-            return false
+    /// Takes in masterdata or transactions; `true` when it was one of them.
+    @discardableResult
+    private func apply(_ update: FetcherUpdate) -> Bool {
+        switch update {
+        case .assets(let assets): masterdata.assets = assets
+        case .wallets(let wallets): masterdata.wallets = wallets
+        case .transactions(let all): transactions = all
+        default: return false
+        }
+        return true
+    }
+
+    /// An update as the envelope it came in, as the store keeps documents.
+    private static func envelope(_ update: StreamUpdate<FetcherUpdate>) throws -> Data {
+        func encode<Payload: Codable & Sendable>(_ data: Payload) throws -> Data {
+            try Wire.encode(Envelope(type: String(update.topic.kind), seq: update.seq, time: update.time, source: update.source, data: data))
+        }
+        switch update.value {
+        case .assets(let assets): return try encode(assets)
+        case .wallets(let wallets): return try encode(wallets)
+        case .transactions(let all): return try encode(all)
+        default: throw RPCError.internalError("\(update.topic) is not a document the portfolio keeps")
         }
     }
 
     /// Applies the converter's prices.
-    func applyConverter(_ event: SubscriberEvent) {
-        let messages: [BusMessage]
+    func applyConverter(_ event: StreamEvent<AssetPrice>) {
+        let updates: [StreamUpdate<AssetPrice>]
         switch event {
-        case .snapshot(_, _, let all): messages = all
-        case .message(let one): messages = [one]
+        case .snapshot(let all): updates = all
+        case .update(let one): updates = [one]
         case .unavailable(let reason):
             converterStream = reason
             return
         }
         converterStream = "ok"
-        for message in messages {
-            guard let price = try? message.decode(AssetPrice.self).data else {
-                logger.warning("dropped an undecodable price", metadata: ["topic": "\(message.topic)"])
-                continue
-            }
+        for price in updates.map(\.value) {
             let stored = StoredPrice(asset: price.asset, currency: price.currency, price: price.price,
                                      changePercent24h: price.changePercent24h, updatedAt: now())
             let key = Valuations.priceKey(asset: price.asset, currency: price.currency)
@@ -139,7 +157,7 @@ actor PortfolioState {
         if !foreign.isEmpty {
             do {
                 let items = try foreign.map { CurrencyAmount(amount: try $0.amount * $0.price, currency: $0.currency) }
-                let total = try await converter.call("total", params: TotalRequest(items: items, to: currency.code), as: TotalResult.self)
+                let total = try await converter.total(TotalRequest(items: items, to: currency.code))
                 for (trade, item) in zip(foreign, total.items) { converted[trade.id] = item.converted }
             } catch {
                 warnings.append("costs in other currencies could not be converted: \(error)")
@@ -180,7 +198,7 @@ actor PortfolioState {
         let currency = try Currency(code: request.currency ?? "EUR").code
         let items = transactions.filter { $0.sku == request.sku }.map { CurrencyAmount(amount: $0.amount, currency: $0.currency) }
         guard !items.isEmpty else { throw RPCError.notFound("no transactions for product \(request.sku)") }
-        let total = try await converter.call("total", params: TotalRequest(items: items, to: currency, source: "gnb"), as: TotalResult.self)
+        let total = try await converter.total(TotalRequest(items: items, to: currency, source: "gnb"))
         return ProductDetail(sku: request.sku, currency: total.currency, total: total.total, transactions: total.items)
     }
 
@@ -189,6 +207,6 @@ actor PortfolioState {
     }
 
     private func changed(_ reason: String, _ subject: String) throws {
-        try publisher.publish(PortfolioChange(reason: reason, subject: subject), on: Topics.portfolioChanged)
+        try publish(PortfolioChange(reason: reason, subject: subject))
     }
 }

@@ -1,7 +1,8 @@
 import Bus
 import Foundation
+import PortfolioRules
 import GRDB
-import Messages
+import TickwireContract
 import Money
 
 extension PortfolioStore {

@@ -1,8 +1,9 @@
 import Bus
+import TickwireClients
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Metrics
 import Money
 import Synchronization
@@ -27,65 +28,72 @@ actor PresenterState {
     /// Stream messages decoded and applied (`tickwire_presenter_applied_total`), as opposed to
     /// received: what the pipeline benchmark counts as reaching the presenter.
     private let applied = Counter(label: "tickwire_presenter_applied_total")
-    /// Stream messages that did not decode (`tickwire_presenter_undecodable_total`).
-    private let undecodable = Counter(label: "tickwire_presenter_undecodable_total")
 
     init(logger: Logger, priceUpdates: PriceBroadcast) {
         self.logger = logger
         self.priceUpdates = priceUpdates
     }
 
-    /// Applies `upstream`'s events until the stream ends. The loop runs on the actor, so a burst of
+    /// Applies rates-fetcher's events until the stream ends. The loops run on the actor, so a burst of
     /// waiting events costs no executor hop each (at 100,000 updates a second, the hops were the cost).
-    func follow(_ events: SubscriberEvents, from upstream: String) async {
-        for await event in events { apply(event, from: upstream) }
+    func follow(fetcher events: StreamEvents<FetcherUpdate>) async {
+        for await event in events { apply(event, from: "rates-fetcher", reset: {}, apply: apply) }
     }
 
-    /// Applies an event of `upstream`'s stream.
-    func apply(_ event: SubscriberEvent, from upstream: String) {
+    /// Applies the converter's prices until the stream ends.
+    func follow(prices events: StreamEvents<AssetPrice>) async {
+        for await event in events { apply(event, from: "converter", reset: { self.prices = [:] }, apply: apply) }
+    }
+
+    /// Follows the portfolio's changes until the stream ends: for its health, as the pages ask the portfolio itself.
+    func follow(portfolio events: StreamEvents<PortfolioChange>) async {
+        for await event in events { apply(event, from: "portfolio", reset: {}, apply: { _ in }) }
+    }
+
+    /// Applies an event of `upstream`'s stream: a snapshot `reset`s what it replaces, then each update is `apply`d.
+    func apply<Value>(
+        _ event: StreamEvent<Value>, from upstream: String, reset: () -> Void,
+        apply: (StreamUpdate<Value>) -> Void
+    ) {
         switch event {
-        case .snapshot(_, _, let messages):
-            if upstream == "converter" { prices = [:] }
-            for message in messages { apply(message) }
+        case .snapshot(let updates):
+            reset()
+            for update in updates { apply(update) }
             streams[upstream] = "ok"
-        case .message(let message):
-            apply(message)
+        case .update(let update):
+            apply(update)
             streams[upstream] = "ok"
         case .unavailable(let reason):
             streams[upstream] = reason
         }
     }
 
-    private func apply(_ message: BusMessage) {
-        do {
-            let kind = String(message.topic.kind)
-            switch kind {
-            case "quote": quotes[message.topic] = try message.decode(Quote.self).data
-            case "book":
-                let book = try message.decode(BookInfo.self).data
-                books[book.book] = book
-            case "coin":
-                let coin = try message.decode(CoinInfo.self).data
-                coins[coin.symbol.uppercased()] = coin
-            case "status":
-                let status = try message.decode(FeedStatus.self).data
-                statuses[status.feed] = status
-            case "assets": masterdata.assets = try message.decode([Asset].self).data
-            case "wallets": masterdata.wallets = try message.decode([Wallet].self).data
-            case "price":
-                let price = try message.decode(AssetPrice.self).data
-                prices[PresenterState.key(price.asset, price.currency)] = price
-                priceUpdates.send(price)
-            default:
-                return
-            }
-            // Conflation may hand over a newer value of one topic before an older one of another.
-            updated[kind] = max(updated[kind] ?? message.header.time, message.header.time)
-            applied.increment()
-        } catch {
-            undecodable.increment()
-            logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
+    private func apply(_ update: StreamUpdate<FetcherUpdate>) {
+        switch update.value {
+        case .quote(let quote): quotes[update.topic] = quote
+        case .book(let book): books[book.book] = book
+        case .coin(let coin): coins[coin.symbol.uppercased()] = coin
+        case .status(let status): statuses[status.feed] = status
+        case .assets(let assets): masterdata.assets = assets
+        case .wallets(let wallets): masterdata.wallets = wallets
+        case .rate, .transactions: return
         }
+        received(update)
+    }
+
+    private func apply(_ update: StreamUpdate<AssetPrice>) {
+        let price = update.value
+        prices[PresenterState.key(price.asset, price.currency)] = price
+        priceUpdates.send(price)
+        received(update)
+    }
+
+    /// Notes when a kind of data last arrived. Conflation may hand over a newer value of one topic before an
+    /// older one of another, so it keeps the newest.
+    private func received<Value>(_ update: StreamUpdate<Value>) {
+        let kind = String(update.topic.kind)
+        updated[kind] = max(updated[kind] ?? update.time, update.time)
+        applied.increment()
     }
 
     /// The price of `asset` in `currency`, if the converter has published one.
@@ -99,7 +107,7 @@ actor PresenterState {
     /// Bitso's quote of `book` (e.g. `btc_mxn`).
     func bitsoQuote(book: String) -> Quote? {
         guard let info = books[book], let topic = try? Topics.quote(feed: "bitso", market: info.market) else { return nil }
-        return quotes[topic]
+        return quotes[topic.topic]
     }
 
     /// Every Bitso quote.

@@ -1,7 +1,9 @@
 import Bus
+import PresenterViews
+import TickwireClients
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 
 /// One screen ready to show: its view as JSON, the same view as an HTML page, and the HTTP status.
@@ -9,7 +11,7 @@ public struct RenderedScreen: Sendable {
     /// 200, or 400/404/503 for a bad request, a missing thing or an unavailable upstream.
     public var status: Int
     /// The view, as the REP `view` method and `GET /api/views/<screen>` return it.
-    public var view: AnyView
+    public var view: ScreenView
     /// The page a browser shows.
     public var html: String
 }
@@ -17,51 +19,19 @@ public struct RenderedScreen: Sendable {
 /// A built screen: its view, and the page that shows it (rendered only when a browser asks).
 struct Screen: Sendable {
     /// The view, as clients receive it.
-    let view: AnyView
+    let view: ScreenView
     /// The HTML page of the view.
     let page: @Sendable (PageContext) -> String
-}
-
-/// Any view, encodable as itself.
-public struct AnyView: Encodable, Sendable {
-    let value: any Encodable & Sendable
-
-    public func encode(to encoder: any Encoder) throws { try value.encode(to: encoder) }
-}
-
-/// `view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?}` over REP.
-public struct ViewRequest: Codable, Sendable, Equatable {
-    /// assets, wallets, coins, coin, portfolio, books, book, products or product.
-    public var screen: String
-    /// A locale such as `de_AT` (default en_US).
-    public var locale: String?
-    /// The display currency (default USD).
-    public var currency: String?
-    /// The assets filter: all, crypto, commodity, fiat.
-    public var filter: String?
-    /// The coins scope: all or watchlist.
-    public var scope: String?
-    /// The coin of the `coin` screen.
-    public var symbol: String?
-    /// The book of the `book` screen, e.g. `btc_mxn`.
-    public var book: String?
-    /// The product of the `product` screen.
-    public var sku: String?
-
-    /// The screen's parameters by name, as the HTTP query gives them.
-    var parameters: [String: String] {
-        ["filter": filter, "scope": scope, "symbol": symbol, "book": book, "sku": sku].compactMapValues { $0 }
-    }
 }
 
 /// Builds every screen from the presenter's state and the other services' answers.
 struct Screens: Sendable {
     /// The screens there are.
-    static let names = ["assets", "wallets", "coins", "coin", "portfolio", "books", "book", "products", "product"]
+    static let names = ScreenView.screens
 
     let state: PresenterState
-    let portfolio: RPCClient
-    let fetcher: RPCClient
+    let portfolio: PortfolioClient
+    let fetcher: RatesFetcherClient
 
     /// The screen `name` with `parameters` as a page for `page`'s locale and currency; never throws:
     /// a failure is a page that says what went wrong, with the HTTP status that fits.
@@ -91,40 +61,40 @@ struct Screens: Sendable {
             guard !masterdata.assets.isEmpty else { throw RPCError.unavailable("No assets yet: the masterdata has not arrived from rates-fetcher.") }
             let view = try AssetsView.make(assets: masterdata.assets, wallets: masterdata.wallets, filter: parameters["filter"],
                                            context: context, asOf: updated["assets"], notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.assets(view, context: $0) }
+            return Screen(view: .assets(view)) { Pages.assets(view, context: $0) }
         case "wallets":
-            let groups = try await portfolio.call("wallets", as: WalletGroups.self)
+            let groups = try await portfolio.wallets()
             let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.wallets(view, context: $0) }
+            return Screen(view: .wallets(view)) { Pages.wallets(view, context: $0) }
         case "coins":
             let view = CoinsView.make(coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.coins(view, context: $0) }
+            return Screen(view: .coins(view)) { Pages.coins(view, context: $0) }
         case "coin":
             let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.coin(view, context: $0) }
+            return Screen(view: .coin(view)) { Pages.coin(view, context: $0) }
         case "portfolio":
-            let valuation = try await portfolio.call("holdings", params: HoldingsRequest(currency: context.currency), as: Valuation.self)
-            let trades = try await portfolio.call("trades.list", as: [Trade].self)
+            let valuation = try await portfolio.holdings(HoldingsRequest(currency: context.currency))
+            let trades = try await portfolio.trades()
             let view = PortfolioView.make(valuation: valuation, trades: trades, context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.portfolio(view, context: $0) }
+            return Screen(view: .portfolio(view)) { Pages.portfolio(view, context: $0) }
         case "books":
             let books = await state.books.values.sorted { $0.book < $1.book }
             guard !books.isEmpty else { throw RPCError.unavailable("No books yet: Bitso's data has not arrived from rates-fetcher.") }
             let view = BooksView.make(books: books, tickers: await state.bitsoQuotes(), context: context, asOf: updated["book"], notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.books(view, context: $0) }
+            return Screen(view: .books(view)) { Pages.books(view, context: $0) }
         case "book":
             let book = try required("book", parameters).lowercased()
             guard let quote = await state.bitsoQuote(book: book) else { throw RPCError.notFound("No ticker for book \(book).") }
             let view = BookView.make(quote: quote, book: book, context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.book(view, context: $0) }
+            return Screen(view: .book(view)) { Pages.book(view, context: $0) }
         case "products":
-            let products = try await portfolio.call("products", as: [ProductSummary].self)
+            let products = try await portfolio.products()
             let view = ProductsView.make(products: products, context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.products(view, context: $0) }
+            return Screen(view: .products(view)) { Pages.products(view, context: $0) }
         case "product":
-            let detail = try await portfolio.call("product", params: ProductRequest(sku: try required("sku", parameters)), as: ProductDetail.self)
+            let detail = try await portfolio.product(ProductRequest(sku: try required("sku", parameters)))
             let view = ProductView.make(detail: detail, context: context, notices: notices)
-            return Screen(view: AnyView(value: view)) { Pages.product(view, context: $0) }
+            return Screen(view: .product(view)) { Pages.product(view, context: $0) }
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(Self.names.joined(separator: ", ")).")
         }
@@ -135,7 +105,7 @@ struct Screens: Sendable {
         guard [nil, "all", "watchlist"].contains(scope) else {
             throw RPCError.invalidParams("scope must be all or watchlist, got \"\(scope ?? "")\"")
         }
-        let watched = Set((try? await portfolio.call("watchlist.list", as: [String].self)) ?? [])
+        let watched = Set((try? await portfolio.watchlist()) ?? [])
         let prices = await state.prices(in: currency)
         let symbols = scope == "watchlist" ? watched : Set(prices.keys).union(watched)
         var snapshots: [CoinSnapshot] = []
@@ -149,17 +119,17 @@ struct Screens: Sendable {
     private func coin(_ symbol: String, context: ViewContext, notices: [String]) async throws -> CoinView {
         var notices = notices
         let (name, image) = await identity(of: symbol)
-        let watched = ((try? await portfolio.call("watchlist.list", as: [String].self)) ?? []).contains(symbol)
+        let watched = ((try? await portfolio.watchlist()) ?? []).contains(symbol)
         let price = await state.price(symbol, in: context.currency)
         let quote = await state.quote(of: symbol, in: context.currency)
         guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
         var history: PriceHistory?
         do {
-            history = try await fetcher.call("history", params: HistoryRequest(asset: symbol, currency: context.currency, days: 30), as: PriceHistory.self)
+            history = try await fetcher.history(HistoryRequest(asset: symbol, currency: context.currency, days: 30))
         } catch {
             notices.append("No 30-day history in \(context.currency): \(describeRemote(error))")
         }
-        let valuation = try? await portfolio.call("holdings", params: HoldingsRequest(currency: context.currency), as: Valuation.self)
+        let valuation = try? await portfolio.holdings(HoldingsRequest(currency: context.currency))
         return CoinView.make(
             coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched),
             quote: quote, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices)
@@ -186,7 +156,7 @@ struct Screens: Sendable {
 
     private func failure(_ status: Int, _ title: String, _ message: String, page: PageContext, context: ViewContext) -> RenderedScreen {
         let view = ErrorView.make(title: title, message: message, lastGood: nil, context: context)
-        return RenderedScreen(status: status, view: AnyView(value: view), html: Pages.error(view, context: page))
+        return RenderedScreen(status: status, view: .error(view), html: Pages.error(view, context: page))
     }
 }
 

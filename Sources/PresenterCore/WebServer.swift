@@ -1,9 +1,11 @@
 import Bus
+import PresenterViews
+import TickwireClients
 import Foundation
 import Hummingbird
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Money
 import Prometheus
 import ServiceSupport
@@ -14,8 +16,8 @@ struct WebServer {
     let screens: Screens
     let state: PresenterState
     let broadcast: PriceBroadcast
-    let portfolio: RPCClient
-    let fetcher: RPCClient
+    let portfolio: PortfolioClient
+    let fetcher: RatesFetcherClient
     let runtime: Runtime
 
     /// The Hummingbird application bound to `host:port`.
@@ -43,16 +45,16 @@ struct WebServer {
             await addTrade(symbol: context.parameters.get("symbol") ?? "", request)
         }
         router.post("/coins/:symbol/watch") { _, context in
-            await watch(context.parameters.get("symbol") ?? "", method: "watchlist.add")
+            await watch(context.parameters.get("symbol") ?? "", portfolio.watch)
         }
         router.post("/coins/:symbol/unwatch") { _, context in
-            await watch(context.parameters.get("symbol") ?? "", method: "watchlist.remove")
+            await watch(context.parameters.get("symbol") ?? "", portfolio.unwatch)
         }
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
         router.get("/health") { _, _ in
             let health = Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
-            return json(AnyView(value: health), status: health.status == "ok" ? 200 : 503)
+            return json(health, status: health.status == "ok" ? 200 : 503)
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
@@ -90,7 +92,7 @@ struct WebServer {
         } catch {
             let fallback = PageContext(ViewContext(now: now), path: request.uri.path, query: [])
             let view = ErrorView.make(title: "Bad request", message: error.description, lastGood: nil, context: ViewContext(now: now))
-            return RenderedScreen(status: 400, view: AnyView(value: view), html: Pages.error(view, context: fallback))
+            return RenderedScreen(status: 400, view: .error(view), html: Pages.error(view, context: fallback))
         }
         return await screens.render(screen, parameters: parameters, page: page, notices: notices)
     }
@@ -115,7 +117,7 @@ struct WebServer {
                 asset: symbol, amount: try ExactDecimal(form.amount.trimmingCharacters(in: .whitespaces)),
                 price: try ExactDecimal(form.price.trimmingCharacters(in: .whitespaces)),
                 currency: form.currency, date: day, requestId: form.requestId)
-            _ = try await portfolio.call("trades.add", params: trade, as: Trade.self)
+            _ = try await portfolio.addTrade(trade)
             return Response.redirect(to: "\(back)?added=1", type: .normal)
         } catch {
             let message = "The trade was not added: \(describeRemote(error))"
@@ -123,9 +125,9 @@ struct WebServer {
         }
     }
 
-    private func watch(_ symbol: String, method: String) async -> Response {
+    private func watch(_ symbol: String, _ change: @Sendable (WatchlistRequest) async throws -> [String]) async -> Response {
         do {
-            _ = try await portfolio.call(method, params: WatchlistRequest(asset: symbol), as: [String].self)
+            _ = try await change(WatchlistRequest(asset: symbol))
             return Response.redirect(to: "/coins", type: .normal)
         } catch {
             return html(errorPage("The watch list was not changed: \(describeRemote(error))"), status: 400)
@@ -137,7 +139,7 @@ struct WebServer {
         let target = (try? await decodeForm(RefreshForm.self, request))?.return ?? "/books"
         let back = target.hasPrefix("/books") ? target : "/books"
         do {
-            _ = try await fetcher.call("refresh", params: RefreshRequest(feed: "bitso"), as: FeedStatus.self)
+            _ = try await fetcher.refresh(RefreshRequest(feed: "bitso"))
             return Response.redirect(to: back, type: .normal)
         } catch {
             return html(errorPage("The books could not be refreshed: \(describeRemote(error))"), status: 503)
@@ -196,7 +198,7 @@ struct WebServer {
                  body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 
-    private func json(_ view: AnyView, status: Int) -> Response {
+    private func json(_ view: some Encodable, status: Int) -> Response {
         let data = (try? Wire.encode(view)) ?? Data(#"{"error":"could not encode the view"}"#.utf8)
         return Response(status: .init(code: status), headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -1,7 +1,7 @@
 import Bus
 import Feeds
 import Market
-import Messages
+import TickwireContract
 import Money
 
 /// One value to publish: its topic and a way to publish its typed payload.
@@ -11,9 +11,9 @@ public struct Publication: Sendable {
     private let send: @Sendable (Publisher, Topic) throws -> Void
 
     /// `payload` on `topic`, sent only when it differs from the topic's last value.
-    public init<Payload: Codable & Sendable & Equatable>(_ payload: Payload, on topic: Topic) {
-        self.topic = topic
-        self.send = { publisher, topic in try publisher.publish(payload, on: topic, onlyIfChanged: true) }
+    public init<Payload: Codable & Sendable & Equatable>(_ payload: Payload, on topic: StreamTopic<Payload>) {
+        self.topic = topic.topic
+        self.send = { publisher, _ in try publisher.publish(payload, on: topic, onlyIfChanged: true) }
     }
 
     /// Publishes it.

@@ -2,7 +2,7 @@ import Bus
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Metrics
 
 /// Polls one feed on its schedule and on request, publishes what changed, and keeps

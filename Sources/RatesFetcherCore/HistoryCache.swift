@@ -2,7 +2,7 @@ import Bus
 import Feeds
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 
 /// Price histories from CoinGecko, kept for five minutes so repeated chart views do not
@@ -35,8 +35,8 @@ actor HistoryCache {
 
     /// The CoinGecko id of `asset`, from the coins the feed has published.
     private func coinID(of asset: String) throws -> String {
-        let coins = publisher.snapshot(prefix: "coin.coingecko.").entries.compactMap { entry in
-            try? BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8)).decode(CoinInfo.self).data
+        let coins = publisher.snapshot(prefix: RatesFetcherAPI.coins.prefix + "coingecko.").entries.compactMap { entry in
+            try? BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8)).decode(RatesFetcherAPI.coins)?.data
         }
         guard let coin = coins.first(where: { $0.symbol.uppercased() == asset }) else {
             let known = coins.map { $0.symbol.uppercased() }.sorted().joined(separator: ", ")

@@ -2,7 +2,7 @@ import Bus
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import ServiceLifecycle
 import ServiceSupport
 
@@ -49,18 +49,18 @@ public enum RatesFetcher {
             }
             return Health(service: runtime.service, started: runtime.started, upstreams: upstreams)
         }
-        methods.register("feeds") {
+        methods.register(RatesFetcherAPI.feeds) {
             var statuses: [FeedStatus] = []
             for poller in pollers { statuses.append(await poller.status) }
             return statuses
         }
-        methods.register("refresh", params: RefreshRequest.self) { request in
+        methods.register(RatesFetcherAPI.refresh) { request in
             guard let poller = pollers.first(where: { $0.feed.rawValue == request.feed }) else {
                 throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(Feed.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return await poller.poll()
         }
-        methods.register("history", params: HistoryRequest.self) { try await histories.history($0) }
+        methods.register(RatesFetcherAPI.history) { try await histories.history($0) }
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
         return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
     }

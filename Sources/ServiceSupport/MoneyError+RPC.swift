@@ -6,15 +6,15 @@ extension MoneyError: RPCErrorConvertible {
     public var rpcError: RPCError {
         switch self {
         case .invalidNumber, .overflow, .divisionByZero:
-            RPCError(code: -32602, message: "invalid params: \(description)")
+            RPCError(code: RPCError.Code.invalidParams, message: "invalid params: \(description)")
         case .invalidCurrencyCode(let code):
-            RPCError(code: -32602, message: "invalid params: \(description)", data: ["currency": code])
+            RPCError(code: RPCError.Code.invalidParams, message: "invalid params: \(description)", data: ["currency": code])
         case .unknownCurrency(let code):
-            RPCError(code: -32010, message: description, data: ["currency": code])
+            RPCError(code: RPCError.Code.unknownCurrency, message: description, data: ["currency": code])
         case .noPath(let from, let to):
-            RPCError(code: -32011, message: description, data: ["pair": "\(from)-\(to)"])
+            RPCError(code: RPCError.Code.noPath, message: description, data: ["pair": "\(from)-\(to)"])
         case .invalidRate(let from, let to, _):
-            RPCError(code: -32012, message: description, data: ["pair": "\(from)-\(to)"])
+            RPCError(code: RPCError.Code.invalidRate, message: description, data: ["pair": "\(from)-\(to)"])
         }
     }
 }

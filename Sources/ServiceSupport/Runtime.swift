@@ -1,4 +1,5 @@
 import Bus
+import TickwireClients
 import Foundation
 import Logging
 import Metrics
@@ -56,31 +57,17 @@ public struct Runtime: Sendable {
     /// when it publishes.
     public func standardMethods(publisher: Publisher?, health: @escaping @Sendable () async -> Health) -> RPCMethods {
         var methods = RPCMethods()
-        methods.register("health") { await health() }
-        methods.register("metrics") { [registry] in String(decoding: registry.emitToBuffer(), as: UTF8.self) }
+        methods.register(StandardAPI.health) { await health() }
+        methods.register(StandardAPI.metrics) { [registry] in String(decoding: registry.emitToBuffer(), as: UTF8.self) }
         if let publisher {
-            methods.register("snapshot", params: SnapshotRequest.self) { publisher.snapshot(prefix: $0.prefix) }
+            methods.register(StandardAPI.snapshot) { publisher.snapshot(prefix: $0.prefix) }
         }
         return methods
     }
-}
 
-/// A service's answer to `health`: how it is and how its upstreams are.
-public struct Health: Codable, Sendable, Equatable {
-    /// `ok` when every upstream is reachable, else `degraded`.
-    public var status: String
-    /// The service's name.
-    public var service: String
-    /// Seconds since start.
-    public var uptimeSeconds: Int
-    /// Each upstream's state by name: `ok` or a sentence saying what is wrong.
-    public var upstreams: [String: String]
-
-    /// A health report; `status` follows from the upstreams.
-    public init(service: String, started: Date, upstreams: [String: String]) {
-        self.service = service
-        self.uptimeSeconds = Int(Date().timeIntervalSince(started))
-        self.upstreams = upstreams
-        self.status = upstreams.values.allSatisfy { $0 == "ok" } ? "ok" : "degraded"
+    /// How this process's live clients reach other services: its context and logger, the stack's
+    /// default timeout (2 s) and one retry.
+    public func connection(timeout: Duration = .seconds(2), retries: Int = 1) throws -> LiveConnection {
+        try LiveConnection(context: context, timeout: timeout, retries: retries, logger: logger)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import TickwireClients
 
 /// `--fetcher-pub` and `--fetcher-rep`: where rates-fetcher is.
 public struct FetcherEndpoints: ParsableArguments {

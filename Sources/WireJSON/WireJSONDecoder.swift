@@ -1,11 +1,10 @@
 import Foundation
-import Money
 
 /// Decodes Tickwire's wire JSON into `Decodable` values, several times faster than Foundation's
 /// `JSONDecoder` (bench/PROFILE.md) and with the same results for every message type.
 ///
 /// The wire's conventions are built in: dates are ISO 8601 strings (``WireDate``), money
-/// (`ExactDecimal`) only decimal strings, `Data` base64, `URL` its absolute string and
+/// (``WireText`` values) only JSON strings, `Data` base64, `URL` its absolute string and
 /// `Decimal` a JSON number, as Foundation's coders do. Errors are the `DecodingError`s that
 /// Foundation throws, with the same coding paths.
 public struct WireJSONDecoder: Sendable {
@@ -127,13 +126,16 @@ extension JSONTape {
     @inlinable
     func decode<T: Decodable>(_ type: T.Type, at index: Int) throws -> T {
         if T.self == String.self { return unsafeBitCast(try string(at: index), to: T.self) }
-        if T.self == ExactDecimal.self { return unsafeBitCast(try exactDecimal(at: index), to: T.self) }
         if T.self == Date.self { return unsafeBitCast(try date(at: index), to: T.self) }
         if T.self == Int.self { return unsafeBitCast(try int(at: index), to: T.self) }
         if T.self == UInt64.self { return unsafeBitCast(try uint64(at: index), to: T.self) }
         if T.self == Bool.self { return unsafeBitCast(try bool(at: index), to: T.self) }
         // Specialized for a concrete type, the compiler settles this check and the opening itself. `read`
         // returns `T`, not `T?`: unspecialized, a `T?` would ask the runtime for `Optional<T>` on every call.
+        if let text = T.self as? any WireText.Type {
+            func read<W: WireText>(_ text: W.Type) throws -> T { unsafeBitCast(try self.text(W.self, at: index), to: T.self) }
+            return try read(text)
+        }
         if let wire = T.self as? any WireDecodable.Type {
             func read<W: WireDecodable>(_ wire: W.Type) throws -> T {
                 unsafeBitCast(try W(wire: objectReader(at: index)), to: T.self)
@@ -242,19 +244,22 @@ extension JSONTape {
         return value
     }
 
-    /// Money: a decimal string only, parsed exactly from its bytes.
+    /// A ``WireText`` value: from a JSON string only, parsed from its bytes.
     @usableFromInline
-    func exactDecimal(at index: Int) throws -> ExactDecimal {
+    func text<W: WireText>(_ type: W.Type, at index: Int) throws -> W {
         let node = nodes[index]
         if node.kind == .number {
-            throw corrupted("money must be a decimal string such as \"12.50\", not a JSON number", at: index)
+            throw corrupted("\(W.wireTextExpectation), not a JSON number", at: index)
         }
-        guard node.kind == .string else { throw mismatch(ExactDecimal.self, at: index) }
-        do throws(MoneyError) {
-            if node.flag { return try ExactDecimal(string(node)) }
-            return try slice(node).withMemoryRebound(to: UInt8.self) { bytes throws(MoneyError) in try ExactDecimal(utf8: bytes) }
+        guard node.kind == .string else { throw mismatch(W.self, at: index) }
+        do {
+            if node.flag {
+                var unescaped = string(node)
+                return try unescaped.withUTF8 { try W(wireText: $0) }
+            }
+            return try slice(node).withMemoryRebound(to: UInt8.self) { try W(wireText: $0) }
         } catch {
-            throw corrupted(error.description, at: index)
+            throw corrupted(String(describing: error), at: index)
         }
     }
 

@@ -1,5 +1,4 @@
 import Foundation
-import Money
 import Synchronization
 
 /// Encodes `Encodable` values as Tickwire's wire JSON, several times faster than Foundation's
@@ -7,7 +6,7 @@ import Synchronization
 ///
 /// It writes straight into one byte buffer as the value's `encode(to:)` runs, instead of
 /// building a tree of boxes first. Keys come out in the order they are encoded; dates as
-/// ``WireDate`` text, money (`ExactDecimal`) as decimal strings, `Data` as base64, `URL` as its
+/// ``WireDate`` text, ``WireText`` values (money) as plain strings, `Data` as base64, `URL` as its
 /// absolute string, `Decimal` as a number, slashes unescaped. Containers must be used in the
 /// order they were made (as every synthesized `Codable` does): writing to a container after a
 /// later sibling container was made throws rather than producing wrong JSON.
@@ -292,12 +291,15 @@ final class JSONWriter: @unchecked Sendable {
     @inlinable
     func value<T: Encodable>(_ value: T, key: FrameKey) throws {
         if T.self == String.self { return string(unsafeBitCast(value, to: String.self)) }
-        if T.self == ExactDecimal.self { return exactDecimal(unsafeBitCast(value, to: ExactDecimal.self)) }
         if T.self == Date.self { return date(unsafeBitCast(value, to: Date.self)) }
         if T.self == Int.self { return int(unsafeBitCast(value, to: Int.self)) }
         if T.self == UInt64.self { return uint64(unsafeBitCast(value, to: UInt64.self)) }
         if T.self == Bool.self { return bool(unsafeBitCast(value, to: Bool.self)) }
-        // Specialized for a concrete type, the compiler settles this check and the opening itself.
+        // Specialized for a concrete type, the compiler settles these checks and the opening itself.
+        if let text = T.self as? any WireText.Type {
+            func write<W: WireText>(_ text: W.Type) { self.text(unsafeBitCast(value, to: W.self)) }
+            return write(text)
+        }
         if let wire = T.self as? any WireEncodable.Type {
             func write<W: WireEncodable>(_ wire: W.Type) throws { try object(unsafeBitCast(value, to: W.self), key: key) }
             return try write(wire)
@@ -329,13 +331,13 @@ final class JSONWriter: @unchecked Sendable {
         close(downTo: depth)
     }
 
-    /// Money as a decimal string.
+    /// A ``WireText`` value as a JSON string.
     @usableFromInline
-    func exactDecimal(_ value: ExactDecimal) {
-        reserve(ExactDecimal.maxTextLength + 2)
+    func text<W: WireText>(_ value: W) {
+        reserve(W.maxWireTextLength + 2)
         let out = state.pointee.buffer + state.pointee.count
         out[0] = UInt8(ascii: "\"")
-        let length = value.write(to: out + 1)
+        let length = value.writeWireText(to: out + 1)
         out[length + 1] = UInt8(ascii: "\"")
         state.pointee.count += length + 2
     }

@@ -20,7 +20,7 @@ struct PublishingService {
         publisher = try Publisher(context: context, service: "feed", endpoints: [pubEndpoint], heartbeatInterval: heartbeat, logger: testLogger)
         self.pubEndpoint = try await publisher.boundEndpoint()
         var methods = RPCMethods()
-        methods.register("snapshot", params: SnapshotRequest.self) { [publisher] in publisher.snapshot(prefix: $0.prefix) }
+        methods.register(StandardAPI.snapshot) { [publisher] in publisher.snapshot(prefix: $0.prefix) }
         self.rpcEndpoint = rpcEndpoint
         server = try RPCServer(context: context, service: "feed", endpoints: [rpcEndpoint], methods: methods, logger: testLogger)
         let publisher = publisher, server = server
@@ -31,7 +31,7 @@ struct PublishingService {
         let client = try RPCClient(context: context, endpoint: rpcEndpoint, timeout: .milliseconds(500), retries: 0)
         return try Subscriber(
             context: context, name: "test", endpoint: pubEndpoint, prefixes: prefixes, heartbeatTimeout: heartbeatTimeout,
-            snapshot: { try await client.call("snapshot", params: SnapshotRequest(prefix: $0), as: Snapshot.self) },
+            snapshot: { try await client.call(StandardAPI.snapshot, SnapshotRequest(prefix: $0)) },
             logger: testLogger)
     }
 

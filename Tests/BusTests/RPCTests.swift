@@ -8,12 +8,20 @@ struct ConvertParams: Codable, Sendable, Equatable {
     var currency: String
 }
 
+/// The methods of the sample server, declared once.
+enum SampleAPI {
+    static let echo = RPCMethod<ConvertParams, ConvertParams>("echo")
+    static let ping = RPCMethod<NoParams, String>("ping")
+    static let fail = RPCMethod<NoParams, String>("fail")
+    static let crash = RPCMethod<NoParams, String>("crash")
+}
+
 func sampleMethods() -> RPCMethods {
     var methods = RPCMethods()
-    methods.register("echo", params: ConvertParams.self) { $0 }
-    methods.register("ping") { "pong" }
-    methods.register("fail") { () async throws -> String in throw RPCError.notFound("no such thing") }
-    methods.register("crash") { () async throws -> String in throw CocoaError(.fileNoSuchFile) }
+    methods.register(SampleAPI.echo) { $0 }
+    methods.register(SampleAPI.ping) { "pong" }
+    methods.register(SampleAPI.fail) { () async throws -> String in throw RPCError.notFound("no such thing") }
+    methods.register(SampleAPI.crash) { () async throws -> String in throw CocoaError(.fileNoSuchFile) }
     return methods
 }
 
@@ -74,13 +82,13 @@ struct RPCTests {
         let address = try server.boundEndpoint()
         let serving = Task { await server.run() }
         let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(2))
-        let echoed = try await client.call("echo", params: ConvertParams(amount: "2.345", currency: "SEK"), as: ConvertParams.self)
+        let echoed = try await client.call(SampleAPI.echo, ConvertParams(amount: "2.345", currency: "SEK"))
         #expect(echoed == ConvertParams(amount: "2.345", currency: "SEK"))
-        await #expect(throws: RPCError.notFound("no such thing")) { try await client.call("fail", as: String.self) }
+        await #expect(throws: RPCError.notFound("no such thing")) { try await client.call(SampleAPI.fail) }
         // Concurrent calls on one client are answered one by one, each with its own result.
         let results = try await withThrowingTaskGroup(of: String.self) { group in
             for index in 0..<20 {
-                group.addTask { try await client.call("echo", params: ConvertParams(amount: "\(index)", currency: "EUR"), as: ConvertParams.self).amount }
+                group.addTask { try await client.call(SampleAPI.echo, ConvertParams(amount: "\(index)", currency: "EUR")).amount }
             }
             return try await group.reduce(into: Set<String>()) { $0.insert($1) }
         }
@@ -98,7 +106,7 @@ struct RPCTests {
         let serving = Task { await server.run() }
         let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(10), retries: 0)
         for index in 0..<5_000 {
-            let echoed = try await client.call("echo", params: ConvertParams(amount: "\(index)", currency: "EUR"), as: ConvertParams.self)
+            let echoed = try await client.call(SampleAPI.echo, ConvertParams(amount: "\(index)", currency: "EUR"))
             #expect(echoed.amount == "\(index)")
         }
         serving.cancel()
@@ -111,7 +119,7 @@ struct RPCTests {
         let address = ipcEndpoint()
         let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(200), retries: 1)
         let start = ContinuousClock.now
-        let error = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+        let error = await #expect(throws: RPCClientError.self) { try await client.call(SampleAPI.ping) }
         // Two attempts of 200 ms; the bound only catches a hang, since the suite's CPU-bound tests share the
         // cooperative pool and can hold back the client's timers for seconds (a clean CI run measured 5.15 s).
         #expect(ContinuousClock.now - start < .seconds(20), "two attempts of 200 ms must not hang")
@@ -125,7 +133,7 @@ struct RPCTests {
         let context = try ZMQContext()
         let address = ipcEndpoint()
         let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(30), retries: 0)
-        let call = Task { try await client.call("ping", as: String.self) }
+        let call = Task { try await client.call(SampleAPI.ping) }
         try await Task.sleep(for: .milliseconds(100))
         let start = ContinuousClock.now
         call.cancel()
@@ -156,12 +164,12 @@ struct RPCTests {
         }
         let client = try RPCClient(context: context, endpoint: address, timeout: .milliseconds(300), retries: 0)
         for _ in 0..<2 {
-            let skipped = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+            let skipped = await #expect(throws: RPCClientError.self) { try await client.call(SampleAPI.ping) }
             guard case .unreachable? = skipped else { Issue.record("expected no answer, got \(String(describing: skipped))"); return }
         }
-        let malformed = await #expect(throws: RPCClientError.self) { try await client.call("ping", as: String.self) }
+        let malformed = await #expect(throws: RPCClientError.self) { try await client.call(SampleAPI.ping) }
         guard case .malformedResponse? = malformed else { Issue.record("expected a malformed response, got \(String(describing: malformed))"); return }
-        #expect(try await client.call("ping", as: String.self) == "pong")
+        #expect(try await client.call(SampleAPI.ping) == "pong")
         answering.cancel()
         await client.close()
         await server.close()
@@ -172,7 +180,7 @@ struct RPCTests {
     private func expectAnswersOnceServed(_ client: RPCClient, at address: String, context: ZMQContext) async throws {
         let server = try RPCServer(context: context, service: "test", endpoints: [address], methods: sampleMethods(), logger: testLogger)
         let serving = Task { await server.run() }
-        #expect(try await client.call("ping", as: String.self) == "pong")
+        #expect(try await client.call(SampleAPI.ping) == "pong")
         serving.cancel()
         await client.close()
     }
@@ -194,7 +202,7 @@ struct RPCTests {
         let twoFrames = try #require(await first(dealer.incoming))
         #expect(String(decoding: twoFrames[1], as: UTF8.self).contains("-32600"))
         let client = try RPCClient(context: context, endpoint: address)
-        #expect(try await client.call("ping", as: String.self) == "pong")
+        #expect(try await client.call(SampleAPI.ping) == "pong")
         serving.cancel()
         await dealer.close()
         await client.close()

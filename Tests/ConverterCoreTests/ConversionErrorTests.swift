@@ -1,8 +1,9 @@
+import Conversion
 import Bus
 import ConverterCore
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import Testing
 
@@ -96,7 +97,7 @@ struct ConversionErrorTests {
 /// Small helpers for building books in error tests.
 enum RateBookFixture {
     /// `book` with `message` applied too.
-    static func with(_ book: RateBook, _ message: BusMessage) throws -> RateBook {
+    static func with(_ book: RateBook, _ message: StreamUpdate<FetcherUpdate>) throws -> RateBook {
         var copy = book
         try copy.apply(message)
         return copy

@@ -1,6 +1,7 @@
+import Conversion
 import ConverterCore
 import Foundation
-import Messages
+import TickwireContract
 import Money
 import Testing
 

@@ -1,9 +1,10 @@
+import Conversion
 import Bus
 import ConverterCore
 import Feeds
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import Testing
 

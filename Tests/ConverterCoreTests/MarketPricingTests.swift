@@ -1,8 +1,9 @@
+import Conversion
 import Bus
 import ConverterCore
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import Testing
 

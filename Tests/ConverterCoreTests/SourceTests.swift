@@ -1,8 +1,9 @@
+import Conversion
 import Bus
 import ConverterCore
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import Testing
 
@@ -98,17 +99,15 @@ struct SourceTests {
         #expect(try convert("1", "BTC", "EUR", in: book).amount == (try dec("64000.00")))
     }
 
-    /// A snapshot replaces everything; undecodable rates are counted, other topics ignored.
+    /// A snapshot replaces everything; unusable rates are counted, other kinds of update ignored.
     @Test func resetReplacesAndCountsFailures() throws {
         var book = try twoSources()
-        let broken = try BusMessage(
-            topic: "rate.ecb.EUR-GBP",
-            body: Data(#"{"type":"rate","seq":1,"time":"2026-01-02T03:04:05.000Z","source":"ecb","data":{"from":"EUR","to":"GBP","rate":"abc"}}"#.utf8))
-        let heartbeat = try BusMessage(
-            topic: "heartbeat.rates-fetcher",
-            body: Data(#"{"type":"heartbeat","seq":1,"time":"2026-01-02T03:04:05.000Z","source":"rates-fetcher","data":{}}"#.utf8))
-        #expect(try book.apply(heartbeat) == nil)
-        let failures = book.reset(with: [try rateMessage("ecb", "EUR", "CHF", "0.93"), broken, heartbeat])
+        let broken = try rateMessage("ecb", "EUR", "GBP", "0")
+        let status = StreamUpdate<FetcherUpdate>(
+            topic: try Topic("status.ecb"), seq: 1, time: Date(), source: "ecb",
+            value: .status(FeedStatus(feed: "ecb", state: .ok)))
+        #expect(try book.apply(status) == nil)
+        let failures = book.reset(with: [try rateMessage("ecb", "EUR", "CHF", "0.93"), broken, status])
         #expect(failures == 1)
         #expect(book.sources == ["ecb"])
         #expect(book.count(of: "ecb") == 1)

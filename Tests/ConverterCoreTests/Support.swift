@@ -1,46 +1,43 @@
+import Conversion
 import Bus
 import ConverterCore
 import Feeds
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 
 /// An exact decimal from its text, so expected values read as they would be written by hand.
 func dec(_ text: String) throws -> ExactDecimal { try ExactDecimal(text) }
 
-/// A `rate.<source>.<FROM>-<TO>` stream message as rates-fetcher publishes it.
-func rateMessage(_ source: String, _ from: String, _ to: String, _ rate: String, seq: UInt64 = 1) throws -> BusMessage {
-    try BusMessage(
-        topic: "rate.\(source).\(from)-\(to)",
-        body: Wire.encode(Envelope(
-            type: "rate", seq: seq, time: Date(), source: source,
-            data: ExchangeRate(from: from, to: to, rate: try dec(rate)))))
+/// A `rate.<source>.<FROM>-<TO>` update as a client of rates-fetcher receives it.
+func rateMessage(_ source: String, _ from: String, _ to: String, _ rate: String, seq: UInt64 = 1) throws -> StreamUpdate<FetcherUpdate> {
+    StreamUpdate(
+        topic: try Topic("rate.\(source).\(from)-\(to)"), seq: seq, time: Date(), source: source,
+        value: .rate(ExchangeRate(from: from, to: to, rate: try dec(rate))))
 }
 
-/// A `quote.<feed>.<BASE>-<QUOTE>` stream message as rates-fetcher publishes it.
+/// A `quote.<feed>.<BASE>-<QUOTE>` update as a client of rates-fetcher receives it.
 func quoteMessage(
     _ feed: String, _ base: String, _ quote: String, last: String,
     changePercent24h: String? = nil, time: Date? = nil, seq: UInt64 = 1
-) throws -> BusMessage {
+) throws -> StreamUpdate<FetcherUpdate> {
     let market = MarketPair(base: base, quote: quote)
     let data = Quote(
         source: feed, market: market, last: try dec(last),
         changePercent24h: try changePercent24h.map(dec), time: time)
-    return try BusMessage(
-        topic: "quote.\(feed).\(market.symbol)",
-        body: Wire.encode(Envelope(type: "quote", seq: seq, time: Date(), source: feed, data: data)))
+    return StreamUpdate(topic: try Topic("quote.\(feed).\(market.symbol)"), seq: seq, time: Date(), source: feed, value: .quote(data))
 }
 
 /// A rate book holding exactly `messages`, applied in order.
-func book(_ messages: [BusMessage]) throws -> RateBook {
+func book(_ messages: [StreamUpdate<FetcherUpdate>]) throws -> RateBook {
     var book = RateBook()
     for message in messages { try book.apply(message) }
     return book
 }
 
 /// The GNB sample rates (GNBClient.test) as `rate.gnb.*` messages.
-func gnbSampleMessages() async throws -> [BusMessage] {
+func gnbSampleMessages() async throws -> [StreamUpdate<FetcherUpdate>] {
     try await GNBClient.test.rates().map { try rateMessage("gnb", $0.from, $0.to, $0.rate.description) }
 }
 

@@ -2,7 +2,7 @@ import Bus
 import Foundation
 import Logging
 import Market
-import Messages
+import TickwireContract
 import Money
 import Testing
 import ZeroMQ

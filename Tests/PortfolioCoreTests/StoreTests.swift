@@ -1,5 +1,6 @@
+import PortfolioRules
 import Foundation
-import Messages
+import TickwireContract
 import Money
 import PortfolioCore
 import Testing

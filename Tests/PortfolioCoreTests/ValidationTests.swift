@@ -1,6 +1,7 @@
+import PortfolioRules
 import Bus
 import Foundation
-import Messages
+import TickwireContract
 import Money
 import PortfolioCore
 import Testing

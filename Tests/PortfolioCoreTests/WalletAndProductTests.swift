@@ -1,7 +1,8 @@
+import PortfolioRules
 import Feeds
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import PortfolioCore
 import Testing

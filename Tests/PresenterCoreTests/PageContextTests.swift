@@ -1,3 +1,4 @@
+import PresenterViews
 import Foundation
 import Testing
 @testable import PresenterCore

@@ -1,5 +1,6 @@
+import PresenterViews
 import Foundation
-import Messages
+import TickwireContract
 import Testing
 @testable import PresenterCore
 

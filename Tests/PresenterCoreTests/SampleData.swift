@@ -1,6 +1,7 @@
+import PresenterViews
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import PresenterCore
 

@@ -2,7 +2,7 @@ import Bus
 import Feeds
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import RatesFetcherCore
 import Testing

@@ -1,6 +1,6 @@
 import Bus
 import Foundation
-import Messages
+import TickwireContract
 import Money
 import ZeroMQ
 

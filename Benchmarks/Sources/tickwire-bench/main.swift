@@ -1,7 +1,7 @@
 import Bus
 import Foundation
 import Market
-import Messages
+import TickwireContract
 import Money
 import ZeroMQ
 

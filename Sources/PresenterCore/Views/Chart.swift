@@ -1,3 +1,4 @@
+import PresenterViews
 import Foundation
 
 /// Draws ``ChartData`` as an inline SVG line chart: axes, min/max guides and labels, date labels,

@@ -1,3 +1,4 @@
+import PresenterViews
 /// `text` safe to put between tags or inside a quoted attribute: `& < > " '` become character references.
 public func escapeHTML(_ text: String) -> String {
     var escaped = ""

@@ -1,3 +1,4 @@
+import PresenterViews
 /// The frame every page shares: document head with the stylesheet, navigation, locale and currency switches,
 /// the notices area, and the data-age footer.
 enum Layout {

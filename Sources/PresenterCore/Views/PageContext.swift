@@ -1,3 +1,4 @@
+import PresenterViews
 import Foundation
 
 /// Where a page is shown: the reader's locale and currency, the path and query it was asked for, and the

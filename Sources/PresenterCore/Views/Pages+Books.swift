@@ -1,3 +1,4 @@
+import PresenterViews
 extension Pages {
     /// Seconds between reloads of the books pages.
     static let booksRefreshSeconds = 30

@@ -1,3 +1,4 @@
+import PresenterViews
 extension Pages {
     /// The coin list with live prices (Server-Sent Events) and watch-list buttons.
     ///

@@ -1,3 +1,4 @@
+import PresenterViews
 extension Pages {
     /// The portfolio: totals (`#total-value`, `#total-cost`, `#total-gain`), holdings (`tr.holding-row[data-asset]`,
     /// price cells live-updated) and trades (`tr.trade-row[data-trade-id]`).

@@ -1,3 +1,4 @@
+import PresenterViews
 extension Pages {
     /// The GNB products (`tr.product-row[data-sku]`), each linking to its detail.
     public static func products(_ view: ProductsView, context: PageContext) -> String {

@@ -1,3 +1,4 @@
+import PresenterViews
 /// Server-rendered pages: each turns a view and a ``PageContext`` into a complete HTML5 document.
 ///
 /// Element ids and classes are stable for browser tests: `tr.asset-row[data-symbol]`, `tr.wallet-row.fiat`,

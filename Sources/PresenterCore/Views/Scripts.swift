@@ -1,3 +1,4 @@
+import PresenterViews
 /// The pages' small inline scripts: no build step, no external files.
 enum Scripts {
     /// Live prices: listens to `/events?currency=…` (Server-Sent Events) and writes each update into the

@@ -1,3 +1,4 @@
+import PresenterViews
 /// The pages' one stylesheet, inlined in every document: no external assets. Dark mode follows the system.
 enum Stylesheet {
     /// The CSS.

@@ -1,0 +1,51 @@
+import Foundation
+
+/// Something that calls JSON-RPC methods: an ``RPCClient`` over ZeroMQ, or ``LocalRPC`` straight into
+/// a server's ``RPCMethods`` with no socket (what in-process tests use).
+public protocol RPCCaller: Sendable {
+    /// Calls `method` with `params`; gives up at `deadline` if one is given.
+    func call<Params, Result>(
+        _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
+    ) async throws -> Result
+}
+
+extension RPCCaller {
+    /// Calls `method` with `params`, within the deadline of the request being served, if any.
+    public func call<Params, Result>(_ method: RPCMethod<Params, Result>, _ params: Params) async throws -> Result {
+        try await call(method, params, deadline: nil)
+    }
+
+    /// Calls `method`, which takes no params.
+    public func call<Result>(_ method: RPCMethod<NoParams, Result>) async throws -> Result {
+        try await call(method, NoParams(), deadline: nil)
+    }
+}
+
+/// Calls a server's ``RPCMethods`` in process: the request and the reply are encoded and decoded exactly
+/// as over a socket, so a client built on it runs the same code as over ZeroMQ, with no socket.
+public struct LocalRPC: RPCCaller {
+    /// The methods answered.
+    public let methods: RPCMethods
+    /// The name errors give as the endpoint.
+    public let name: String
+
+    /// A caller of `methods`.
+    public init(_ methods: RPCMethods, name: String = "inprocess") {
+        self.methods = methods
+        self.name = name
+    }
+
+    public func call<Params, Result>(
+        _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
+    ) async throws -> Result {
+        let due = [deadline, RPCDeadline.current.map { RPCDeadline.downstream(of: $0) }].compactMap { $0 }.min()
+        let timeoutMs = due.map { due in
+            let left = due - ContinuousClock.now
+            return max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
+        }
+        let request = try Wire.encode(RPCRequest(id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs))
+        let reply = await methods.handle(request)
+        let (document, _) = try Wire.parse(reply) { _ in () }
+        return try RPCClient.decode(document, endpoint: name, method: method.name, as: Result.self)
+    }
+}

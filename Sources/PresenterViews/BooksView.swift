@@ -1,0 +1,74 @@
+import Foundation
+import Market
+import Money
+
+/// The exchange's books (Bitso): each named "BTC MXN", its maximum price highlighted, min/max order value beside it.
+public struct BooksView: Codable, Sendable, Equatable {
+    /// Which screen this is (`books`): what a client reads to know the view's shape.
+    public var screen = "books"
+    /// One book.
+    public struct Row: Codable, Sendable, Equatable {
+        /// The exchange's id, e.g. "btc_mxn".
+        public var book: String
+        /// The name shown, e.g. "BTC MXN".
+        public var name: String
+        /// The currency traded, e.g. "BTC".
+        public var base: String
+        /// The currency prices are in, e.g. "MXN".
+        public var quote: String
+        /// The highest accepted price: the highlighted figure.
+        public var maximumPrice: DisplayAmount
+        /// The lowest accepted price.
+        public var minimumPrice: DisplayAmount
+        /// The smallest order value (secondary text).
+        public var minimumValue: DisplayAmount
+        /// The largest order value (secondary text).
+        public var maximumValue: DisplayAmount
+        /// The smallest order, in the base currency.
+        public var minimumAmount: DisplayAmount
+        /// The largest order, in the base currency.
+        public var maximumAmount: DisplayAmount
+        /// The last traded price, when a ticker for the book is known.
+        public var last: DisplayAmount?
+    }
+
+    /// The books, in the order given.
+    public var rows: [Row]
+    /// The reader's locale.
+    public var locale: String
+    /// No single display currency: each book is in its quote currency.
+    public var currency: String?
+    /// Messages to show: feed trouble, stale data.
+    public var notices: [String]
+    /// How old the book list is, when known.
+    public var dataAge: DataAge?
+
+    /// Builds the list. Amounts are in the book's quote currency with its digits (MXN 2, BTC 8); `tickers`
+    /// add each book's last price. `asOf` is when the books were fetched.
+    public static func make(
+        books: [BookInfo], tickers: [Quote] = [], context: ViewContext, asOf: Date? = nil, notices: [String] = []
+    ) -> BooksView {
+        let locale = context.locale
+        var lastPrices: [MarketPair: ExactDecimal] = [:]
+        for ticker in tickers where lastPrices[ticker.market] == nil { lastPrices[ticker.market] = ticker.last }
+        let rows = books.map { info in
+            let quote = info.market.quote
+            let base = info.market.base
+            let digits = Precision.digits(forCode: quote)
+            return Row(
+                book: info.book, name: info.market.displayName, base: base, quote: quote,
+                maximumPrice: .money(info.maximumPrice, code: quote, locale: locale, fractionDigits: digits),
+                minimumPrice: .price(info.minimumPrice, code: quote, locale: locale),
+                minimumValue: .money(info.minimumValue, code: quote, locale: locale, fractionDigits: digits),
+                maximumValue: .money(info.maximumValue, code: quote, locale: locale, fractionDigits: digits),
+                minimumAmount: .money(info.minimumAmount, code: base, locale: locale),
+                maximumAmount: .money(info.maximumAmount, code: base, locale: locale),
+                last: lastPrices[info.market].map { DisplayAmount.price($0, code: quote, locale: locale) }
+            )
+        }
+        let age = asOf.map { DataAge(asOf: $0, now: context.now, locale: locale) }
+        var allNotices = notices + Notices.staleness(age, what: "Books")
+        if rows.isEmpty { allNotices.append("No books to show.") }
+        return BooksView(rows: rows, locale: locale, currency: nil, notices: allNotices, dataAge: age)
+    }
+}

@@ -1,0 +1,87 @@
+import Foundation
+import TickwireContract
+import Money
+
+/// The portfolio: trades, holdings valued in the display currency, and totals; works from stored prices offline.
+public struct PortfolioView: Codable, Sendable, Equatable {
+    /// Which screen this is (`portfolio`): what a client reads to know the view's shape.
+    public var screen = "portfolio"
+    /// One trade.
+    public struct TradeRow: Codable, Sendable, Equatable {
+        /// The trade's id.
+        public var id: String
+        /// The asset bought, e.g. "BTC".
+        public var asset: String
+        /// Units bought, with the asset's digits.
+        public var amount: DisplayAmount
+        /// Price paid per unit, in the trade's currency.
+        public var price: DisplayAmount
+        /// When it happened, ISO 8601 UTC.
+        public var date: String
+        /// When it happened, for the reader: "15. Juni 2025" (de_AT).
+        public var dateText: String
+    }
+
+    /// The trades, newest first.
+    public var trades: [TradeRow]
+    /// One row per asset held, in the valuation's order.
+    public var holdings: [HoldingRow]
+    /// The sum of the known values.
+    public var totalValue: DisplayAmount
+    /// The sum of the known costs.
+    public var totalCost: DisplayAmount
+    /// Total value less total cost, with its sign.
+    public var totalGain: DisplayAmount
+    /// Which way the total gain went.
+    public var trend: Trend
+    /// Whether the converter is unreachable and stored prices were used.
+    public var offline: Bool
+    /// The reader's locale.
+    public var locale: String
+    /// The valuation currency.
+    public var currency: String?
+    /// Messages to show: offline and stale prices, what could not be valued.
+    public var notices: [String]
+    /// The age of the oldest price used, when known.
+    public var dataAge: DataAge?
+
+    /// Builds the screen from the portfolio's `holdings` answer and the user's trades.
+    public static func make(valuation: Valuation, trades: [Trade], context: ViewContext, notices: [String] = []) -> PortfolioView {
+        let locale = context.locale
+        let currency = valuation.currency
+        let age: DataAge? = if let asOf = valuation.pricesAsOf {
+            DataAge(asOf: asOf, now: context.now, locale: locale)
+        } else {
+            nil
+        }
+        let ageText = valuation.priceAgeSeconds.map(DataAge.describe(seconds:)) ?? age?.text
+        var allNotices = notices
+        if valuation.offline {
+            allNotices.append(ageText.map { "Prices are \($0) old: the converter is unreachable." }
+                ?? "Prices come from local storage: the converter is unreachable.")
+        } else if let seconds = valuation.priceAgeSeconds ?? age?.seconds, seconds > DataAge.staleAfterSeconds {
+            allNotices.append("Prices are \(DataAge.describe(seconds: seconds)) old.")
+        }
+        allNotices += valuation.warnings
+        if trades.isEmpty { allNotices.append("No trades yet: add one from a coin's page.") }
+        let newestFirst = trades.enumerated().sorted { $0.element.date == $1.element.date ? $0.offset < $1.offset : $0.element.date > $1.element.date }
+        return PortfolioView(
+            trades: newestFirst.map { tradeRow($0.element, locale: locale) },
+            holdings: valuation.holdings.map { HoldingRow.make($0, currency: currency, locale: locale) },
+            totalValue: .money(valuation.totalValue, code: currency, locale: locale),
+            totalCost: .money(valuation.totalCost, code: currency, locale: locale),
+            totalGain: .signedMoney(valuation.totalGain, code: currency, locale: locale),
+            trend: Trend(valuation.totalGain, fractionDigits: Precision.digits(forCode: currency)),
+            offline: valuation.offline, locale: locale, currency: currency, notices: allNotices, dataAge: age
+        )
+    }
+
+    private static func tradeRow(_ trade: Trade, locale: String) -> TradeRow {
+        TradeRow(
+            id: trade.id, asset: trade.asset,
+            amount: .money(trade.amount, code: trade.asset, locale: locale),
+            price: .price(trade.price, code: trade.currency, locale: locale),
+            date: DisplayDate.iso(trade.date), dateText: DisplayDate.day(trade.date, locale: locale)
+        )
+    }
+}

@@ -1,0 +1,113 @@
+import Bus
+import Market
+import TickwireContract
+
+/// The portfolio: trades, holdings and valuations, the watch list, wallets and product sales.
+public struct PortfolioClient: Sendable {
+    /// `trades.add`: records a trade once per `requestId`.
+    public var addTrade: @Sendable (AddTradeRequest) async throws -> Trade
+    /// `trades.remove`.
+    public var removeTrade: @Sendable (RemoveTradeRequest) async throws -> Bool
+    /// `trades.list`.
+    public var trades: @Sendable () async throws -> [Trade]
+    /// `holdings`: the portfolio valued in one currency.
+    public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
+    /// `watchlist.add`: answers the watch list.
+    public var watch: @Sendable (WatchlistRequest) async throws -> [String]
+    /// `watchlist.remove`: answers the watch list.
+    public var unwatch: @Sendable (WatchlistRequest) async throws -> [String]
+    /// `watchlist.list`.
+    public var watchlist: @Sendable () async throws -> [String]
+    /// `wallets`: every wallet, grouped and sorted.
+    public var wallets: @Sendable () async throws -> WalletGroups
+    /// `assets`: the masterdata.
+    public var assets: @Sendable () async throws -> Masterdata
+    /// `products`: every GNB product.
+    public var products: @Sendable () async throws -> [ProductSummary]
+    /// `product`: one product's transactions and their total.
+    public var product: @Sendable (ProductRequest) async throws -> ProductDetail
+    /// `health`.
+    public var health: @Sendable () async throws -> Health
+    /// `portfolio.changed`: the trades or the watch list changed.
+    public var changes: @Sendable () -> StreamEvents<PortfolioChange>
+
+    /// A client from its closures.
+    public init(
+        addTrade: @escaping @Sendable (AddTradeRequest) async throws -> Trade,
+        removeTrade: @escaping @Sendable (RemoveTradeRequest) async throws -> Bool,
+        trades: @escaping @Sendable () async throws -> [Trade],
+        holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
+        watch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
+        unwatch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
+        watchlist: @escaping @Sendable () async throws -> [String],
+        wallets: @escaping @Sendable () async throws -> WalletGroups,
+        assets: @escaping @Sendable () async throws -> Masterdata,
+        products: @escaping @Sendable () async throws -> [ProductSummary],
+        product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
+        health: @escaping @Sendable () async throws -> Health,
+        changes: @escaping @Sendable () -> StreamEvents<PortfolioChange>
+    ) {
+        self.addTrade = addTrade
+        self.removeTrade = removeTrade
+        self.trades = trades
+        self.holdings = holdings
+        self.watch = watch
+        self.unwatch = unwatch
+        self.watchlist = watchlist
+        self.wallets = wallets
+        self.assets = assets
+        self.products = products
+        self.product = product
+        self.health = health
+        self.changes = changes
+    }
+}
+
+extension PortfolioClient {
+    /// The portfolio at `rep` (JSON-RPC) and `pub` (changes), by default where the stack puts it
+    /// (`TICKWIRE_PORTFOLIO_REP`, `TICKWIRE_PORTFOLIO_PUB`).
+    public static func live(
+        _ connection: LiveConnection,
+        rep: String = DefaultEndpoint.portfolioRep.resolve(nil), pub: String = DefaultEndpoint.portfolioPub.resolve(nil)
+    ) throws -> Self {
+        let rpc = try connection.rpc(rep)
+        let changes = try connection.stream("portfolio", pub: pub, rep: rep, prefixes: [PortfolioAPI.changes.prefix]) {
+            try $0.decode(PortfolioAPI.changes)?.data
+        }
+        return .live(rpc, changes: changes)
+    }
+
+    /// The portfolio's methods through `rpc`, and `changes` for its stream.
+    public static func live(_ rpc: some RPCCaller, changes: StreamEvents<PortfolioChange> = .failing("no change stream")) -> Self {
+        Self(
+            addTrade: { try await rpc.call(PortfolioAPI.addTrade, $0) },
+            removeTrade: { try await rpc.call(PortfolioAPI.removeTrade, $0) },
+            trades: { try await rpc.call(PortfolioAPI.trades) },
+            holdings: { try await rpc.call(PortfolioAPI.holdings, $0) },
+            watch: { try await rpc.call(PortfolioAPI.watch, $0) },
+            unwatch: { try await rpc.call(PortfolioAPI.unwatch, $0) },
+            watchlist: { try await rpc.call(PortfolioAPI.watchlist) },
+            wallets: { try await rpc.call(PortfolioAPI.wallets) },
+            assets: { try await rpc.call(PortfolioAPI.assets) },
+            products: { try await rpc.call(PortfolioAPI.products) },
+            product: { try await rpc.call(PortfolioAPI.product, $0) },
+            health: { try await rpc.call(StandardAPI.health) },
+            changes: { changes })
+    }
+
+    /// Every closure throws, naming itself; the stream says it is unavailable.
+    public static let failing = Self(
+        addTrade: unimplemented("PortfolioClient.addTrade"),
+        removeTrade: unimplemented("PortfolioClient.removeTrade"),
+        trades: unimplemented("PortfolioClient.trades"),
+        holdings: unimplemented("PortfolioClient.holdings"),
+        watch: unimplemented("PortfolioClient.watch"),
+        unwatch: unimplemented("PortfolioClient.unwatch"),
+        watchlist: unimplemented("PortfolioClient.watchlist"),
+        wallets: unimplemented("PortfolioClient.wallets"),
+        assets: unimplemented("PortfolioClient.assets"),
+        products: unimplemented("PortfolioClient.products"),
+        product: unimplemented("PortfolioClient.product"),
+        health: unimplemented("PortfolioClient.health"),
+        changes: { .failing("PortfolioClient.changes is not implemented here") })
+}

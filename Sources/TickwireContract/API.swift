@@ -1,0 +1,97 @@
+import BusContract
+import Market
+import Money
+
+/// rates-fetcher's methods and streams: where the outside world enters Tickwire.
+public enum RatesFetcherAPI {
+    /// `history {asset, currency?, days?}`: an asset's price history.
+    public static let history = RPCMethod<HistoryRequest, PriceHistory>("history")
+    /// `refresh {feed}`: poll a feed now; answers its status.
+    public static let refresh = RPCMethod<RefreshRequest, FeedStatus>("refresh", changesState: true)
+    /// `feeds`: every feed's status.
+    public static let feeds = RPCMethod<NoParams, [FeedStatus]>("feeds")
+
+    /// `quote.<feed>.<BASE>-<QUOTE>`.
+    public static let quotes = TopicSpec<Quote>(kind: "quote")
+    /// `rate.<source>.<FROM>-<TO>`.
+    public static let rates = TopicSpec<ExchangeRate>(kind: "rate")
+    /// `book.<feed>.<book>`.
+    public static let books = TopicSpec<BookInfo>(kind: "book")
+    /// `coin.<feed>.<SYMBOL>`.
+    public static let coins = TopicSpec<CoinInfo>(kind: "coin")
+    /// `status.<feed>`.
+    public static let statuses = TopicSpec<FeedStatus>(kind: "status")
+    /// `assets.masterdata`.
+    public static let assets = TopicSpec<[Asset]>(kind: "assets")
+    /// `wallets.masterdata`.
+    public static let wallets = TopicSpec<[Wallet]>(kind: "wallets")
+    /// `transactions.gnb`.
+    public static let transactions = TopicSpec<[GNBTransaction]>(kind: "transactions")
+
+    /// Every method it answers, the standard ones included.
+    public static let methods = StandardAPI.methods(publishes: true) + [AnyRPCMethod(history), AnyRPCMethod(refresh), AnyRPCMethod(feeds)]
+    /// Every stream it publishes, heartbeats included.
+    public static let streams = [
+        AnyTopicSpec(quotes), AnyTopicSpec(rates), AnyTopicSpec(books), AnyTopicSpec(coins), AnyTopicSpec(statuses),
+        AnyTopicSpec(assets), AnyTopicSpec(wallets), AnyTopicSpec(transactions), AnyTopicSpec(StandardStreams.heartbeat),
+    ]
+}
+
+/// The converter's methods and streams: exact conversion, and asset prices in display currencies.
+public enum ConverterAPI {
+    /// `convert {amount, from, to, source?}`.
+    public static let convert = RPCMethod<ConvertRequest, ConvertResult>("convert")
+    /// `total {items, to, source?}`: the GNB rule over many amounts.
+    public static let total = RPCMethod<TotalRequest, TotalResult>("total")
+    /// `rates {base, source?}`: every currency reachable from `base`.
+    public static let rates = RPCMethod<RatesRequest, RatesResult>("rates")
+    /// `sources`: the rate sources held.
+    public static let sources = RPCMethod<NoParams, [RateSourceInfo]>("sources")
+
+    /// `price.<ASSET>.<FIAT>`.
+    public static let prices = TopicSpec<AssetPrice>(kind: "price")
+
+    /// Every method it answers, the standard ones included.
+    public static let methods = StandardAPI.methods(publishes: true)
+        + [AnyRPCMethod(convert), AnyRPCMethod(total), AnyRPCMethod(rates), AnyRPCMethod(sources)]
+    /// Every stream it publishes, heartbeats included.
+    public static let streams = [AnyTopicSpec(prices), AnyTopicSpec(StandardStreams.heartbeat)]
+}
+
+/// The portfolio's methods and streams: trades, holdings, the watch list, wallets and product sales.
+public enum PortfolioAPI {
+    /// `trades.add`: records a trade once per `requestId`.
+    public static let addTrade = RPCMethod<AddTradeRequest, Trade>("trades.add", changesState: true)
+    /// `trades.remove {id}`.
+    public static let removeTrade = RPCMethod<RemoveTradeRequest, Bool>("trades.remove", changesState: true)
+    /// `trades.list`: every trade, oldest first.
+    public static let trades = RPCMethod<NoParams, [Trade]>("trades.list")
+    /// `holdings {currency?}`: the portfolio valued in one currency.
+    public static let holdings = RPCMethod<HoldingsRequest, Valuation>("holdings")
+    /// `watchlist.add {asset}`: answers the watch list.
+    public static let watch = RPCMethod<WatchlistRequest, [String]>("watchlist.add", changesState: true)
+    /// `watchlist.remove {asset}`: answers the watch list.
+    public static let unwatch = RPCMethod<WatchlistRequest, [String]>("watchlist.remove", changesState: true)
+    /// `watchlist.list`.
+    public static let watchlist = RPCMethod<NoParams, [String]>("watchlist.list")
+    /// `wallets`: every wallet, grouped and sorted.
+    public static let wallets = RPCMethod<NoParams, WalletGroups>("wallets")
+    /// `assets`: the masterdata.
+    public static let assets = RPCMethod<NoParams, Masterdata>("assets")
+    /// `products`: every GNB product with its transaction count.
+    public static let products = RPCMethod<NoParams, [ProductSummary]>("products")
+    /// `product {sku, currency?}`: one product's transactions and their total.
+    public static let product = RPCMethod<ProductRequest, ProductDetail>("product")
+
+    /// `portfolio.changed`.
+    public static let changes = TopicSpec<PortfolioChange>(kind: "portfolio")
+
+    /// Every method it answers, the standard ones included.
+    public static let methods = StandardAPI.methods(publishes: true) + [
+        AnyRPCMethod(addTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(holdings), AnyRPCMethod(watch),
+        AnyRPCMethod(unwatch), AnyRPCMethod(watchlist), AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products),
+        AnyRPCMethod(product),
+    ]
+    /// Every stream it publishes, heartbeats included.
+    public static let streams = [AnyTopicSpec(changes), AnyTopicSpec(StandardStreams.heartbeat)]
+}
