@@ -73,22 +73,32 @@ let package = Package(
         .target(name: "Market", dependencies: ["Money"]),
         // The four services' methods and streams, and every request, result and payload they carry.
         .target(name: "TickwireContract", dependencies: ["BusContract", "Market", "Money"]),
-        // The presenter's views of every screen (and how they are built), and its `view` method.
-        .target(name: "PresenterViews", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
+        // The presenter's views of every screen, how they are built from the streams and the other
+        // services' answers (without HTTP or sockets), and its `view` method.
+        .target(name: "PresenterViews", dependencies: [
+            "BusContract", "TickwireContract", "Market", "Money",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         // The contract's hot values on the wire: money as WireText, quotes and prices member by member.
         .target(name: "ContractWire", dependencies: ["TickwireContract", "Market", "Money", "WireJSON"]),
 
-        // MARK: Rules: the services' pure logic, shared by the services and their mocks.
+        // MARK: Engines: the services' logic without transport, shared by the services and their mocks.
         // Exact conversion over derived rates and re-pricing into display currencies.
-        .target(name: "Conversion", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
-        // Trade validation and valuations, wallet grouping, product totals.
-        .target(name: "PortfolioRules", dependencies: ["BusContract", "TickwireContract", "Market", "Money"]),
+        .target(name: "Conversion", dependencies: [
+            "BusContract", "TickwireContract", "Market", "Money", .product(name: "Logging", package: "swift-log"),
+        ]),
+        // The portfolio's state and rules: trades, valuations, the watch list, wallets, product totals;
+        // its storage and its converter are passed in.
+        .target(name: "PortfolioEngine", dependencies: [
+            "BusContract", "TickwireContract", "Market", "Money", .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: Clients: every service behind a witness struct (live, test, mock, failing).
         .target(
             name: "TickwireClients",
             dependencies: [
-                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Conversion", "PortfolioRules",
+                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Conversion", "PortfolioEngine",
                 "Market", "Money", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -127,7 +137,7 @@ let package = Package(
         ]),
         // converter, rates-fetcher -> portfolio
         .target(name: "PortfolioCore", dependencies: [
-            "TickwireClients", "TickwireContract", "PortfolioRules", "Bus", "Market", "Money", "ServiceSupport",
+            "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
         // portfolio, converter, rates-fetcher -> presenter
@@ -166,7 +176,7 @@ let package = Package(
             "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
         ]),
         .testTarget(name: "PortfolioCoreTests", dependencies: [
-            "PortfolioCore", "PortfolioRules", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+            "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
         ]),
         .testTarget(name: "PresenterCoreTests", dependencies: [
             "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import PortfolioCore
+import PortfolioEngine
 import ServiceSupport
 
 /// `portfolio`: durable trades, holdings, watch list, wallets and product sales.

@@ -59,65 +59,14 @@ public enum Converter {
         ]
     }
 
-    /// `standard` and the converter's own methods, answered by `state`.
-    static func methods(_ state: ConverterState, standard: RPCMethods) -> RPCMethods {
+    /// `standard` and the converter's own methods, answered by `state`: what its server serves, and what
+    /// in-process tests call through `LocalRPC`.
+    public static func methods(_ state: ConverterState, standard: RPCMethods = RPCMethods()) -> RPCMethods {
         var methods = standard
         methods.register(ConverterAPI.convert) { try await state.convert($0) }
         methods.register(ConverterAPI.total) { try await state.total($0) }
         methods.register(ConverterAPI.rates) { try await state.rates($0) }
         methods.register(ConverterAPI.sources) { await state.sources() }
         return methods
-    }
-}
-
-/// The one owner of the converter's rate book.
-actor ConverterState {
-    private var book = RateBook()
-    private var dirty = false
-    private let logger: Logger
-    /// rates-fetcher's state as `health` reports it.
-    private(set) var upstream = "waiting for rates-fetcher's snapshot"
-
-    init(logger: Logger) { self.logger = logger }
-
-    /// Applies the fetcher's events until the stream ends. The loop runs on the actor, so a burst
-    /// of waiting events costs no executor hop each.
-    func follow(_ events: StreamEvents<FetcherUpdate>) async {
-        for await event in events { apply(event) }
-    }
-
-    func apply(_ event: StreamEvent<FetcherUpdate>) {
-        switch event {
-        case .snapshot(let updates):
-            let failures = book.reset(with: updates)
-            if failures > 0 { logger.warning("snapshot had unusable rates", metadata: ["count": "\(failures)"]) }
-            upstream = "ok"
-            dirty = true
-        case .update(let update):
-            do {
-                if try book.apply(update) != nil { dirty = true }
-            } catch {
-                logger.warning("dropped an unusable rate", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
-            }
-            upstream = "ok"
-        case .unavailable(let reason):
-            upstream = reason
-        }
-    }
-    func convert(_ request: ConvertRequest) throws -> ConvertResult { try Conversions.convert(request, in: &book) }
-    func total(_ request: TotalRequest) throws -> TotalResult { try Conversions.total(request, in: &book) }
-    func rates(_ request: RatesRequest) throws -> RatesResult { try Conversions.rates(request, in: &book) }
-
-    func sources() -> [RateSourceInfo] {
-        book.sources.map { source in
-            RateSourceInfo(source: source, rates: book.count(of: source), currencies: (try? book.graph(for: source).currencies) ?? [])
-        }
-    }
-
-    /// Every asset's price in each of `currencies` if anything changed since the last call, else none.
-    func changedPrices(in currencies: [String]) -> [AssetPrice] {
-        guard dirty else { return [] }
-        dirty = false
-        return Pricing.prices(in: currencies, book: &book)
     }
 }

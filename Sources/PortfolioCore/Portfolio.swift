@@ -1,4 +1,5 @@
 import Bus
+import PortfolioEngine
 import TickwireClients
 import Foundation
 import Logging
@@ -29,7 +30,7 @@ public enum Portfolio {
         runtime: Runtime, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> [any Service] {
         let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
-        let state = PortfolioState(store: store, converter: converter, publish: { change in
+        let state = PortfolioState(store: store, total: converter.total, publish: { change in
             try publisher.publish(change, on: Topics.portfolioChanged)
         }, logger: runtime.logger, now: now)
         try await state.restore()
@@ -49,8 +50,9 @@ public enum Portfolio {
         ]
     }
 
-    /// `standard` and the portfolio's own methods, answered by `state`.
-    static func methods(_ state: PortfolioState, standard: RPCMethods) -> RPCMethods {
+    /// `standard` and the portfolio's own methods, answered by `state`: what its server serves, and what
+    /// in-process tests call through `LocalRPC`.
+    public static func methods(_ state: PortfolioState, standard: RPCMethods = RPCMethods()) -> RPCMethods {
         var methods = standard
         methods.register(PortfolioAPI.addTrade) { try await state.addTrade($0) }
         methods.register(PortfolioAPI.removeTrade) { try await state.removeTrade($0) }

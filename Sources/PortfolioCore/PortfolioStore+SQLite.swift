@@ -1,6 +1,6 @@
 import Bus
 import Foundation
-import PortfolioRules
+import PortfolioEngine
 import GRDB
 import TickwireContract
 import Money

@@ -70,6 +70,7 @@ public enum Presenter {
     struct Core {
         let state: PresenterState
         let broadcast: PriceBroadcast
+        let builder: ScreenBuilder
         let screens: Screens
         let web: WebServer
         let methods: RPCMethods
@@ -77,17 +78,17 @@ public enum Presenter {
         let followers: [any Service]
 
         init(upstreams: PresenterUpstreams, runtime: Runtime) {
-            broadcast = PriceBroadcast()
-            let state = PresenterState(logger: runtime.logger, priceUpdates: broadcast)
+            let broadcast = PriceBroadcast()
+            self.broadcast = broadcast
+            let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) })
             self.state = state
-            screens = Screens(state: state, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher)
+            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher))
+            self.builder = builder
+            screens = Screens(builder: builder)
             var methods = runtime.standardMethods(publisher: nil) {
                 Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
             }
-            methods.register(PresenterAPI.view) { [screens] request in
-                let context = try ViewContext.resolve(locale: request.locale, acceptLanguage: nil, currency: request.currency, now: Date())
-                return try await screens.screen(request.screen, parameters: request.parameters, context: context).view
-            }
+            methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
             web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, runtime: runtime)
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets])

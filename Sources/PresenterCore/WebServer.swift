@@ -120,7 +120,7 @@ struct WebServer {
             _ = try await portfolio.addTrade(trade)
             return Response.redirect(to: "\(back)?added=1", type: .normal)
         } catch {
-            let message = "The trade was not added: \(describeRemote(error))"
+            let message = "The trade was not added: \(ScreenBuilder.describe(error))"
             return await formError(message, screen: "coin", request, extra: ["symbol": symbol])
         }
     }
@@ -130,7 +130,7 @@ struct WebServer {
             _ = try await change(WatchlistRequest(asset: symbol))
             return Response.redirect(to: "/coins", type: .normal)
         } catch {
-            return html(errorPage("The watch list was not changed: \(describeRemote(error))"), status: 400)
+            return html(errorPage("The watch list was not changed: \(ScreenBuilder.describe(error))"), status: 400)
         }
     }
 
@@ -142,7 +142,7 @@ struct WebServer {
             _ = try await fetcher.refresh(RefreshRequest(feed: "bitso"))
             return Response.redirect(to: back, type: .normal)
         } catch {
-            return html(errorPage("The books could not be refreshed: \(describeRemote(error))"), status: 503)
+            return html(errorPage("The books could not be refreshed: \(ScreenBuilder.describe(error))"), status: 503)
         }
     }
 

@@ -1,4 +1,4 @@
-import PortfolioRules
+import PortfolioEngine
 import Foundation
 import TickwireContract
 import Money

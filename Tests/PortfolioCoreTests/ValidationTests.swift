@@ -1,4 +1,4 @@
-import PortfolioRules
+import PortfolioEngine
 import Bus
 import Foundation
 import TickwireContract

@@ -1,4 +1,4 @@
-import PortfolioRules
+import PortfolioEngine
 import Feeds
 import Foundation
 import Market

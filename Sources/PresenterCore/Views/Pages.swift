@@ -4,6 +4,22 @@ import PresenterViews
 /// Element ids and classes are stable for browser tests: `tr.asset-row[data-symbol]`, `tr.wallet-row.fiat`,
 /// `tr.coin-row[data-asset]`, `li.book[data-book]`, `tr.product-row[data-sku]`, `#total`, `#notices`.
 public enum Pages {
+    /// The page of any view.
+    public static func page(_ view: ScreenView, context: PageContext) -> String {
+        switch view {
+        case .assets(let view): assets(view, context: context)
+        case .wallets(let view): wallets(view, context: context)
+        case .coins(let view): coins(view, context: context)
+        case .coin(let view): coin(view, context: context)
+        case .portfolio(let view): portfolio(view, context: context)
+        case .books(let view): books(view, context: context)
+        case .book(let view): book(view, context: context)
+        case .products(let view): products(view, context: context)
+        case .product(let view): product(view, context: context)
+        case .error(let view): error(view, context: context)
+        }
+    }
+
     /// The assets list with its filter switch (all / crypto / commodity / fiat).
     public static func assets(_ view: AssetsView, context: PageContext) -> String {
         let filters = AssetsView.Filter.allCases.map { ($0.rawValue, $0.rawValue.capitalized) }

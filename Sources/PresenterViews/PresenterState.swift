@@ -1,53 +1,62 @@
-import Bus
-import TickwireClients
+import BusContract
 import Foundation
 import Logging
 import Market
 import TickwireContract
 import Metrics
 import Money
-import Synchronization
 
 /// The presenter's copy of the streams it follows, with one owner: the last quote,
 /// book, coin, status and price of each topic, the masterdata, and each upstream's state.
-actor PresenterState {
-    private(set) var quotes: [Topic: Quote] = [:]
-    private(set) var books: [String: BookInfo] = [:]
-    private(set) var coins: [String: CoinInfo] = [:]
-    private(set) var statuses: [String: FeedStatus] = [:]
-    private(set) var prices: [String: AssetPrice] = [:]
-    private(set) var masterdata = Masterdata(assets: [], wallets: [])
+public actor PresenterState {
+    public private(set) var quotes: [Topic: Quote] = [:]
+    public private(set) var books: [String: BookInfo] = [:]
+    public private(set) var coins: [String: CoinInfo] = [:]
+    public private(set) var statuses: [String: FeedStatus] = [:]
+    public private(set) var prices: [String: AssetPrice] = [:]
+    public private(set) var masterdata = Masterdata(assets: [], wallets: [])
     /// When each kind of data last arrived.
-    private(set) var updated: [String: Date] = [:]
+    public private(set) var updated: [String: Date] = [:]
     /// Each stream's state, as `health` reports it.
-    private(set) var streams: [String: String] = [
+    public private(set) var streams: [String: String] = [
         "rates-fetcher": "waiting for a snapshot", "converter": "waiting for a snapshot", "portfolio": "waiting for a snapshot",
     ]
     private let logger: Logger
-    private let priceUpdates: PriceBroadcast
+    private let onPrice: @Sendable (AssetPrice) -> Void
     /// Stream messages decoded and applied (`tickwire_presenter_applied_total`), as opposed to
     /// received: what the pipeline benchmark counts as reaching the presenter.
     private let applied = Counter(label: "tickwire_presenter_applied_total")
 
-    init(logger: Logger, priceUpdates: PriceBroadcast) {
+    /// Empty state; `onPrice` hears of every price as it is applied (the dashboard's live stream).
+    public init(logger: Logger, onPrice: @escaping @Sendable (AssetPrice) -> Void = { _ in }) {
         self.logger = logger
-        self.priceUpdates = priceUpdates
+        self.onPrice = onPrice
     }
 
     /// Applies rates-fetcher's events until the stream ends. The loops run on the actor, so a burst of
     /// waiting events costs no executor hop each (at 100,000 updates a second, the hops were the cost).
-    func follow(fetcher events: StreamEvents<FetcherUpdate>) async {
-        for await event in events { apply(event, from: "rates-fetcher", reset: {}, apply: apply) }
+    public func follow(fetcher events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>) async {
+        for await event in events { apply(event, from: "rates-fetcher") }
     }
 
     /// Applies the converter's prices until the stream ends.
-    func follow(prices events: StreamEvents<AssetPrice>) async {
-        for await event in events { apply(event, from: "converter", reset: { self.prices = [:] }, apply: apply) }
+    public func follow(prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>) async {
+        for await event in events { apply(event, from: "converter") }
     }
 
     /// Follows the portfolio's changes until the stream ends: for its health, as the pages ask the portfolio itself.
-    func follow(portfolio events: StreamEvents<PortfolioChange>) async {
+    public func follow(portfolio events: some AsyncSequence<StreamEvent<PortfolioChange>, Never>) async {
         for await event in events { apply(event, from: "portfolio", reset: {}, apply: { _ in }) }
+    }
+
+    /// Applies one event of rates-fetcher's streams.
+    public func apply(_ event: StreamEvent<FetcherUpdate>, from upstream: String) {
+        apply(event, from: upstream, reset: {}, apply: apply)
+    }
+
+    /// Applies one event of the converter's prices.
+    public func apply(_ event: StreamEvent<AssetPrice>, from upstream: String) {
+        apply(event, from: upstream, reset: { self.prices = [:] }, apply: apply)
     }
 
     /// Applies an event of `upstream`'s stream: a snapshot `reset`s what it replaces, then each update is `apply`d.
@@ -84,7 +93,7 @@ actor PresenterState {
     private func apply(_ update: StreamUpdate<AssetPrice>) {
         let price = update.value
         prices[PresenterState.key(price.asset, price.currency)] = price
-        priceUpdates.send(price)
+        onPrice(price)
         received(update)
     }
 
@@ -97,24 +106,24 @@ actor PresenterState {
     }
 
     /// The price of `asset` in `currency`, if the converter has published one.
-    func price(_ asset: String, in currency: String) -> AssetPrice? { prices[Self.key(asset, currency)] }
+    public func price(_ asset: String, in currency: String) -> AssetPrice? { prices[Self.key(asset, currency)] }
 
     /// Every price in `currency`, by asset.
-    func prices(in currency: String) -> [String: AssetPrice] {
+    public func prices(in currency: String) -> [String: AssetPrice] {
         Dictionary(prices.values.filter { $0.currency == currency }.map { ($0.asset, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Bitso's quote of `book` (e.g. `btc_mxn`).
-    func bitsoQuote(book: String) -> Quote? {
+    public func bitsoQuote(book: String) -> Quote? {
         guard let info = books[book], let topic = try? Topics.quote(feed: "bitso", market: info.market) else { return nil }
         return quotes[topic.topic]
     }
 
     /// Every Bitso quote.
-    func bitsoQuotes() -> [Quote] { quotes.filter { $0.key.source == "bitso" }.map(\.value) }
+    public func bitsoQuotes() -> [Quote] { quotes.filter { $0.key.source == "bitso" }.map(\.value) }
 
     /// The best quote of `asset`: in `currency` if any feed quotes it so, preferring CoinGecko.
-    func quote(of asset: String, in currency: String) -> Quote? {
+    public func quote(of asset: String, in currency: String) -> Quote? {
         let candidates = quotes.values.filter { $0.market.base == asset }
         let ranked = candidates.sorted { rank($0) < rank($1) }
         return ranked.first { $0.market.quote == currency } ?? ranked.first
@@ -123,55 +132,4 @@ actor PresenterState {
     private func rank(_ quote: Quote) -> Int { ["coingecko", "bitso", "wazirx"].firstIndex(of: quote.source) ?? 3 }
 
     private static func key(_ asset: String, _ currency: String) -> String { "\(asset)/\(currency)" }
-}
-
-/// Fans price updates out to every open Server-Sent Events stream.
-final class PriceBroadcast: Sendable {
-    /// What a stream carries: a price, or a keep-alive that shows a dead client without a price.
-    enum Event: Sendable {
-        case price(AssetPrice)
-        case keepalive
-    }
-
-    private struct Listeners {
-        var streams: [UUID: AsyncStream<Event>.Continuation] = [:]
-        var closed = false
-    }
-
-    private let listeners = Synchronization.Mutex(Listeners())
-
-    /// A stream of every price from now on; it ends when the listener is cancelled or on ``close()``.
-    func subscribe() -> AsyncStream<Event> {
-        let id = UUID()
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.listeners.withLock { $0.streams.removeValue(forKey: id) }
-        }
-        let closed = listeners.withLock { listeners in
-            if !listeners.closed { listeners.streams[id] = continuation }
-            return listeners.closed
-        }
-        if closed { continuation.finish() }
-        return stream
-    }
-
-    /// Passes a price to every listener.
-    func send(_ price: AssetPrice) { broadcast(.price(price)) }
-
-    /// Sends a keep-alive to every listener.
-    func keepalive() { broadcast(.keepalive) }
-
-    /// Ends every stream, now and later: the server's graceful shutdown must not wait on them.
-    func close() {
-        let streams = listeners.withLock { listeners in
-            listeners.closed = true
-            defer { listeners.streams = [:] }
-            return Array(listeners.streams.values)
-        }
-        for continuation in streams { continuation.finish() }
-    }
-
-    private func broadcast(_ event: Event) {
-        for continuation in listeners.withLock({ Array($0.streams.values) }) { continuation.yield(event) }
-    }
 }

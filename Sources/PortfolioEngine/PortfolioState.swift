@@ -1,6 +1,4 @@
-import Bus
-import PortfolioRules
-import TickwireClients
+import BusContract
 import Foundation
 import Logging
 import Market
@@ -9,9 +7,15 @@ import Money
 
 /// The one owner of the portfolio's in-memory state: masterdata, transactions and
 /// prices from the streams (also kept in the store for offline use), and the upstreams' health.
-actor PortfolioState {
+///
+/// It answers every method of the portfolio; what it stores, how it converts and where it tells of
+/// changes are passed in, so the service and its mock run the same rules.
+public actor PortfolioState {
+    /// Adds up amounts in one currency: the converter's `total`.
+    public typealias Total = @Sendable (TotalRequest) async throws -> TotalResult
+
     private let store: PortfolioStore
-    private let converter: ConverterClient
+    private let total: Total
     private let publish: @Sendable (PortfolioChange) throws -> Void
     private let logger: Logger
     private let now: @Sendable () -> Date
@@ -21,15 +25,15 @@ actor PortfolioState {
     private var prices: [String: StoredPrice] = [:]
     private var unsavedPrices: [String: StoredPrice] = [:]
     /// rates-fetcher's stream state, as `health` reports it.
-    private(set) var fetcher = "waiting for rates-fetcher's snapshot"
+    public private(set) var fetcher = "waiting for rates-fetcher's snapshot"
     /// The converter's stream state, as `health` reports it.
-    private(set) var converterStream = "waiting for the converter's snapshot"
+    public private(set) var converterStream = "waiting for the converter's snapshot"
 
-    /// State answering through `store`, converting through `converter`, telling of changes through `publish`.
-    init(store: PortfolioStore, converter: ConverterClient, publish: @escaping @Sendable (PortfolioChange) throws -> Void,
-         logger: Logger, now: @escaping @Sendable () -> Date) {
+    /// State answering through `store`, adding up through `total`, telling of changes through `publish`.
+    public init(store: PortfolioStore, total: @escaping Total, publish: @escaping @Sendable (PortfolioChange) throws -> Void,
+                logger: Logger, now: @escaping @Sendable () -> Date) {
         self.store = store
-        self.converter = converter
+        self.total = total
         self.publish = publish
         self.logger = logger
         self.now = now
@@ -37,28 +41,32 @@ actor PortfolioState {
 
     // MARK: Streams
 
-    /// Loads what the store kept from earlier runs.
-    func restore() async throws {
+    /// Loads what the store kept from earlier runs. A document the store cannot give back (written by an
+    /// older version, say) is logged and left for rates-fetcher's next snapshot to replace.
+    public func restore() async throws {
         for price in try await store.prices() { prices[Valuations.priceKey(asset: price.asset, currency: price.currency)] = price }
-        for key in [Topics.assets.topic, Topics.wallets.topic, Topics.transactions.topic] {
-            guard let body = try await store.document(key.rawValue), let update = try FetcherUpdate(message: BusMessage(topic: key.rawValue, body: body))
-            else { continue }
-            apply(update)
+        for key in [Topics.assets.rawValue, Topics.wallets.rawValue, Topics.transactions.rawValue] {
+            guard let body = try await store.document(key) else { continue }
+            do {
+                apply(try StoredDocument.decode(body))
+            } catch {
+                logger.warning("a stored document could not be read; waiting for rates-fetcher's", metadata: ["key": "\(key)", "error": "\(error)"])
+            }
         }
     }
 
     /// Follows rates-fetcher's masterdata and transactions until the stream ends.
-    func follow(fetcher events: StreamEvents<FetcherUpdate>) async {
+    public func follow(fetcher events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>) async {
         for await event in events { await applyFetcher(event) }
     }
 
     /// Follows the converter's prices until the stream ends.
-    func follow(prices events: StreamEvents<AssetPrice>) async {
+    public func follow(prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>) async {
         for await event in events { applyConverter(event) }
     }
 
     /// Applies rates-fetcher's masterdata and transactions, and keeps them for offline use.
-    func applyFetcher(_ event: StreamEvent<FetcherUpdate>) async {
+    public func applyFetcher(_ event: StreamEvent<FetcherUpdate>) async {
         let updates: [StreamUpdate<FetcherUpdate>]
         switch event {
         case .snapshot(let all): updates = all
@@ -70,7 +78,7 @@ actor PortfolioState {
         fetcher = "ok"
         for update in updates where apply(update.value) {
             do {
-                try await store.saveDocument(update.topic.rawValue, try Self.envelope(update))
+                try await store.saveDocument(update.topic.rawValue, try StoredDocument.encode(update.value))
             } catch {
                 logger.error("could not store an upstream document", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
             }
@@ -89,21 +97,8 @@ actor PortfolioState {
         return true
     }
 
-    /// An update as the envelope it came in, as the store keeps documents.
-    private static func envelope(_ update: StreamUpdate<FetcherUpdate>) throws -> Data {
-        func encode<Payload: Codable & Sendable>(_ data: Payload) throws -> Data {
-            try Wire.encode(Envelope(type: String(update.topic.kind), seq: update.seq, time: update.time, source: update.source, data: data))
-        }
-        switch update.value {
-        case .assets(let assets): return try encode(assets)
-        case .wallets(let wallets): return try encode(wallets)
-        case .transactions(let all): return try encode(all)
-        default: throw RPCError.internalError("\(update.topic) is not a document the portfolio keeps")
-        }
-    }
-
     /// Applies the converter's prices.
-    func applyConverter(_ event: StreamEvent<AssetPrice>) {
+    public func applyConverter(_ event: StreamEvent<AssetPrice>) {
         let updates: [StreamUpdate<AssetPrice>]
         switch event {
         case .snapshot(let all): updates = all
@@ -123,7 +118,7 @@ actor PortfolioState {
     }
 
     /// Writes the prices received since the last call.
-    func savePrices() async throws {
+    public func savePrices() async throws {
         guard !unsavedPrices.isEmpty else { return }
         let batch = Array(unsavedPrices.values)
         unsavedPrices = [:]
@@ -132,7 +127,7 @@ actor PortfolioState {
 
     // MARK: Requests
 
-    func addTrade(_ request: AddTradeRequest) async throws -> Trade {
+    public func addTrade(_ request: AddTradeRequest) async throws -> Trade {
         let validated = try TradeValidation.validate(request, knownAssets: knownAssets, now: now())
         let id = UUID().uuidString.lowercased()
         let trade = try await store.addTrade(validated, id, now())
@@ -140,15 +135,15 @@ actor PortfolioState {
         return trade
     }
 
-    func removeTrade(_ request: RemoveTradeRequest) async throws -> Bool {
+    public func removeTrade(_ request: RemoveTradeRequest) async throws -> Bool {
         guard try await store.removeTrade(request.id) else { throw RPCError.notFound("no trade with id \(request.id)") }
         try changed("trade.removed", request.id)
         return true
     }
 
-    func trades() async throws -> [Trade] { try await store.trades() }
+    public func trades() async throws -> [Trade] { try await store.trades() }
 
-    func holdings(_ request: HoldingsRequest) async throws -> Valuation {
+    public func holdings(_ request: HoldingsRequest) async throws -> Valuation {
         let currency = try Currency(code: request.currency ?? "USD")
         let trades = try await store.trades()
         let foreign = trades.filter { $0.currency != currency.code }
@@ -157,7 +152,7 @@ actor PortfolioState {
         if !foreign.isEmpty {
             do {
                 let items = try foreign.map { CurrencyAmount(amount: try $0.amount * $0.price, currency: $0.currency) }
-                let total = try await converter.total(TotalRequest(items: items, to: currency.code))
+                let total = try await total(TotalRequest(items: items, to: currency.code))
                 for (trade, item) in zip(foreign, total.items) { converted[trade.id] = item.converted }
             } catch {
                 warnings.append("costs in other currencies could not be converted: \(error)")
@@ -168,37 +163,37 @@ actor PortfolioState {
             offline: converterStream != "ok", now: now(), warnings: warnings)
     }
 
-    func watch(_ request: WatchlistRequest) async throws -> [String] {
+    public func watch(_ request: WatchlistRequest) async throws -> [String] {
         let asset = try TradeValidation.knownAsset(request.asset, knownAssets: knownAssets)
         if try await store.watch(asset, now()) { try changed("watchlist.added", asset) }
         return try await store.watchlist()
     }
 
-    func unwatch(_ request: WatchlistRequest) async throws -> [String] {
+    public func unwatch(_ request: WatchlistRequest) async throws -> [String] {
         let asset = request.asset.uppercased()
         if try await store.unwatch(asset) { try changed("watchlist.removed", asset) }
         return try await store.watchlist()
     }
 
-    func watchlist() async throws -> [String] { try await store.watchlist() }
+    public func watchlist() async throws -> [String] { try await store.watchlist() }
 
-    func wallets() throws -> WalletGroups {
+    public func wallets() throws -> WalletGroups {
         guard !masterdata.wallets.isEmpty else { throw RPCError.unavailable("no wallets yet: rates-fetcher's masterdata has not arrived (\(fetcher))") }
         return Valuations.walletGroups(masterdata)
     }
 
-    func assets() -> Masterdata { masterdata }
+    public func assets() -> Masterdata { masterdata }
 
-    func products() throws -> [ProductSummary] {
+    public func products() throws -> [ProductSummary] {
         guard !transactions.isEmpty else { throw RPCError.unavailable("no transactions yet: rates-fetcher's GNB feed has not arrived (\(fetcher))") }
         return Valuations.products(transactions)
     }
 
-    func product(_ request: ProductRequest) async throws -> ProductDetail {
+    public func product(_ request: ProductRequest) async throws -> ProductDetail {
         let currency = try Currency(code: request.currency ?? "EUR").code
         let items = transactions.filter { $0.sku == request.sku }.map { CurrencyAmount(amount: $0.amount, currency: $0.currency) }
         guard !items.isEmpty else { throw RPCError.notFound("no transactions for product \(request.sku)") }
-        let total = try await converter.total(TotalRequest(items: items, to: currency, source: "gnb"))
+        let total = try await total(TotalRequest(items: items, to: currency, source: "gnb"))
         return ProductDetail(sku: request.sku, currency: total.currency, total: total.total, transactions: total.items)
     }
 

@@ -3,19 +3,20 @@ import Money
 import Synchronization
 
 /// SplitMix64: a small generator that yields the same sequence for the same seed on every platform.
-struct SeededGenerator: RandomNumberGenerator, Sendable {
+public struct SeededGenerator: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
-    init(seed: UInt64) { state = seed }
+    /// A generator seeded with `seed`.
+    public init(seed: UInt64) { state = seed }
 
     /// A generator for one named stream within a seed, e.g. one coin's history.
-    init(seed: UInt64, stream: String) {
+    public init(seed: UInt64, stream: String) {
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325  // FNV-1a, stable across runs unlike Hasher
         for byte in stream.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
         state = seed ^ hash
     }
 
-    mutating func next() -> UInt64 {
+    public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -24,7 +25,7 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
     }
 
     /// A uniform integer in `range` (modulo bias is negligible for these small ranges).
-    mutating func int(in range: ClosedRange<Int>) -> Int {
+    public mutating func int(in range: ClosedRange<Int>) -> Int {
         range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
     }
 }
@@ -33,9 +34,9 @@ struct SeededGenerator: RandomNumberGenerator, Sendable {
 ///
 /// Every `step` moves its walk by a non-zero amount, and no walk strays more than `limit` from zero,
 /// so mock prices stay positive and within a few percent of the recorded ones.
-final class PriceWalk: Sendable {
+public final class PriceWalk: Sendable {
     /// Farthest a walk may stray, in basis points (4 %).
-    static let limit = 400
+    public static let limit = 400
 
     private struct State {
         var generator: SeededGenerator
@@ -44,12 +45,13 @@ final class PriceWalk: Sendable {
 
     private let state: Mutex<State>
 
-    init(seed: UInt64) {
+    /// Walks seeded with `seed`, each starting at zero.
+    public init(seed: UInt64) {
         state = Mutex(State(generator: SeededGenerator(seed: seed)))
     }
 
     /// Moves walk `key` one step and returns its new offset in basis points.
-    func step(_ key: String) -> Int {
+    public func step(_ key: String) -> Int {
         state.withLock { state in
             let old = state.offsets[key, default: 0]
             var new = old - old / 8 + state.generator.int(in: -30...30)
@@ -61,18 +63,18 @@ final class PriceWalk: Sendable {
     }
 
     /// Walk `key`'s current offset, without moving it.
-    func offset(_ key: String) -> Int {
+    public func offset(_ key: String) -> Int {
         state.withLock { $0.offsets[key, default: 0] }
     }
 
     /// `value` moved by `basisPoints`, kept to at least six significant digits so that a one-point move shows.
-    static func scale(_ value: ExactDecimal, by basisPoints: Int) throws(MoneyError) -> ExactDecimal {
+    public static func scale(_ value: ExactDecimal, by basisPoints: Int) throws(MoneyError) -> ExactDecimal {
         let moved = try value * ExactDecimal(10_000 + basisPoints)
         return try moved.divided(by: ExactDecimal(10_000), scale: resultScale(value))
     }
 
     /// Like `scale`, for an optional value.
-    static func scaleIfPresent(_ value: ExactDecimal?, by basisPoints: Int) throws(MoneyError) -> ExactDecimal? {
+    public static func scaleIfPresent(_ value: ExactDecimal?, by basisPoints: Int) throws(MoneyError) -> ExactDecimal? {
         guard let value else { return nil }
         return try scale(value, by: basisPoints)
     }
@@ -89,7 +91,7 @@ final class PriceWalk: Sendable {
 
 extension Quote {
     /// The quote with every price-like field moved by `basisPoints` (a percentage change stays as it is).
-    func moved(by basisPoints: Int) throws(MoneyError) -> Quote {
+    public func moved(by basisPoints: Int) throws(MoneyError) -> Quote {
         var quote = self
         quote.last = try PriceWalk.scale(last, by: basisPoints)
         quote.open = try PriceWalk.scaleIfPresent(open, by: basisPoints)

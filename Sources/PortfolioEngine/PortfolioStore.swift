@@ -1,5 +1,4 @@
 import Foundation
-import PortfolioRules
 import TickwireContract
 import Money
 

@@ -1,0 +1,176 @@
+import BusContract
+import Foundation
+import Market
+import Money
+import TickwireContract
+
+/// What the presenter asks the other services for while it builds a view.
+public struct ViewSources: Sendable {
+    /// The portfolio's `wallets`.
+    public var wallets: @Sendable () async throws -> WalletGroups
+    /// The portfolio's `holdings`.
+    public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
+    /// The portfolio's `trades.list`.
+    public var trades: @Sendable () async throws -> [Trade]
+    /// The portfolio's `products`.
+    public var products: @Sendable () async throws -> [ProductSummary]
+    /// The portfolio's `product`.
+    public var product: @Sendable (ProductRequest) async throws -> ProductDetail
+    /// The portfolio's `watchlist.list`.
+    public var watchlist: @Sendable () async throws -> [String]
+    /// rates-fetcher's `history`.
+    public var history: @Sendable (HistoryRequest) async throws -> PriceHistory
+
+    /// Sources from their closures.
+    public init(
+        wallets: @escaping @Sendable () async throws -> WalletGroups,
+        holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
+        trades: @escaping @Sendable () async throws -> [Trade],
+        products: @escaping @Sendable () async throws -> [ProductSummary],
+        product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
+        watchlist: @escaping @Sendable () async throws -> [String],
+        history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory
+    ) {
+        self.wallets = wallets
+        self.holdings = holdings
+        self.trades = trades
+        self.products = products
+        self.product = product
+        self.watchlist = watchlist
+        self.history = history
+    }
+}
+
+/// Builds every screen's view from what the presenter follows (``PresenterState``) and what it asks
+/// the other services (``ViewSources``): the presenter's logic, without HTTP or sockets.
+public struct ScreenBuilder: Sendable {
+    /// The streams followed.
+    public let state: PresenterState
+    /// The services asked.
+    public let sources: ViewSources
+
+    /// A builder over `state` and `sources`.
+    public init(state: PresenterState, sources: ViewSources) {
+        self.state = state
+        self.sources = sources
+    }
+
+    /// The answer to the `view` method.
+    public func view(_ request: ViewRequest, now: Date = Date()) async throws -> ScreenView {
+        let context = try ViewContext.resolve(locale: request.locale, acceptLanguage: nil, currency: request.currency, now: now)
+        return try await view(request.screen, parameters: request.parameters, context: context)
+    }
+
+    /// The screen `name` with `parameters` for `context`; `notices` are shown on top of the view's own.
+    public func view(_ name: String, parameters: [String: String], context: ViewContext, notices extra: [String] = []) async throws -> ScreenView {
+        let notices = extra + (await streamNotices(now: context.now))
+        let updated = await state.updated
+        switch name {
+        case "assets":
+            let masterdata = await state.masterdata
+            guard !masterdata.assets.isEmpty else { throw RPCError.unavailable("No assets yet: the masterdata has not arrived from rates-fetcher.") }
+            let view = try AssetsView.make(assets: masterdata.assets, wallets: masterdata.wallets, filter: parameters["filter"],
+                                           context: context, asOf: updated["assets"], notices: notices)
+            return .assets(view)
+        case "wallets":
+            let groups = try await sources.wallets()
+            let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
+            return .wallets(view)
+        case "coins":
+            let view = CoinsView.make(coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices)
+            return .coins(view)
+        case "coin":
+            let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
+            return .coin(view)
+        case "portfolio":
+            let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency))
+            let trades = try await sources.trades()
+            let view = PortfolioView.make(valuation: valuation, trades: trades, context: context, notices: notices)
+            return .portfolio(view)
+        case "books":
+            let books = await state.books.values.sorted { $0.book < $1.book }
+            guard !books.isEmpty else { throw RPCError.unavailable("No books yet: Bitso's data has not arrived from rates-fetcher.") }
+            let view = BooksView.make(books: books, tickers: await state.bitsoQuotes(), context: context, asOf: updated["book"], notices: notices)
+            return .books(view)
+        case "book":
+            let book = try required("book", parameters).lowercased()
+            guard let quote = await state.bitsoQuote(book: book) else { throw RPCError.notFound("No ticker for book \(book).") }
+            let view = BookView.make(quote: quote, book: book, context: context, notices: notices)
+            return .book(view)
+        case "products":
+            let products = try await sources.products()
+            let view = ProductsView.make(products: products, context: context, notices: notices)
+            return .products(view)
+        case "product":
+            let detail = try await sources.product(ProductRequest(sku: try required("sku", parameters)))
+            let view = ProductView.make(detail: detail, context: context, notices: notices)
+            return .product(view)
+        default:
+            throw RPCError.notFound("No screen \"\(name)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
+        }
+    }
+
+    /// Every coin with a price in `currency` (or only the watch list), watched ones marked.
+    private func coins(scope: String?, currency: String) async throws -> [CoinSnapshot] {
+        guard [nil, "all", "watchlist"].contains(scope) else {
+            throw RPCError.invalidParams("scope must be all or watchlist, got \"\(scope ?? "")\"")
+        }
+        let watched = Set((try? await sources.watchlist()) ?? [])
+        let prices = await state.prices(in: currency)
+        let symbols = scope == "watchlist" ? watched : Set(prices.keys).union(watched)
+        var snapshots: [CoinSnapshot] = []
+        for symbol in symbols.sorted() {
+            let (name, image) = await identity(of: symbol)
+            snapshots.append(CoinSnapshot(symbol: symbol, name: name, image: image, price: prices[symbol], watched: watched.contains(symbol)))
+        }
+        return snapshots
+    }
+
+    private func coin(_ symbol: String, context: ViewContext, notices: [String]) async throws -> CoinView {
+        var notices = notices
+        let (name, image) = await identity(of: symbol)
+        let watched = ((try? await sources.watchlist()) ?? []).contains(symbol)
+        let price = await state.price(symbol, in: context.currency)
+        let quote = await state.quote(of: symbol, in: context.currency)
+        guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
+        var history: PriceHistory?
+        do {
+            history = try await sources.history(HistoryRequest(asset: symbol, currency: context.currency, days: 30))
+        } catch {
+            notices.append("No 30-day history in \(context.currency): \(ScreenBuilder.describe(error))")
+        }
+        let valuation = try? await sources.holdings(HoldingsRequest(currency: context.currency))
+        return CoinView.make(
+            coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched),
+            quote: quote, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices)
+    }
+
+    /// A coin's name and image: CoinGecko's, else the masterdata's, else its symbol.
+    private func identity(of symbol: String) async -> (String, String?) {
+        if let coin = await state.coins[symbol] { return (coin.name, coin.image) }
+        if let asset = await state.masterdata.assets.first(where: { $0.symbol == symbol }) { return (asset.name, asset.iconLight) }
+        return (symbol, nil)
+    }
+
+    /// Notices for feeds that are failing and streams that are down.
+    private func streamNotices(now: Date) async -> [String] {
+        let streams = await state.streams.filter { $0.value != "ok" }.sorted { $0.key < $1.key }
+        return Notices.feedProblems(Array(await state.statuses.values).sorted { $0.feed < $1.feed }, now: now)
+            + streams.map { "\($0.key): \($0.value)" }
+    }
+
+    private func required(_ name: String, _ parameters: [String: String]) throws -> String {
+        guard let value = parameters[name], !value.isEmpty else { throw RPCError.invalidParams("missing \(name)") }
+        return value
+    }
+
+    /// A remote failure in a sentence.
+    public static func describe(_ error: any Error) -> String {
+        (error as? RPCError)?.message ?? String(describing: error)
+    }
+}
+
+extension ViewError: RPCErrorConvertible {
+    /// A view request with a bad parameter is invalid params.
+    public var rpcError: RPCError { .invalidParams(description) }
+}

@@ -1,0 +1,124 @@
+import Bus
+import Conversion
+import Foundation
+import Logging
+import Market
+import Synchronization
+import TickwireContract
+
+extension ConverterClient {
+    /// The converter's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
+    /// its price stream reports the recorded prices and then stays quiet.
+    public static let test = Self(
+        convert: Fixtures.answer("converter", "convert"),
+        total: Fixtures.answer("converter", "total"),
+        rates: Fixtures.answer("converter", "rates"),
+        sources: Fixtures.answer("converter", "sources"),
+        health: Fixtures.answer("converter", "health"),
+        prices: { .recorded { try Fixtures.snapshot("converter") { try $0.decode(ConverterAPI.prices)?.data } } })
+
+    /// A converter that runs the real one's rules in memory over `fetcher`'s rates and quotes (by default
+    /// ``RatesFetcherClient/mock(seed:interval:)``): conversions are exact and err as the service does,
+    /// and every asset is re-priced into `currencies` as soon as a quote or a rate changes.
+    public static func mock(
+        fetcher: RatesFetcherClient = .mock(), currencies: [String] = ["USD", "SEK", "EUR", "MXN"],
+        logger: Logger = Logger(label: "tickwire.mock-converter")
+    ) -> Self {
+        let converter = MockConverter(currencies: currencies, logger: logger)
+        let updates = fetcher.updates([.rate, .quote])
+        let following = Task { [weak converter] in
+            for await event in updates {
+                guard let converter else { return }
+                await converter.apply(event)
+            }
+        }
+        converter.stopOnRelease(following)
+        return Self(
+            convert: { request in await converter.ready(); return try await converter.state.convert(request) },
+            total: { request in await converter.ready(); return try await converter.state.total(request) },
+            rates: { request in await converter.ready(); return try await converter.state.rates(request) },
+            sources: { await converter.ready(); return await converter.state.sources() },
+            health: { Health(service: "converter", started: converter.started, upstreams: ["rates-fetcher": await converter.state.upstream]) },
+            prices: { converter.broadcast.stream { converter.priceSnapshot() } })
+    }
+}
+
+/// A mock converter: the service's ``ConverterState``, and its prices published the moment they change.
+final class MockConverter: Sendable {
+    let state: ConverterState
+    let broadcast = Broadcast<AssetPrice>()
+    let started = Date()
+    private let currencies: [String]
+    private let prices = Mutex<[Topic: StreamUpdate<AssetPrice>]>([:])
+    private let synchronized = Gate()
+    private let following = Mutex<Task<Void, Never>?>(nil)
+
+    init(currencies: [String], logger: Logger) {
+        state = ConverterState(logger: logger)
+        self.currencies = currencies
+    }
+
+    deinit { following.withLock { $0?.cancel() } }
+
+    /// Ends `task` (the loop that follows rates-fetcher) when this converter goes.
+    func stopOnRelease(_ task: Task<Void, Never>) { following.withLock { $0 = task } }
+
+    /// Waits until the first snapshot of rates came, or five seconds passed (then answers are the errors
+    /// of a converter without rates).
+    func ready() async { await synchronized.wait(atMost: .seconds(5)) }
+
+    /// Applies an event of rates-fetcher's, then publishes every price that changed.
+    func apply(_ event: StreamEvent<FetcherUpdate>) async {
+        await state.apply(event)
+        if case .snapshot = event { synchronized.open() }
+        let now = Date()
+        for price in await state.changedPrices(in: currencies) {
+            guard let topic = try? Topics.price(asset: price.asset, currency: price.currency).topic else { continue }
+            let update = prices.withLock { prices -> StreamUpdate<AssetPrice>? in
+                if prices[topic]?.value == price { return nil }
+                let update = StreamUpdate(topic: topic, seq: (prices[topic]?.seq ?? 0) + 1, time: now, source: "converter", value: price)
+                prices[topic] = update
+                return update
+            }
+            if let update { broadcast.send(.update(update)) }
+        }
+    }
+
+    /// Every price held, sorted by topic.
+    func priceSnapshot() -> [StreamUpdate<AssetPrice>] {
+        prices.withLock { $0.values.sorted { $0.topic < $1.topic } }
+    }
+}
+
+/// Opens once; waiters go on then, or when their time is up.
+final class Gate: Sendable {
+    private let state = Mutex<(open: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
+
+    /// Lets every waiter go on, now and later.
+    func open() {
+        let waiters = state.withLock { state in
+            state.open = true
+            defer { state.waiters = [:] }
+            return Array(state.waiters.values)
+        }
+        for waiter in waiters { waiter.resume() }
+    }
+
+    /// Returns once the gate is open, or after `timeout`.
+    func wait(atMost timeout: Duration) async {
+        if state.withLock({ $0.open }) { return }
+        let id = UUID()
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state in
+                if state.open { return true }
+                state.waiters[id] = continuation
+                return false
+            }
+            if resumeNow { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: timeout)
+                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+            }
+        }
+    }
+}

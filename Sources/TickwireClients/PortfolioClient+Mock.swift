@@ -1,0 +1,99 @@
+import Bus
+import Foundation
+import Logging
+import Market
+import PortfolioEngine
+import Synchronization
+import TickwireContract
+
+extension PortfolioClient {
+    /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked
+    /// (`addTrade` answers the first recorded trade, `removeTrade` true); its change stream stays quiet.
+    public static let test = Self(
+        addTrade: { _ in
+            guard let first = try Fixtures.load("portfolio", "trades.list", as: [Trade].self).first else {
+                throw RPCError.internalError("no recorded trade")
+            }
+            return first
+        },
+        removeTrade: { _ in true },
+        trades: Fixtures.answer("portfolio", "trades.list"),
+        holdings: Fixtures.answer("portfolio", "holdings"),
+        watch: Fixtures.answer("portfolio", "watchlist.list"),
+        unwatch: Fixtures.answer("portfolio", "watchlist.list"),
+        watchlist: Fixtures.answer("portfolio", "watchlist.list"),
+        wallets: Fixtures.answer("portfolio", "wallets"),
+        assets: Fixtures.answer("portfolio", "assets"),
+        products: Fixtures.answer("portfolio", "products"),
+        product: Fixtures.answer("portfolio", "product"),
+        health: Fixtures.answer("portfolio", "health"),
+        changes: { .recorded { [] } })
+
+    /// A portfolio that runs the real one's ``PortfolioState`` in memory: trades are validated, recorded
+    /// once per request id and valued with `converter`'s prices; wallets and products come from
+    /// `fetcher`'s masterdata and transactions; every change is published. By default over
+    /// ``RatesFetcherClient/mock(seed:interval:)`` and a ``ConverterClient/mock(fetcher:currencies:logger:)`` of it.
+    public static func mock(
+        fetcher: RatesFetcherClient = .mock(), converter: ConverterClient? = nil,
+        logger: Logger = Logger(label: "tickwire.mock-portfolio"), now: @escaping @Sendable () -> Date = { Date() }
+    ) -> Self {
+        let converter = converter ?? .mock(fetcher: fetcher)
+        let portfolio = MockPortfolio()
+        let state = PortfolioState(store: .memory(), total: converter.total, publish: portfolio.publish, logger: logger, now: now)
+        let documents = fetcher.updates([.assets, .wallets, .transactions])
+        let prices = converter.prices()
+        portfolio.follow(
+            Task { [weak portfolio] in
+                for await event in documents {
+                    await state.applyFetcher(event)
+                    if case .snapshot = event { portfolio?.synchronized.open() }
+                }
+            },
+            Task { await state.follow(prices: prices) })
+        @Sendable func ready() async { await portfolio.synchronized.wait(atMost: .seconds(5)) }
+        return Self(
+            addTrade: { await ready(); return try await state.addTrade($0) },
+            removeTrade: { try await state.removeTrade($0) },
+            trades: { try await state.trades() },
+            holdings: { await ready(); return try await state.holdings($0) },
+            watch: { await ready(); return try await state.watch($0) },
+            unwatch: { try await state.unwatch($0) },
+            watchlist: { try await state.watchlist() },
+            wallets: { await ready(); return try await state.wallets() },
+            assets: { await ready(); return await state.assets() },
+            products: { await ready(); return try await state.products() },
+            product: { await ready(); return try await state.product($0) },
+            health: {
+                Health(service: "portfolio", started: portfolio.started,
+                       upstreams: ["rates-fetcher": await state.fetcher, "converter": await state.converterStream])
+            },
+            changes: { portfolio.broadcast.stream { portfolio.lastChange() } })
+    }
+}
+
+/// What a mock portfolio keeps besides its ``PortfolioState``: its change stream and the loops that follow its upstreams.
+final class MockPortfolio: Sendable {
+    let broadcast = Broadcast<PortfolioChange>()
+    let synchronized = Gate()
+    let started = Date()
+    private let last = Mutex<StreamUpdate<PortfolioChange>?>(nil)
+    private let loops = Mutex<[Task<Void, Never>]>([])
+
+    deinit { loops.withLock { $0.forEach { $0.cancel() } } }
+
+    /// Ends `tasks` when this portfolio goes.
+    func follow(_ tasks: Task<Void, Never>...) { loops.withLock { $0 += tasks } }
+
+    /// Publishes a change on `portfolio.changed`, as the service does.
+    @Sendable func publish(_ change: PortfolioChange) {
+        let update = last.withLock { last in
+            let update = StreamUpdate(topic: Topics.portfolioChanged.topic, seq: (last?.seq ?? 0) + 1, time: Date(), source: "portfolio", value: change)
+            last = update
+            return update
+        }
+        broadcast.send(.update(update))
+    }
+
+    /// The last change, as the service's snapshot holds it.
+    func lastChange() -> [StreamUpdate<PortfolioChange>] { last.withLock { $0.map { [$0] } ?? [] } }
+}

@@ -1,0 +1,163 @@
+import Bus
+import Foundation
+import Market
+import Money
+import Synchronization
+import TickwireContract
+
+extension RatesFetcherClient {
+    /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
+    /// its streams report the recorded snapshot and then stay quiet.
+    public static let test = Self(
+        history: Fixtures.answer("rates-fetcher", "history"),
+        refresh: Fixtures.answer("rates-fetcher", "refresh"),
+        feeds: Fixtures.answer("rates-fetcher", "feeds"),
+        health: Fixtures.answer("rates-fetcher", "health"),
+        updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
+
+    /// rates-fetcher as a demo runs it, with no network: the recorded state, whose quotes walk at random
+    /// (seeded by `seed`, within a few percent) every `interval`; a 30-day history for every quoted coin in
+    /// any currency it is quoted in, ending at the current price; `refresh` and `feeds` answer as the
+    /// service does, errors included.
+    public static func mock(seed: UInt64 = 1, interval: Duration = .seconds(1)) -> Self {
+        let market: MockFetcher
+        do {
+            market = try MockFetcher(seed: seed)
+        } catch {
+            return .unavailable("RatesFetcherClient.mock", error)
+        }
+        Task { [weak market] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard let market else { return }
+                market.step(now: Date())
+            }
+        }
+        return Self(
+            history: { try market.history($0) },
+            refresh: { try market.refresh($0) },
+            feeds: { market.statuses() },
+            health: { Health(service: "rates-fetcher", started: market.started, upstreams: market.statuses().reduce(into: [:]) { $0[$1.feed] = "ok" }) },
+            updates: { kinds in market.broadcast.stream { market.snapshot(kinds) }.filter(kinds) })
+    }
+
+    /// A client whose every closure throws `error`, for a mock that could not be made.
+    static func unavailable(_ name: String, _ error: any Error) -> Self {
+        let reason = "\(name) could not start: \(error)"
+        return Self(
+            history: { _ in throw RPCError.unavailable(reason) }, refresh: { _ in throw RPCError.unavailable(reason) },
+            feeds: { throw RPCError.unavailable(reason) }, health: { throw RPCError.unavailable(reason) },
+            updates: { _ in .failing(reason) })
+    }
+}
+
+extension StreamEvents<FetcherUpdate> {
+    /// Only the updates of `kinds`.
+    func filter(_ kinds: Set<FetcherUpdate.Kind>) -> Self {
+        let base = self
+        return Self {
+            let source = base.makeAsyncIterator().source
+            return Source(next: {
+                while true {
+                    guard let event = await source.next() else { return nil }
+                    switch event {
+                    case .snapshot(let updates): return .snapshot(updates.filter { kinds.contains($0.value.kind) })
+                    case .update(let update) where kinds.contains(update.value.kind): return .update(update)
+                    case .update: continue
+                    case .unavailable: return event
+                    }
+                }
+            })
+        }
+    }
+}
+
+/// The state of a mock rates-fetcher: every topic's last value, the recorded quotes its walks start from.
+final class MockFetcher: Sendable {
+    let broadcast = Broadcast<FetcherUpdate>()
+    let started = Date()
+    private let state: Mutex<[Topic: StreamUpdate<FetcherUpdate>]>
+    private let recordedQuotes: [(topic: Topic, quote: Quote)]
+    private let recordedFeeds: [FeedStatus]
+    private let walk: PriceWalk
+    private let seed: UInt64
+
+    init(seed: UInt64) throws {
+        let updates = try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:))
+        state = Mutex(Dictionary(updates.map { ($0.topic, $0) }, uniquingKeysWith: { _, newer in newer }))
+        recordedQuotes = updates.compactMap { update in
+            if case .quote(let quote) = update.value { return (update.topic, quote) }
+            return nil
+        }.sorted { $0.topic < $1.topic }
+        recordedFeeds = try Fixtures.load("rates-fetcher", "feeds")
+        walk = PriceWalk(seed: seed)
+        self.seed = seed
+    }
+
+    /// Every held update of `kinds`, sorted by topic.
+    func snapshot(_ kinds: Set<FetcherUpdate.Kind>) -> [StreamUpdate<FetcherUpdate>] {
+        state.withLock { $0.values.filter { kinds.contains($0.value.kind) }.sorted { $0.topic < $1.topic } }
+    }
+
+    /// Moves every quote one step of its walk and publishes it.
+    func step(now: Date) {
+        for (topic, recorded) in recordedQuotes {
+            guard var quote = try? recorded.moved(by: walk.step(topic.rawValue)) else { continue }
+            quote.time = now
+            let update = state.withLock { state -> StreamUpdate<FetcherUpdate> in
+                let update = StreamUpdate<FetcherUpdate>(
+                    topic: topic, seq: (state[topic]?.seq ?? 0) + 1, time: now, source: quote.source, value: .quote(quote))
+                state[topic] = update
+                return update
+            }
+            broadcast.send(.update(update))
+        }
+    }
+
+    /// Every feed's status: as recorded, polled just now.
+    func statuses() -> [FeedStatus] {
+        recordedFeeds.map { status in
+            var status = status
+            status.state = .ok
+            status.message = nil
+            status.lastSuccess = Date()
+            status.lastAttempt = status.lastSuccess
+            return status
+        }
+    }
+
+    /// `refresh`: the feed's status, or the service's error for a feed it does not have.
+    func refresh(_ request: RefreshRequest) throws -> FeedStatus {
+        guard let status = statuses().first(where: { $0.feed == request.feed }) else {
+            throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(recordedFeeds.map(\.feed).joined(separator: ", "))")
+        }
+        return status
+    }
+
+    /// `history`: daily prices of `asset` over `days` days, ending at its current quote in `currency`,
+    /// walked back at random (seeded per coin, currency and length, so asking again gives the same series).
+    func history(_ request: HistoryRequest) throws -> PriceHistory {
+        let asset = request.asset.uppercased()
+        let currency = try Currency(code: request.currency ?? "USD").code
+        let days = request.days ?? 30
+        guard (1...365).contains(days) else { throw RPCError.invalidParams("days must be 1 to 365, got \(days)") }
+        let quotes = state.withLock { $0.values.compactMap { update -> Quote? in
+            if case .quote(let quote) = update.value, quote.market.base == asset { return quote }
+            return nil
+        } }
+        guard let quote = quotes.first(where: { $0.market.quote == currency }) else {
+            let known = Set(quotes.map(\.market.quote)).sorted().joined(separator: ", ")
+            throw RPCError.notFound("no price history for \(asset) in \(currency)" + (known.isEmpty ? "" : "; it is quoted in \(known)"))
+        }
+        var generator = SeededGenerator(seed: seed, stream: "history:\(asset):\(currency):\(days)")
+        let day = 86_400.0
+        let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
+        var offset = 0
+        var points: [PricePoint] = []
+        for back in 0...days {
+            points.append(PricePoint(time: Date(timeIntervalSince1970: today - Double(back) * day), price: try PriceWalk.scale(quote.last, by: offset)))
+            offset = min(max(offset + generator.int(in: -150...150), -PriceWalk.limit * 4), PriceWalk.limit * 4)
+        }
+        return PriceHistory(asset: asset, currency: currency, points: points.reversed())
+    }
+}
