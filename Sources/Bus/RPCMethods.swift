@@ -81,12 +81,8 @@ public struct RPCMethods: Sendable {
         do {
             let result = try await body()
             return Reply(body: try Wire.encode(RPCSuccess(id: id, result: result)), failed: false)
-        } catch let error as RPCError {
-            return failure(id, error)
-        } catch let error as any RPCErrorConvertible {
-            return failure(id, error.rpcError)
         } catch {
-            return failure(id, .internalError(describe(error)))
+            return failure(id, RPCError(answering: error, describe: describe))
         }
     }
 

@@ -34,6 +34,28 @@ public struct RPCError: Error, Codable, Sendable, Equatable, CustomStringConvert
     public static func notFound(_ detail: String) -> RPCError { .init(code: Code.notFound, message: detail) }
 }
 
+extension RPCError {
+    /// The error a server answers with when a handler throws `error`: itself if it is one, its own form if
+    /// it knows one (``RPCErrorConvertible``), else an internal error that `describe`s it.
+    public init(answering error: any Error, describe: (any Error) -> String = { String(describing: $0) }) {
+        switch error {
+        case let error as RPCError: self = error
+        case let error as any RPCErrorConvertible: self = error.rpcError
+        default: self = .internalError(describe(error))
+        }
+    }
+
+    /// Runs `body`, throwing what it throws as a server would answer it: what an in-memory stand-in for
+    /// a service wraps its work in, so its callers see the service's errors.
+    public static func answering<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw RPCError(answering: error)
+        }
+    }
+}
+
 /// An error a handler may throw that knows its JSON-RPC form.
 public protocol RPCErrorConvertible: Error {
     /// The JSON-RPC error to answer with.

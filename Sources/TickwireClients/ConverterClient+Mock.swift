@@ -34,10 +34,10 @@ extension ConverterClient {
         }
         converter.stopOnRelease(following)
         return Self(
-            convert: { request in await converter.ready(); return try await converter.state.convert(request) },
-            total: { request in await converter.ready(); return try await converter.state.total(request) },
-            rates: { request in await converter.ready(); return try await converter.state.rates(request) },
-            sources: { await converter.ready(); return await converter.state.sources() },
+            convert: { request in try await converter.answer { try await $0.convert(request) } },
+            total: { request in try await converter.answer { try await $0.total(request) } },
+            rates: { request in try await converter.answer { try await $0.rates(request) } },
+            sources: { try await converter.answer { await $0.sources() } },
             health: { Health(service: "converter", started: converter.started, upstreams: ["rates-fetcher": await converter.state.upstream]) },
             prices: { converter.broadcast.stream { converter.priceSnapshot() } })
     }
@@ -63,9 +63,12 @@ final class MockConverter: Sendable {
     /// Ends `task` (the loop that follows rates-fetcher) when this converter goes.
     func stopOnRelease(_ task: Task<Void, Never>) { following.withLock { $0 = task } }
 
-    /// Waits until the first snapshot of rates came, or five seconds passed (then answers are the errors
-    /// of a converter without rates).
-    func ready() async { await synchronized.wait(atMost: .seconds(5)) }
+    /// `body`'s answer from the state once the first snapshot of rates came (or five seconds passed: then
+    /// the answers are the errors of a converter without rates), with the errors the service answers.
+    func answer<T>(_ body: (ConverterState) async throws -> T) async throws -> T {
+        await synchronized.wait(atMost: .seconds(5))
+        return try await RPCError.answering { try await body(state) }
+    }
 
     /// Applies an event of rates-fetcher's, then publishes every price that changed.
     func apply(_ event: StreamEvent<FetcherUpdate>) async {

@@ -50,19 +50,23 @@ extension PortfolioClient {
                 }
             },
             Task { await state.follow(prices: prices) })
-        @Sendable func ready() async { await portfolio.synchronized.wait(atMost: .seconds(5)) }
+        /// `body`'s answer once the masterdata came (or five seconds passed), with the errors the service answers.
+        @Sendable func answer<T>(_ body: () async throws -> T) async throws -> T {
+            await portfolio.synchronized.wait(atMost: .seconds(5))
+            return try await RPCError.answering(body)
+        }
         return Self(
-            addTrade: { await ready(); return try await state.addTrade($0) },
-            removeTrade: { try await state.removeTrade($0) },
-            trades: { try await state.trades() },
-            holdings: { await ready(); return try await state.holdings($0) },
-            watch: { await ready(); return try await state.watch($0) },
-            unwatch: { try await state.unwatch($0) },
-            watchlist: { try await state.watchlist() },
-            wallets: { await ready(); return try await state.wallets() },
-            assets: { await ready(); return await state.assets() },
-            products: { await ready(); return try await state.products() },
-            product: { await ready(); return try await state.product($0) },
+            addTrade: { request in try await answer { try await state.addTrade(request) } },
+            removeTrade: { request in try await answer { try await state.removeTrade(request) } },
+            trades: { try await answer { try await state.trades() } },
+            holdings: { request in try await answer { try await state.holdings(request) } },
+            watch: { request in try await answer { try await state.watch(request) } },
+            unwatch: { request in try await answer { try await state.unwatch(request) } },
+            watchlist: { try await answer { try await state.watchlist() } },
+            wallets: { try await answer { try await state.wallets() } },
+            assets: { try await answer { await state.assets() } },
+            products: { try await answer { try await state.products() } },
+            product: { request in try await answer { try await state.product(request) } },
             health: {
                 Health(service: "portfolio", started: portfolio.started,
                        upstreams: ["rates-fetcher": await state.fetcher, "converter": await state.converterStream])

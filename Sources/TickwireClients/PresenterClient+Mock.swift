@@ -50,7 +50,7 @@ extension PresenterClient {
             view: { request in
                 await presenter.fetcherSynchronized.wait(atMost: .seconds(5))
                 await presenter.pricesSynchronized.wait(atMost: .seconds(5))
-                return try await builder.view(request)
+                return try await RPCError.answering { try await builder.view(request) }
             },
             health: { Health(service: "presenter", started: presenter.started, upstreams: await state.streams) })
     }

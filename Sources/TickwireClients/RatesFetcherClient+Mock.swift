@@ -34,8 +34,8 @@ extension RatesFetcherClient {
             }
         }
         return Self(
-            history: { try market.history($0) },
-            refresh: { try market.refresh($0) },
+            history: { request in try await RPCError.answering { try market.history(request) } },
+            refresh: { request in try await RPCError.answering { try market.refresh(request) } },
             feeds: { market.statuses() },
             health: { Health(service: "rates-fetcher", started: market.started, upstreams: market.statuses().reduce(into: [:]) { $0[$1.feed] = "ok" }) },
             updates: { kinds in market.broadcast.stream { market.snapshot(kinds) }.filter(kinds) })

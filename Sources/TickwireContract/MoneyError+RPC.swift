@@ -1,4 +1,4 @@
-import Bus
+import BusContract
 import Money
 
 extension MoneyError: RPCErrorConvertible {

@@ -1,0 +1,181 @@
+import Foundation
+import Market
+import Money
+import PresenterViews
+import Testing
+import TickwireClients
+import TickwireContract
+
+/// The error code a call failed with, or nil when it did not fail with a JSON-RPC error.
+func code(_ body: () async throws -> some Any) async -> Int? {
+    do {
+        _ = try await body()
+        return nil
+    } catch let error as RPCError {
+        return error.code
+    } catch {
+        return nil
+    }
+}
+
+/// Every client's assertions, run against the real service (in this process, over ipc) and against its
+/// mock: the same answers in shape and the same errors for the same bad input, so a mock cannot drift.
+@Suite("Client contracts: live and mock agree", .serialized)
+struct ContractTests {
+    /// rates-fetcher: feeds, refresh, history and its streams.
+    @Test(arguments: Stack.allCases)
+    func ratesFetcher(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let fetcher = clients.fetcher
+            let feeds = try await fetcher.feeds()
+            #expect(Set(feeds.map(\.feed)).isSuperset(of: ["bitso", "coingecko", "gnb", "masterdata"]))
+            #expect(try await fetcher.refresh(RefreshRequest(feed: "bitso")).feed == "bitso")
+            #expect(await code { try await fetcher.refresh(RefreshRequest(feed: "nope")) } == RPCError.Code.invalidParams)
+
+            let history = try await fetcher.history(HistoryRequest(asset: "BTC", currency: "USD", days: 30))
+            #expect(history.asset == "BTC" && history.currency == "USD")
+            #expect(history.points.count >= 20)
+            #expect(history.points.map(\.time) == history.points.map(\.time).sorted())
+            #expect(history.points.allSatisfy { $0.price > .zero })
+            #expect(await code { try await fetcher.history(HistoryRequest(asset: "BTC", days: 0)) } == RPCError.Code.invalidParams)
+            #expect(await code { try await fetcher.history(HistoryRequest(asset: "BTC", currency: "not a code")) } == RPCError.Code.invalidParams)
+            #expect(await code { try await fetcher.history(HistoryRequest(asset: "NOPE")) } == RPCError.Code.notFound)
+
+            let quotes = await first(fetcher.updates([.quote])) { event -> [StreamUpdate<FetcherUpdate>]? in
+                if case .snapshot(let updates) = event, !updates.isEmpty { return updates }
+                return nil
+            }
+            let topics = Set(quotes?.map(\.topic.rawValue) ?? [])
+            #expect(topics.contains("quote.bitso.BTC-MXN") && topics.contains("quote.coingecko.BTC-USD"))
+            #expect(quotes?.allSatisfy { $0.value.kind == .quote } == true)
+            #expect(try await fetcher.health().service == "rates-fetcher")
+        }
+    }
+
+    /// The converter: exact conversions, totals by the GNB rule, rates, sources, its errors and its prices.
+    @Test(arguments: Stack.allCases)
+    func converter(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let converter = clients.converter
+            #expect(await eventually { try await converter.sources().contains { $0.source == "market" } })
+            let converted = try await converter.convert(ConvertRequest(amount: 10, from: "EUR", to: "USD"))
+            #expect(converted.currency == "USD" && converted.path.first == "EUR" && converted.path.last == "USD")
+            #expect(converted == (try await ConverterClient.test.convert(ConvertRequest(amount: 10, from: "EUR", to: "USD"))))
+            #expect(try await converter.convert(ConvertRequest(amount: 1, from: "BTC", to: "SEK")).amount > .zero)
+            #expect(await code { try await converter.convert(ConvertRequest(amount: 1, from: "XYZ", to: "USD")) } == RPCError.Code.unknownCurrency)
+            #expect(await code { try await converter.convert(ConvertRequest(amount: 1, from: "not a code", to: "USD")) } == RPCError.Code.invalidParams)
+            #expect(await code { try await converter.convert(ConvertRequest(amount: 1, from: "EUR", to: "USD", source: "nope")) } == RPCError.Code.unknownSource)
+
+            let gnb = try await converter.total(TotalRequest(
+                items: [CurrencyAmount(amount: try ExactDecimal("10.00"), currency: "USD"), CurrencyAmount(amount: try ExactDecimal("5"), currency: "CAD")],
+                to: "EUR", source: "gnb"))
+            #expect(gnb.currency == "EUR" && gnb.items.count == 2)
+            #expect(gnb.total == gnb.items.reduce(ExactDecimal.zero) { (try? $0 + $1.converted) ?? $0 })
+
+            let rates = try await converter.rates(RatesRequest(base: "USD"))
+            #expect(Set(rates.rates.map(\.currency)).isSuperset(of: ["EUR", "SEK"]))
+            #expect(Set(try await converter.sources().map(\.source)).isSuperset(of: ["gnb", "market"]))
+
+            let price = await first(converter.prices()) { event -> AssetPrice? in
+                switch event {
+                case .snapshot(let updates): updates.first { $0.topic.rawValue == "price.BTC.USD" }?.value
+                case .update(let update): update.topic.rawValue == "price.BTC.USD" ? update.value : nil
+                case .unavailable: nil
+                }
+            }
+            #expect(price?.asset == "BTC" && price?.currency == "USD" && (price?.price ?? .zero) > .zero)
+            #expect(try await converter.health().service == "converter")
+        }
+    }
+
+    /// The portfolio: idempotent trades, validation errors, valuations, the watch list, wallets, products, changes.
+    @Test(arguments: Stack.allCases)
+    func portfolio(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let portfolio = clients.portfolio
+            #expect(await eventually { try await !portfolio.assets().assets.isEmpty })
+            let changes = portfolio.changes()
+            let added = Task {
+                // A subscriber that joins while the trade is added finds it in its snapshot (the topic's last value).
+                await first(changes) { event -> PortfolioChange? in
+                    switch event {
+                    case .snapshot(let updates): updates.map(\.value).first { $0.reason == "trade.added" }
+                    case .update(let update): update.value.reason == "trade.added" ? update.value : nil
+                    case .unavailable: nil
+                    }
+                }
+            }
+            try await Task.sleep(for: .milliseconds(300))
+            let request = AddTradeRequest(asset: "btc", amount: try ExactDecimal("0.5"), price: 60_000, currency: "USD",
+                                          date: Date(timeIntervalSinceNow: -86_400), requestId: "contract-1")
+            let trade = try await portfolio.addTrade(request)
+            #expect(trade.asset == "BTC")
+            #expect(try await portfolio.addTrade(request).id == trade.id)
+            #expect(try await portfolio.trades().map(\.id) == [trade.id])
+            #expect(await added.value?.subject == trade.id)
+
+            var bad = request
+            bad.asset = "NOPE"
+            #expect(await code { try await portfolio.addTrade(bad) } == RPCError.Code.invalidParams)
+            bad = request
+            bad.amount = .zero
+            #expect(await code { try await portfolio.addTrade(bad) } == RPCError.Code.invalidParams)
+            bad = request
+            bad.date = Date(timeIntervalSinceNow: 86_400)
+            #expect(await code { try await portfolio.addTrade(bad) } == RPCError.Code.invalidParams)
+
+            #expect(await eventually { try await portfolio.holdings(HoldingsRequest(currency: "USD")).holdings.first?.value != nil })
+            let valuation = try await portfolio.holdings(HoldingsRequest(currency: "USD"))
+            #expect(valuation.currency == "USD" && valuation.holdings.map(\.asset) == ["BTC"])
+            #expect(valuation.holdings.first?.amount == (try ExactDecimal("0.5")))
+            #expect(await code { try await portfolio.holdings(HoldingsRequest(currency: "u$")) } == RPCError.Code.invalidParams)
+
+            #expect(try await portfolio.watch(WatchlistRequest(asset: "eth")) == ["ETH"])
+            #expect(await code { try await portfolio.watch(WatchlistRequest(asset: "NOPE")) } == RPCError.Code.invalidParams)
+            #expect(try await portfolio.unwatch(WatchlistRequest(asset: "ETH")) == [])
+
+            #expect(try await portfolio.removeTrade(RemoveTradeRequest(id: trade.id)))
+            #expect(await code { try await portfolio.removeTrade(RemoveTradeRequest(id: trade.id)) } == RPCError.Code.notFound)
+
+            #expect(!(try await portfolio.wallets().fiat.isEmpty))
+            #expect(try await portfolio.products().contains { $0.sku == "T2006" })
+            let product = try await portfolio.product(ProductRequest(sku: "T2006"))
+            #expect(product.currency == "EUR")
+            #expect(product.total == (try ExactDecimal("14.99")))
+            #expect(await code { try await portfolio.product(ProductRequest(sku: "NOPE")) } == RPCError.Code.notFound)
+            #expect(try await portfolio.health().service == "portfolio")
+        }
+    }
+
+    /// The presenter: every screen in the asked locale and currency, and its errors.
+    @Test(arguments: Stack.allCases)
+    func presenter(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let presenter = clients.presenter
+            #expect(await eventually {
+                guard case .coins(let coins) = try await presenter.view(ViewRequest(screen: "coins")) else { return false }
+                return coins.rows.contains { $0.symbol == "BTC" && $0.price != nil }
+            })
+            guard case .coins(let sek) = try await presenter.view(ViewRequest(screen: "coins", locale: "sv_SE", currency: "SEK")) else {
+                Issue.record("coins is not a coins view")
+                return
+            }
+            #expect(sek.currency == "SEK" && sek.locale == "sv_SE")
+            #expect(sek.rows.first { $0.symbol == "BTC" }?.price?.currency == "SEK")
+
+            #expect(await eventually { (try? await presenter.view(ViewRequest(screen: "product", locale: "de_AT", sku: "T2006"))) != nil })
+            guard case .product(let product) = try await presenter.view(ViewRequest(screen: "product", locale: "de_AT", sku: "T2006")) else {
+                Issue.record("product is not a product view")
+                return
+            }
+            #expect(product.total.text == "€\u{A0}14,99")
+            for screen in ["assets", "wallets", "books"] {
+                #expect(try await presenter.view(ViewRequest(screen: screen)).screen == screen)
+            }
+            #expect(await code { try await presenter.view(ViewRequest(screen: "nope")) } == RPCError.Code.notFound)
+            #expect(await code { try await presenter.view(ViewRequest(screen: "coin")) } == RPCError.Code.invalidParams)
+            #expect(await code { try await presenter.view(ViewRequest(screen: "coins", currency: "dollars")) } == RPCError.Code.invalidParams)
+            #expect(try await presenter.health().service == "presenter")
+        }
+    }
+}

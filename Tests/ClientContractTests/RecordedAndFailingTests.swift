@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+import TickwireClients
+
+/// The `test` clients answer from their recordings, and the `failing` ones name what was reached.
+@Suite("Recorded and failing clients")
+struct RecordedAndFailingTests {
+    /// Every recorded answer still decodes into its method's result type.
+    @Test func everyRecordingDecodes() async throws {
+        let fetcher = RatesFetcherClient.test, converter = ConverterClient.test
+        let portfolio = PortfolioClient.test, presenter = PresenterClient.test
+        #expect(try await fetcher.history(HistoryRequest(asset: "BTC")).points.count >= 20)
+        #expect(try await fetcher.refresh(RefreshRequest(feed: "bitso")).feed == "bitso")
+        #expect(!(try await fetcher.feeds()).isEmpty)
+        #expect(try await fetcher.health().service == "rates-fetcher")
+        #expect(try await converter.convert(ConvertRequest(amount: 10, from: "EUR", to: "USD")).currency == "USD")
+        #expect(try await converter.total(TotalRequest(items: [], to: "EUR")).currency == "EUR")
+        #expect(!(try await converter.rates(RatesRequest(base: "USD")).rates.isEmpty))
+        #expect(!(try await converter.sources()).isEmpty)
+        #expect(try await converter.health().service == "converter")
+        #expect(try await portfolio.trades().count == 2)
+        #expect(try await portfolio.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 1, currency: "USD", date: Date(), requestId: "x")).asset == "BTC")
+        #expect(try await portfolio.holdings(HoldingsRequest()).holdings.count == 2)
+        #expect(try await portfolio.watchlist() == ["BTC"])
+        #expect(!(try await portfolio.wallets()).crypto.isEmpty)
+        #expect(!(try await portfolio.assets()).assets.isEmpty)
+        #expect(!(try await portfolio.products()).isEmpty)
+        #expect(try await portfolio.product(ProductRequest(sku: "T2006")).sku == "T2006")
+        #expect(try await portfolio.health().service == "portfolio")
+        for screen in ScreenView.screens {
+            #expect(try await presenter.view(ViewRequest(screen: screen)).screen == screen)
+        }
+        await #expect(throws: RPCError.self) { try await presenter.view(ViewRequest(screen: "nope")) }
+
+        let snapshot = await first(converter.prices()) { event -> [StreamUpdate<AssetPrice>]? in
+            if case .snapshot(let updates) = event { return updates }
+            return nil
+        }
+        #expect(snapshot?.contains { $0.topic.rawValue == "price.BTC.USD" } == true)
+        let documents = await first(fetcher.updates([.assets, .transactions])) { event -> [StreamUpdate<FetcherUpdate>]? in
+            if case .snapshot(let updates) = event { return updates }
+            return nil
+        }
+        #expect(documents.map { Set($0.map(\.value.kind)) } == [.assets, .transactions])
+    }
+
+    /// A `failing` client's closures throw an error naming the client and the closure; its streams say so.
+    @Test func failingNamesWhatWasReached() async throws {
+        await #expect(throws: Unimplemented("PortfolioClient.holdings")) { try await PortfolioClient.failing.holdings(HoldingsRequest()) }
+        await #expect(throws: Unimplemented("ConverterClient.total")) { try await ConverterClient.failing.total(TotalRequest(items: [], to: "EUR")) }
+        await #expect(throws: Unimplemented("RatesFetcherClient.history")) { try await RatesFetcherClient.failing.history(HistoryRequest(asset: "BTC")) }
+        await #expect(throws: Unimplemented("PresenterClient.view")) { try await PresenterClient.failing.view(ViewRequest(screen: "coins")) }
+        let reason = await first(ConverterClient.failing.prices()) { event -> String? in
+            if case .unavailable(let reason) = event { return reason }
+            return nil
+        }
+        #expect(reason?.contains("ConverterClient.prices") == true)
+    }
+}
