@@ -1,0 +1,52 @@
+import Foundation
+import Logging
+import PortfolioCore
+import PortfolioEngine
+@testable import PresenterCore
+import ServiceSupport
+import Testing
+import TickwireClients
+
+/// Deadlines shrink along a chain of calls, so the service nearest a dead peer answers first, with what it has.
+@Suite("Deadlines along the chain")
+struct DeadlineTests {
+    /// The presenter asks the portfolio (2 s an attempt) whose converter is dead (its calls would wait
+    /// 2 s × 2 attempts): the portfolio gives up on the converter within the presenter's deadline and
+    /// answers its offline valuation, which the presenter shows instead of an error.
+    @Test func presenterShowsTheOfflineValuationWhileTheConverterIsDown() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func ipc(_ name: String) -> String { "ipc://\(folder.path)/\(name)" }
+        var logger = Logger(label: "deadline")
+        logger.logLevel = .critical
+
+        let fetcher = RatesFetcherClient.mock(seed: 9, interval: .seconds(60))
+        let portfolioRuntime = try Runtime(service: "portfolio", logger: logger)
+        let deadConverter = try ConverterClient.live(portfolioRuntime.connection(), rep: ipc("converter-rep"), pub: ipc("converter-pub"))
+        let services = try await Portfolio.services(
+            PortfolioConfiguration(rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub")), store: .memory(),
+            converter: deadConverter, fetcher: fetcher, runtime: portfolioRuntime)
+        let running = services.map { service in Task { try? await service.run() } }
+        defer { for task in running { task.cancel() } }
+
+        let presenterRuntime = try Runtime(service: "presenter", logger: logger)
+        let portfolio = try PortfolioClient.live(presenterRuntime.connection(), rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub"))
+        #expect(await eventually { try await !portfolio.assets().assets.isEmpty })
+        _ = try await portfolio.addTrade(AddTradeRequest(
+            asset: "ETH", amount: 1, price: 20_000, currency: "SEK", date: Date(timeIntervalSinceNow: -3_600), requestId: "deadline"))
+
+        let core = Presenter.Core(
+            upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher), runtime: presenterRuntime)
+        let started = ContinuousClock.now
+        let view = try await core.builder.view(ViewRequest(screen: "portfolio", currency: "USD"))
+        let elapsed = ContinuousClock.now - started
+        guard case .portfolio(let shown) = view else {
+            Issue.record("not a portfolio view")
+            return
+        }
+        #expect(elapsed < .seconds(2), "answered within the presenter's first attempt, not after its retry")
+        #expect(shown.offline)
+        #expect(shown.notices.contains { $0.contains("before the deadline") }, "\(shown.notices)")
+        #expect(shown.holdings.map(\.asset) == ["ETH"])
+    }
+}
