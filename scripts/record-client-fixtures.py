@@ -35,7 +35,8 @@ def main():
         ["rates-fetcher", "--feeds", "test", "--pub", ep["fetcher-pub"], "--rep", ep["fetcher-rep"]],
         ["converter", "--pub", ep["converter-pub"], "--rep", ep["converter-rep"]] + upstream,
         ["portfolio", "--pub", ep["portfolio-pub"], "--rep", ep["portfolio-rep"], "--database", ":memory:"] + upstream + converter,
-        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0"] + upstream + converter + portfolio,
+        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0", "--alerts-rep", f"ipc://{work}/alerts-rep",
+         "--alerts-pub", f"ipc://{work}/alerts-pub"] + upstream + converter + portfolio,
     ]
     processes = [subprocess.Popen([os.path.join(bin_dir, c[0])] + c[1:], stderr=open(os.path.join(work, c[0] + ".log"), "w"))
                  for c in commands]
@@ -109,7 +110,7 @@ def main():
             },
         }
         views = {"assets": {}, "wallets": {}, "coins": {}, "coin": {"symbol": "BTC"}, "portfolio": {},
-                 "books": {}, "book": {"book": "btc_mxn"}, "products": {}, "product": {"sku": "T2006"}}
+                 "books": {}, "book": {"book": "btc_mxn"}, "products": {}, "product": {"sku": "T2006"}, "alerts": {}}
         for screen, parameters in views.items():
             answers["presenter"][f"view-{screen}"] = call(ep["presenter-rep"], "view", {"screen": screen, **parameters})
         for service, methods in answers.items():

@@ -16,6 +16,10 @@ struct PresenterCommand: AsyncParsableCommand {
     @OptionGroup var fetcher: FetcherEndpoints
     @OptionGroup var converter: ConverterEndpoints
     @OptionGroup var portfolio: PortfolioEndpoints
+    @Option(name: .customLong("alerts-rep"), help: .init(DefaultEndpoint.priceAlertsRep.help("price-alerts' JSON-RPC")))
+    var alertsRep: String?
+    @Option(name: .customLong("alerts-pub"), help: .init(DefaultEndpoint.priceAlertsPub.help("price-alerts' alert stream")))
+    var alertsPub: String?
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -24,7 +28,8 @@ struct PresenterCommand: AsyncParsableCommand {
         let upstreams = PresenterUpstreams(
             portfolio: try .live(connection, rep: portfolio.repEndpoint, pub: portfolio.pubEndpoint),
             converter: try .live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint),
-            fetcher: try .live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint))
+            fetcher: try .live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint),
+            alerts: try .live(connection, rep: DefaultEndpoint.priceAlertsRep.resolve(alertsRep), pub: DefaultEndpoint.priceAlertsPub.resolve(alertsPub)))
         try await runtime.run(Presenter.services(PresenterConfiguration(
             rep: DefaultEndpoint.presenterRep.resolve(rep),
             http: DefaultEndpoint.presenterHTTP.resolve(http)

@@ -38,12 +38,15 @@ public struct PresenterUpstreams: Sendable {
     public var converter: ConverterClient
     /// rates-fetcher: quotes, books, coins, feed status, masterdata, history.
     public var fetcher: RatesFetcherClient
+    /// price-alerts, the plugin: its rules and alerts (shown when it runs, and missed by nothing else when not).
+    public var alerts: PriceAlertsClient
 
     /// The upstreams.
-    public init(portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient) {
+    public init(portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient) {
         self.portfolio = portfolio
         self.converter = converter
         self.fetcher = fetcher
+        self.alerts = alerts
     }
 }
 
@@ -80,9 +83,9 @@ public enum Presenter {
         init(upstreams: PresenterUpstreams, runtime: Runtime) {
             let broadcast = PriceBroadcast()
             self.broadcast = broadcast
-            let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) })
+            let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) }, onAlert: { broadcast.send($0) })
             self.state = state
-            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher))
+            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, alerts: upstreams.alerts))
             self.builder = builder
             screens = Screens(builder: builder)
             var methods = runtime.standardMethods(publisher: nil) {
@@ -94,7 +97,9 @@ public enum Presenter {
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
+            let alerts = upstreams.alerts.alerts()
             followers = [
+                LoopService { await state.follow(alerts: alerts) },
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
                 LoopService { await state.follow(prices: prices) },
                 LoopService { await state.follow(portfolio: changes) },

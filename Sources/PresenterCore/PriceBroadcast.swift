@@ -2,11 +2,12 @@ import Foundation
 import Synchronization
 import TickwireContract
 
-/// Fans price updates out to every open Server-Sent Events stream.
+/// Fans price updates and alerts out to every open Server-Sent Events stream.
 final class PriceBroadcast: Sendable {
-    /// What a stream carries: a price, or a keep-alive that shows a dead client without a price.
+    /// What a stream carries: a price, an alert, or a keep-alive that shows a dead client without either.
     enum Event: Sendable {
         case price(AssetPrice)
+        case alert(AlertFired)
         case keepalive
     }
 
@@ -34,6 +35,9 @@ final class PriceBroadcast: Sendable {
 
     /// Passes a price to every listener.
     func send(_ price: AssetPrice) { broadcast(.price(price)) }
+
+    /// Passes an alert to every listener.
+    func send(_ alert: AlertFired) { broadcast(.alert(alert)) }
 
     /// Sends a keep-alive to every listener.
     func keepalive() { broadcast(.keepalive) }

@@ -25,7 +25,7 @@ struct WebServer {
         let router = Router()
         router.add(middleware: MetricsMiddleware())
         router.get("/") { _, _ in Response.redirect(to: "/coins", type: .found) }
-        for screen in ["assets", "wallets", "coins", "portfolio", "books", "products"] {
+        for screen in ["assets", "wallets", "coins", "portfolio", "books", "products", "alerts"] {
             router.get(RouterPath(stringLiteral: "/\(screen)")) { request, _ in await page(screen, request) }
         }
         router.get("/coins/:symbol") { request, context in
@@ -164,7 +164,8 @@ struct WebServer {
 
     // MARK: Live prices
 
-    /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes.
+    /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes, and every
+    /// alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``).
     private func events(_ request: Request) -> Response {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         let currency = (query.first { $0.name == "currency" }?.value ?? "USD").uppercased()
@@ -182,6 +183,9 @@ struct WebServer {
                     try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
                 case .price:
                     continue
+                case .alert(let alert):
+                    let fired = (try? Wire.encode(AlertsView.fired(of: alert, locale: locale))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+                    try await writer.write(ByteBuffer(string: "event: alert\ndata: \(fired)\n\n"))
                 case .keepalive:
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }

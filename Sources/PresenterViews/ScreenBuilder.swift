@@ -20,6 +20,8 @@ public struct ViewSources: Sendable {
     public var watchlist: @Sendable () async throws -> [String]
     /// rates-fetcher's `history`.
     public var history: @Sendable (HistoryRequest) async throws -> PriceHistory
+    /// price-alerts' `alerts.list`.
+    public var alertRules: @Sendable () async throws -> [AlertRule]
 
     /// Sources from their closures.
     public init(
@@ -29,7 +31,8 @@ public struct ViewSources: Sendable {
         products: @escaping @Sendable () async throws -> [ProductSummary],
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
         watchlist: @escaping @Sendable () async throws -> [String],
-        history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory
+        history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
+        alertRules: @escaping @Sendable () async throws -> [AlertRule]
     ) {
         self.wallets = wallets
         self.holdings = holdings
@@ -38,6 +41,7 @@ public struct ViewSources: Sendable {
         self.product = product
         self.watchlist = watchlist
         self.history = history
+        self.alertRules = alertRules
     }
 }
 
@@ -105,6 +109,18 @@ public struct ScreenBuilder: Sendable {
             let detail = try await sources.product(ProductRequest(sku: try required("sku", parameters)))
             let view = ProductView.make(detail: detail, context: context, notices: notices)
             return .product(view)
+        case "alerts":
+            var problem: String?
+            let rules: [AlertRule]?
+            do {
+                rules = try await sources.alertRules()
+            } catch {
+                rules = nil
+                problem = Self.describe(error)
+            }
+            let alertsStream = await state.alertsStream
+            if problem == nil, alertsStream != "ok" { problem = alertsStream }
+            return .alerts(AlertsView.make(rules: rules, fired: await state.alerts.map(\.value), problem: problem, context: context, notices: notices))
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
         }

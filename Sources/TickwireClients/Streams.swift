@@ -49,9 +49,10 @@ extension StreamEvents {
         Self { let shared = SharedIterator(make()); return Source(next: { await shared.next() }) }
     }
 
-    /// A stream that only ever says `reason`, then ends: what a `failing` client's streams are.
+    /// A stream that says `reason` and nothing more, as a live stream does while its publisher is away:
+    /// what a `failing` client's streams are. It ends only when its reader stops.
     public static func failing(_ reason: String) -> Self {
-        each { AsyncStream { $0.yield(.unavailable(reason: reason)); $0.finish() } }
+        each { AsyncStream { $0.yield(.unavailable(reason: reason)) } }
     }
 
     /// The live stream of a publisher: a Clone-pattern ``Subscriber`` of `prefixes` at `pub`, with snapshots

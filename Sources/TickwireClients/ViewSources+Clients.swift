@@ -1,10 +1,10 @@
 import PresenterViews
 
 extension ViewSources {
-    /// What a presenter asks `portfolio` and `fetcher` for.
-    public init(portfolio: PortfolioClient, fetcher: RatesFetcherClient) {
+    /// What a presenter asks `portfolio`, `fetcher` and `alerts` for.
+    public init(portfolio: PortfolioClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient) {
         self.init(
             wallets: portfolio.wallets, holdings: portfolio.holdings, trades: portfolio.trades, products: portfolio.products,
-            product: portfolio.product, watchlist: portfolio.watchlist, history: fetcher.history)
+            product: portfolio.product, watchlist: portfolio.watchlist, history: fetcher.history, alertRules: alerts.list)
     }
 }

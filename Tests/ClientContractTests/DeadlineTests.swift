@@ -36,7 +36,7 @@ struct DeadlineTests {
             asset: "ETH", amount: 1, price: 20_000, currency: "SEK", date: Date(timeIntervalSinceNow: -3_600), requestId: "deadline"))
 
         let core = Presenter.Core(
-            upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher), runtime: presenterRuntime)
+            upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher, alerts: .failing), runtime: presenterRuntime)
         let started = ContinuousClock.now
         let view = try await core.builder.view(ViewRequest(screen: "portfolio", currency: "USD"))
         let elapsed = ContinuousClock.now - started

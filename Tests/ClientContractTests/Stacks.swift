@@ -86,7 +86,7 @@ final class LiveStack: Sendable {
             upstreams: PresenterUpstreams(
                 portfolio: .live(presenterConnection, rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub")),
                 converter: .live(presenterConnection, rep: ipc("converter-rep"), pub: ipc("converter-pub")),
-                fetcher: .live(presenterConnection, rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub"))),
+                fetcher: .live(presenterConnection, rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub")), alerts: .failing),
             runtime: presenterRuntime)
         tasks = services.map { service in Task { try? await service.run() } }
 

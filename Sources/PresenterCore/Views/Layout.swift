@@ -5,7 +5,7 @@ enum Layout {
     /// The pages the navigation bar links, in order.
     static let pages: [(path: String, title: String)] = [
         ("/assets", "Assets"), ("/wallets", "Wallets"), ("/coins", "Coins"),
-        ("/portfolio", "Portfolio"), ("/books", "Books"), ("/products", "Products"),
+        ("/portfolio", "Portfolio"), ("/books", "Books"), ("/products", "Products"), ("/alerts", "Alerts"),
     ]
 
     /// The locales the switch offers.

@@ -39,6 +39,36 @@ enum Scripts {
         """
     }
 
+    /// Live alerts: listens to the `alert` events of `/events` and adds each to the top of `#fired`.
+    static func liveAlerts(currency: String) -> String {
+        """
+        <script>
+        (function () {
+          var status = document.getElementById("live-status");
+          var table = document.querySelector("#fired tbody");
+          if (!("EventSource" in window) || !table) { if (status) status.textContent = "live alerts unavailable"; return; }
+          var source = new EventSource("/events?currency=" + encodeURIComponent(\(HTML.scriptString(currency))));
+          source.onopen = function () { if (status) status.textContent = "live"; };
+          source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
+          source.addEventListener("alert", function (event) {
+            var alert;
+            try { alert = JSON.parse(event.data); } catch (e) { return; }
+            var row = document.createElement("tr");
+            row.className = "alert-row";
+            row.setAttribute("data-rule", alert.ruleId);
+            [alert.firedAtText, alert.asset, alert.condition, alert.threshold.text, alert.price.text].forEach(function (text, index) {
+              var cell = document.createElement("td");
+              if (index > 2) cell.className = "num";
+              cell.textContent = text;
+              row.appendChild(cell);
+            });
+            table.insertBefore(row, table.firstChild);
+          });
+        })();
+        </script>
+        """
+    }
+
     /// The chart read-out: hovering or focusing a point shows its date and price under the chart.
     static let chartReadout = """
         <script>

@@ -1,0 +1,59 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// price-alerts: rules on the converter's prices, and the alerts they fire on `alert.<ASSET>.<FIAT>`.
+///
+/// A Tickwire service in a package of its own, as a plugin would be: it depends on the main package by
+/// path (or by URL) and uses only its library products — `TickwireClients` (the contract and a client of
+/// every service), `ServiceSupport` (flags, logging, metrics, lifecycle) and `Bus` (the publisher and the
+/// JSON-RPC server to serve on). The versions of the shared dependencies are the main package's.
+let package = Package(
+    name: "price-alerts",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "price-alerts", targets: ["price-alerts"]),
+    ],
+    dependencies: [
+        .package(name: "tickwire", path: "../.."),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
+    ],
+    targets: [
+        // The rules, their store, the methods and the services: everything but `main`.
+        .target(name: "PriceAlertsCore", dependencies: [
+            .product(name: "TickwireClients", package: "tickwire"),
+            .product(name: "ServiceSupport", package: "tickwire"),
+            .product(name: "Bus", package: "tickwire"),
+            .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        // converter -> price-alerts
+        .executableTarget(
+            name: "price-alerts",
+            dependencies: [
+                "PriceAlertsCore",
+                .product(name: "ServiceSupport", package: "tickwire"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Services/price-alerts"
+        ),
+        // Unit and contract tests with no socket, and an end-to-end test of the real executables.
+        .testTarget(
+            name: "PriceAlertsCoreTests",
+            dependencies: [
+                "PriceAlertsCore",
+                .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "ServiceSupport", package: "tickwire"),
+                .product(name: "Bus", package: "tickwire"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            exclude: ["python"]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
