@@ -31,6 +31,9 @@ public final class RPCServer: Service, Sendable {
         }
     }
 
+    /// The methods it answers, sorted.
+    public var methodNames: [String] { methods.names }
+
     /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
     public func boundEndpoint() throws -> String {
         try socket.perform { try $0.lastEndpoint() }

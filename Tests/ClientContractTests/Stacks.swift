@@ -1,3 +1,4 @@
+import Bus
 import ConverterCore
 import Foundation
 import Logging
@@ -51,6 +52,8 @@ enum Stack: String, CaseIterable, Sendable, CustomTestStringConvertible {
 /// recorded feeds (`--feeds test`), each reached only through its live client.
 final class LiveStack: Sendable {
     let clients: Clients
+    /// The methods each service's server answers, by service.
+    let registered: [String: [String]]
     private let tasks: [Task<Void, Never>]
 
     init() async throws {
@@ -88,6 +91,7 @@ final class LiveStack: Sendable {
                 converter: .live(presenterConnection, rep: ipc("converter-rep"), pub: ipc("converter-pub")),
                 fetcher: .live(presenterConnection, rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub")), alerts: .failing),
             runtime: presenterRuntime)
+        registered = Dictionary(uniqueKeysWithValues: services.compactMap { $0 as? RPCServer }.map { ($0.service, $0.methodNames) })
         tasks = services.map { service in Task { try? await service.run() } }
 
         let connection = try LiveConnection(logger: logger)
