@@ -27,6 +27,7 @@ let package = Package(
             .product(name: "TickwireClients", package: "tickwire"),
             .product(name: "ServiceSupport", package: "tickwire"),
             .product(name: "Bus", package: "tickwire"),
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "GRDB", package: "GRDB.swift"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),

@@ -93,6 +93,37 @@ struct FetcherEndToEndTests {
         #expect(await fetcher.stop() == 0)
     }
 
+    /// The Python client (clients/python/tickwire.py) against rates-fetcher and the converter: its own test
+    /// suite, with the Clone subscriber and the Lazy Pirate calls run against the real services.
+    @Test func pythonClientPassesItsTestsAgainstTheStack() async throws {
+        let endpoints = try Endpoints()
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
+        let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let outputURL = endpoints.directory.appendingPathComponent("python-client.out")
+        #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
+        let python = Process()
+        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        python.arguments = ["python3", root.appendingPathComponent("clients/python/test_tickwire.py").path]
+        python.environment = ProcessInfo.processInfo.environment.merging([
+            "TICKWIRE_TEST_STACK": "1", "PYTHONDONTWRITEBYTECODE": "1",
+            "TICKWIRE_RATES_FETCHER_PUB": endpoints.fetcherPub, "TICKWIRE_RATES_FETCHER_REP": endpoints.fetcherRep,
+            "TICKWIRE_CONVERTER_PUB": endpoints.converterPub, "TICKWIRE_CONVERTER_REP": endpoints.converterRep,
+        ]) { _, new in new }
+        let output = try FileHandle(forWritingTo: outputURL)
+        python.standardOutput = output
+        python.standardError = output
+        try python.run()
+        // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
+        #expect(await eventually(within: .seconds(120)) { !python.isRunning })
+        let report = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
+        #expect(python.terminationStatus == 0, "clients/python/test_tickwire.py:\n\(report.suffix(3000))")
+        #expect(report.contains("OK") && !report.contains("skipped=3"), "the stack tests ran: \(report.suffix(300))")
+        if python.isRunning { python.terminate() }
+        #expect(await converter.stop() == 0)
+        #expect(await fetcher.stop() == 0)
+    }
+
     /// Bad requests get JSON-RPC errors and the service keeps serving.
     @Test func badRequestsGetClearErrors() async throws {
         let endpoints = try Endpoints()
