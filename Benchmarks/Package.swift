@@ -22,7 +22,7 @@ let package = Package(
             dependencies: [
                 .product(name: "Bus", package: "tickwire"),
                 .product(name: "Market", package: "tickwire"),
-                .product(name: "Messages", package: "tickwire"),
+                .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "ZeroMQ", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
@@ -34,6 +34,7 @@ let package = Package(
                 .product(name: "Bus", package: "tickwire"),
                 .product(name: "Market", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
+                .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TickwireBenchmarks",

@@ -1,5 +1,6 @@
 import Benchmark
 import Bus
+import TickwireClients
 import Foundation
 import Market
 import Money

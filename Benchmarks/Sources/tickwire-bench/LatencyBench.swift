@@ -1,4 +1,5 @@
 import Bus
+import TickwireClients
 import Foundation
 import Market
 import Logging
@@ -95,7 +96,7 @@ enum LatencyBench {
     static func rpcRoundTrip(calls: Int) async throws -> (Percentiles, String, stalls: Int) {
         let graph = try ConversionBench.graph()
         var methods = RPCMethods()
-        methods.register("convert", params: ConvertParams.self) { params in
+        methods.register(RPCMethod<ConvertParams, CurrencyAmount>("convert")) { params in
             CurrencyAmount(
                 amount: try graph.convert(params.amount, from: params.from, to: params.to, scale: 2),
                 currency: params.to)

@@ -1,4 +1,5 @@
 import Bus
+import TickwireClients
 import Foundation
 import TickwireContract
 import Money
@@ -14,7 +15,7 @@ enum PriceFlood {
     static let currencies = ["USD", "EUR", "SEK", "MXN", "INR"]
 
     /// One price per topic, 100 topics.
-    static func updates() throws -> [(Topic, AssetPrice)] {
+    static func updates() throws -> [(StreamTopic<AssetPrice>, AssetPrice)] {
         try assets.flatMap { asset in
             try currencies.map { currency in
                 (try Topics.price(asset: asset, currency: currency),
@@ -28,7 +29,7 @@ enum PriceFlood {
         let context = try ZMQContext()
         let publisher = try Publisher(context: context, service: "converter", endpoints: [pub], logger: quietLogger())
         var methods = RPCMethods()
-        methods.register("snapshot", params: SnapshotRequest.self) { publisher.snapshot(prefix: $0.prefix) }
+        methods.register(StandardAPI.snapshot) { publisher.snapshot(prefix: $0.prefix) }
         let server = try RPCServer(context: context, service: "converter", endpoints: [rep], methods: methods, logger: quietLogger())
         let serving = Task { await server.run() }
         let heartbeats = Task { try await publisher.run() }

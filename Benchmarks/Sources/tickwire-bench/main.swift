@@ -1,4 +1,5 @@
 import Bus
+import TickwireClients
 import Foundation
 import Market
 import TickwireContract
