@@ -6,6 +6,8 @@ PORT ?= 8080
 # Swift libraries whose relocated pages count in its memory (the converter idles in 21.6 MB instead
 # of 26.8), and its binary runs on a host without the Swift toolchain.
 RELEASE_FLAGS = -c release --static-swift-stdlib
+# The plugin built only on the library products, a package of its own.
+PLUGIN = Examples/price-alerts
 
 .PHONY: deps test-deps build release run test bench clean
 
@@ -20,16 +22,21 @@ build: deps
 
 release: deps
 	$(SWIFT) build $(RELEASE_FLAGS)
+	$(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN)
 
 run: release
-	@bash deploy/local/run-stack.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)"
+	@bash deploy/local/run-stack.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
+	    "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
 
+# The main package's tests, then the plugin's (whose end-to-end test runs the main package's binaries).
 test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+	$(SWIFT) build --build-tests --package-path $(PLUGIN)
+	$(SWIFT) test --skip-build --package-path $(PLUGIN)
 
 clean:
-	rm -rf .build
+	rm -rf .build $(PLUGIN)/.build
 
 # Benchmarks against the Python peers and raw libzmq (issue 6): builds Benchmarks/ in release,
 # runs every benchmark and peer, prints the table and writes bench/RESULTS.md. The services are

@@ -72,7 +72,8 @@ public final class RPCServer: Service, Sendable {
         duration.record(since: start)
         if reply.failed {
             errors.increment()
-            logger.debug("rpc error", metadata: ["method": "\(reply.method)", "response": "\(String(decoding: reply.body, as: UTF8.self))"])
+            // Every refused request is logged (a bad client's own mistakes at notice, so they cannot flood the warnings).
+            logger.notice("rpc error", metadata: ["method": "\(reply.method)", "response": "\(String(decoding: reply.body.prefix(2_000), as: UTF8.self))"])
         }
         socket.post(Array(route) + [reply.body])
     }

@@ -1,4 +1,3 @@
-import Market
 import Money
 import Synchronization
 

@@ -1,1 +1,2 @@
+@_exported import Bus
 @_exported import TickwireClients

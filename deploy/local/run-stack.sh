@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Starts the four services from BIN_DIR on their default endpoints, in demo mode
-# (mock feeds: no network needed), and stops all of them on Ctrl-C or SIGTERM.
+# Starts the four services from BIN_DIR (and price-alerts from PLUGIN_BIN_DIR, when given) on their
+# default endpoints, in demo mode (mock feeds: no network needed), and stops all of them on Ctrl-C or SIGTERM.
 set -uo pipefail
-bin_dir=${1:?usage: run-stack.sh BIN_DIR}
+bin_dir=${1:?usage: run-stack.sh BIN_DIR [PLUGIN_BIN_DIR]}
+plugin_dir=${2:-}
 data_dir=${TICKWIRE_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tickwire-demo}
 mkdir -p "$data_dir"
 
@@ -18,17 +19,25 @@ stop() {
 }
 trap stop INT TERM
 
+# start DIR NAME ARGS...: runs DIR/NAME in the background.
 start() {
-    "$bin_dir/$1" "${@:2}" &
+    "$1/$2" "${@:3}" &
     pids+=($!)
 }
-start rates-fetcher --feeds mock
-start converter
-start portfolio --database "$data_dir/portfolio.sqlite"
-start presenter
+start "$bin_dir" rates-fetcher --feeds mock
+start "$bin_dir" converter
+start "$bin_dir" portfolio --database "$data_dir/portfolio.sqlite"
+start "$bin_dir" presenter
+if [ -n "$plugin_dir" ]; then
+    start "$plugin_dir" price-alerts --database "$data_dir/price-alerts.sqlite"
+fi
 
 echo
 echo "Tickwire is running (mock feeds). Dashboard: ${TICKWIRE_PRESENTER_HTTP:-http://127.0.0.1:8080}"
+if [ -n "$plugin_dir" ]; then
+    echo "price-alerts: add a rule with JSON-RPC on ${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}, e.g."
+    echo "  python3 -c 'import sys; sys.path.append(\"clients/python\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
+fi
 echo "Press Ctrl-C to stop."
 # If any service exits on its own, take the rest down too.
 wait -n "${pids[@]}"

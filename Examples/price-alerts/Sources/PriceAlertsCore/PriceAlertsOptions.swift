@@ -19,7 +19,7 @@ public struct PriceAlertsOptions: ParsableArguments {
     /// `--converter-rep` and `--converter-pub`: where the live converter is.
     @OptionGroup public var converterEndpoints: ConverterEndpoints
     /// `--converter live|mock`.
-    @Option(help: "live: the converter at --converter-rep/--converter-pub; mock: one in this process over mock feeds (default live)")
+    @Option(help: "live: the converter at --converter-rep/--converter-pub; mock: one in this process over mock feeds")
     public var converter: ConverterSource = .live
     @Option(help: "SQLite file, or :memory: (env \(AlertStore.databaseVariable); default $XDG_DATA_HOME/tickwire/price-alerts.sqlite)")
     var database: String?

@@ -107,12 +107,11 @@ public actor PriceAlertsState {
     /// `alerts.add`: validates the request, checks the new rule at the pair's last price (so it fires at
     /// once if it already holds), stores it, and answers it. A request id seen before answers its first rule.
     public func add(_ request: AddAlertRequest) async throws -> AlertRule {
-        let method = PriceAlertsAPI.add.name
         let pair: Pair
         do {
             pair = try Self.validated(request)
         } catch {
-            throw refused(error, method: method)
+            throw refused(error, method: PriceAlertsAPI.add.name)
         }
         var rule = AlertRule(id: newID(), asset: pair.asset, currency: pair.currency, above: request.above, below: request.below,
                              createdAt: now(), holds: false, lastFired: nil)
