@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Records the answers of a real stack as the fixtures of the `test` clients (TickwireClients).
 
-Usage: scripts/record-client-fixtures.py BIN_DIR [OUT_DIR]
+Usage: scripts/record-client-fixtures.py BIN_DIR PLUGIN_BIN_DIR [OUT_DIR]
 
 Starts rates-fetcher (recorded feeds: `--feeds test`), converter, portfolio (an in-memory
-database) and presenter from BIN_DIR on ipc endpoints of a temporary folder, adds two trades
-and a watched coin, calls every method of every service and writes each answer's `result` as
+database) and presenter from BIN_DIR, and price-alerts from PLUGIN_BIN_DIR (Examples/price-alerts'
+build), on ipc endpoints of a temporary folder; adds two trades, a watched coin and two alert
+rules, calls every method of every service and writes each answer's `result` as
 OUT_DIR/<service>/<method>.json (default: Sources/TickwireClients/Fixtures). Run it again when
 a method or a payload changes; the contract tests check the fixtures still decode.
 """
@@ -23,11 +24,12 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def main():
-    bin_dir = sys.argv[1]
-    out_dir = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "Sources/TickwireClients/Fixtures")
+    bin_dir, plugin_dir = sys.argv[1], sys.argv[2]
+    out_dir = sys.argv[3] if len(sys.argv) > 3 else os.path.join(ROOT, "Sources/TickwireClients/Fixtures")
     work = tempfile.mkdtemp(prefix="tickwire-record-")
     ep = {name: f"ipc://{work}/{name}" for name in
-          ["fetcher-pub", "fetcher-rep", "converter-pub", "converter-rep", "portfolio-pub", "portfolio-rep", "presenter-rep"]}
+          ["fetcher-pub", "fetcher-rep", "converter-pub", "converter-rep", "portfolio-pub", "portfolio-rep", "presenter-rep",
+           "alerts-pub", "alerts-rep"]}
     upstream = ["--fetcher-pub", ep["fetcher-pub"], "--fetcher-rep", ep["fetcher-rep"]]
     converter = ["--converter-pub", ep["converter-pub"], "--converter-rep", ep["converter-rep"]]
     portfolio = ["--portfolio-pub", ep["portfolio-pub"], "--portfolio-rep", ep["portfolio-rep"]]
@@ -35,11 +37,14 @@ def main():
         ["rates-fetcher", "--feeds", "test", "--pub", ep["fetcher-pub"], "--rep", ep["fetcher-rep"]],
         ["converter", "--pub", ep["converter-pub"], "--rep", ep["converter-rep"]] + upstream,
         ["portfolio", "--pub", ep["portfolio-pub"], "--rep", ep["portfolio-rep"], "--database", ":memory:"] + upstream + converter,
-        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0", "--alerts-rep", f"ipc://{work}/alerts-rep",
-         "--alerts-pub", f"ipc://{work}/alerts-pub"] + upstream + converter + portfolio,
+        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0", "--alerts-rep", ep["alerts-rep"],
+         "--alerts-pub", ep["alerts-pub"]] + upstream + converter + portfolio,
     ]
     processes = [subprocess.Popen([os.path.join(bin_dir, c[0])] + c[1:], stderr=open(os.path.join(work, c[0] + ".log"), "w"))
                  for c in commands]
+    processes.append(subprocess.Popen(
+        [os.path.join(plugin_dir, "price-alerts"), "--rep", ep["alerts-rep"], "--pub", ep["alerts-pub"], "--database", ":memory:"] + converter,
+        stderr=open(os.path.join(work, "price-alerts.log"), "w")))
     context = zmq.Context()
     try:
         def call(endpoint, method, params=None):
@@ -77,6 +82,8 @@ def main():
         ]:
             call(ep["portfolio-rep"], "trades.add", request)
         call(ep["portfolio-rep"], "watchlist.add", {"asset": "BTC"})
+        added = call(ep["alerts-rep"], "alerts.add", {"asset": "BTC", "currency": "USD", "above": "1", "requestId": "fixture-alert-1"})
+        call(ep["alerts-rep"], "alerts.add", {"asset": "ETH", "currency": "USD", "below": "1", "requestId": "fixture-alert-2"})
         time.sleep(1)
 
         answers = {
@@ -107,6 +114,12 @@ def main():
             },
             "presenter": {
                 "health": call(ep["presenter-rep"], "health"),
+            },
+            "price-alerts": {
+                "alerts.add": added,
+                "alerts.list": call(ep["alerts-rep"], "alerts.list"),
+                "snapshot": call(ep["alerts-rep"], "snapshot", {"prefix": ""}),
+                "health": call(ep["alerts-rep"], "health"),
             },
         }
         views = {"assets": {}, "wallets": {}, "coins": {}, "coin": {"symbol": "BTC"}, "portfolio": {},

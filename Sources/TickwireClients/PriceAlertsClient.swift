@@ -64,24 +64,14 @@ extension PriceAlertsClient {
         health: unimplemented("PriceAlertsClient.health"),
         alerts: { .failing("PriceAlertsClient.alerts is not implemented here") })
 
-    /// Fixed answers: one `above` rule on BTC in USD that holds, and its alert; `add` answers the rule it is
-    /// asked for with a fixed id and date.
-    public static let test: Self = {
-        let date = Date(timeIntervalSince1970: 1_780_000_000)
-        let rule = AlertRule(id: "rule-1", asset: "BTC", currency: "USD", above: 65_000, below: nil, createdAt: date, holds: true, lastFired: date)
-        let alert = rule.fired(at: 70_187, on: date)
-        return Self(
-            add: { request in
-                AlertRule(id: "rule-1", asset: request.asset.uppercased(), currency: request.currency.uppercased(),
-                          above: request.above, below: request.below, createdAt: date, holds: false, lastFired: nil)
-            },
-            list: { [rule] },
-            remove: { _ in true },
-            health: { Health(service: "price-alerts", started: date, upstreams: ["converter": "ok"]) },
-            alerts: {
-                .recorded { [StreamUpdate(topic: try Topics.alert(asset: "BTC", currency: "USD").topic, seq: 1, time: date, source: "price-alerts", value: alert)] }
-            })
-    }()
+    /// price-alerts' recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
+    /// its stream reports the recorded alerts and then stays quiet.
+    public static let test = Self(
+        add: Fixtures.answer("price-alerts", "alerts.add"),
+        list: Fixtures.answer("price-alerts", "alerts.list"),
+        remove: { _ in true },
+        health: Fixtures.answer("price-alerts", "health"),
+        alerts: { .recorded { try Fixtures.snapshot("price-alerts") { try $0.decode(PriceAlertsAPI.alerts)?.data } } })
 
     /// A price-alerts in memory over `converter`'s prices (by default ``ConverterClient/mock(fetcher:currencies:logger:)``):
     /// rules are checked as the plugin checks them, fire when their condition starts to hold (at once if it

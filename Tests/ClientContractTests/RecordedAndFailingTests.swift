@@ -31,6 +31,15 @@ struct RecordedAndFailingTests {
             #expect(try await presenter.view(ViewRequest(screen: screen)).screen == screen)
         }
         await #expect(throws: RPCError.self) { try await presenter.view(ViewRequest(screen: "nope")) }
+        let alerts = PriceAlertsClient.test
+        #expect(try await alerts.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1)).asset == "BTC")
+        #expect(try await alerts.list().map(\.condition) == ["above", "below"])
+        #expect(try await alerts.health().service == "price-alerts")
+        let fired = await first(alerts.alerts()) { event -> [StreamUpdate<AlertFired>]? in
+            if case .snapshot(let updates) = event { return updates }
+            return nil
+        }
+        #expect(fired?.map(\.topic.rawValue) == ["alert.BTC.USD"])
 
         let snapshot = await first(converter.prices()) { event -> [StreamUpdate<AssetPrice>]? in
             if case .snapshot(let updates) = event { return updates }
@@ -50,6 +59,9 @@ struct RecordedAndFailingTests {
         await #expect(throws: Unimplemented("ConverterClient.total")) { try await ConverterClient.failing.total(TotalRequest(items: [], to: "EUR")) }
         await #expect(throws: Unimplemented("RatesFetcherClient.history")) { try await RatesFetcherClient.failing.history(HistoryRequest(asset: "BTC")) }
         await #expect(throws: Unimplemented("PresenterClient.view")) { try await PresenterClient.failing.view(ViewRequest(screen: "coins")) }
+        await #expect(throws: Unimplemented("PriceAlertsClient.add")) {
+            try await PriceAlertsClient.failing.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1))
+        }
         let reason = await first(ConverterClient.failing.prices()) { event -> String? in
             if case .unavailable(let reason) = event { return reason }
             return nil
