@@ -1,3 +1,4 @@
+import Foundation
 import Money
 import Synchronization
 
@@ -103,5 +104,24 @@ extension Quote {
         quote.marketCap = try PriceWalk.scaleIfPresent(marketCap, by: basisPoints)
         quote.quoteVolume = try PriceWalk.scaleIfPresent(quoteVolume, by: basisPoints)
         return quote
+    }
+}
+
+extension Quote {
+    /// A mock history of this quote's market: one point an hour (a day beyond 90 days) over `days` days, ending at
+    /// `end` exactly at ``last`` (the walk's current price, so chart and price agree) and walked back at random from
+    /// it, seeded by `seed` and the market, at most 15 % away.
+    public func walkedHistory(days: Int, seed: UInt64, end: Date) throws(MoneyError) -> PriceHistory {
+        var generator = SeededGenerator(seed: seed, stream: "history:\(source):\(market.base)-\(market.quote):\(days)")
+        let step: TimeInterval = days > 90 ? 86_400 : 3_600
+        let count = Int(TimeInterval(days) * 86_400 / step) + 1
+        var offset = 0
+        var points: [PricePoint] = []
+        points.reserveCapacity(count)
+        for index in 0..<count {
+            points.append(PricePoint(time: end.addingTimeInterval(-TimeInterval(index) * step), price: try PriceWalk.scale(last, by: offset)))
+            offset = min(max(offset - offset / 50 + generator.int(in: -80...80), -1_500), 1_500)
+        }
+        return PriceHistory(asset: market.base, currency: market.quote, points: points.reversed())
     }
 }

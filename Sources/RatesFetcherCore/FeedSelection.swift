@@ -1,7 +1,9 @@
 import AsyncHTTPClient
+import Bus
 import Feeds
 import Foundation
 import Logging
+import Market
 
 /// The outside feeds the rates-fetcher polls.
 public enum Feed: String, CaseIterable, Sendable, Codable, Comparable {
@@ -53,6 +55,9 @@ public struct FetcherEnvironment: Sendable {
     public var gnb: GNBClient
     /// The Bitpanda-format masterdata.
     public var masterdata: MasterdataClient
+    /// A history for a quote no history source has (a mock feed's market): walked back from the quote's price
+    /// over the given days. nil (the default) when only real histories may be answered.
+    public var quoteHistory: (@Sendable (_ quote: Quote, _ days: Int) throws -> PriceHistory)?
 
     /// An environment from its clients.
     public init(bitso: BitsoClient, wazirx: WazirXClient, fiat: FiatClient, coingecko: CoinGeckoClient, gnb: GNBClient, masterdata: MasterdataClient) {
@@ -68,11 +73,13 @@ public struct FetcherEnvironment: Sendable {
     public static let test = FetcherEnvironment(
         bitso: .test, wazirx: .test, fiat: .test, coingecko: .test, gnb: .test, masterdata: .test)
 
-    /// Every feed mocked with `seed`.
+    /// Every feed mocked with `seed`; every quoted market has a walked history ending at its current price.
     public static func mock(seed: UInt64) -> FetcherEnvironment {
-        FetcherEnvironment(
+        var environment = FetcherEnvironment(
             bitso: .mock(seed: seed), wazirx: .mock(seed: seed), fiat: .mock(seed: seed),
             coingecko: .mock(seed: seed), gnb: .mock(seed: seed), masterdata: .mock(seed: seed))
+        environment.quoteHistory = { quote, days in try quote.walkedHistory(days: days, seed: seed, end: Date()) }
+        return environment
     }
 }
 
@@ -152,6 +159,17 @@ public struct FeedSelection: Sendable, Equatable {
             case .live:
                 try live(feed, into: &environment, http: http, logger: logger)
             }
+        }
+        // Only a mock feed's quotes get a walked history: a real market's is never made up.
+        let mocked = Set(Feed.allCases.filter { variant(of: $0) == .mock }.map(\.rawValue))
+        if let walked = environment.quoteHistory {
+            let mockedOnly: @Sendable (Quote, Int) throws -> PriceHistory = { quote, days in
+                guard mocked.contains(quote.source) else {
+                    throw RPCError.notFound("no price history for \(quote.market.base) in \(quote.market.quote): \(quote.source) has none")
+                }
+                return try walked(quote, days)
+            }
+            environment.quoteHistory = mocked.isEmpty ? nil : mockedOnly
         }
         return environment
     }

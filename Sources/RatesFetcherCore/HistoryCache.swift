@@ -6,15 +6,17 @@ import TickwireContract
 import Money
 
 /// Price histories from CoinGecko, kept for five minutes so repeated chart views do not
-/// hit the API's rate limit.
+/// hit the API's rate limit; for a market CoinGecko lacks, a mock feed's walked history (`quoteHistory`).
 actor HistoryCache {
     private let coingecko: CoinGeckoClient
+    private let quoteHistory: (@Sendable (Quote, Int) throws -> PriceHistory)?
     private let publisher: Publisher
     private var entries: [String: (history: PriceHistory, fetched: ContinuousClock.Instant)] = [:]
     private let lifetime: Duration = .seconds(300)
 
-    init(coingecko: CoinGeckoClient, publisher: Publisher) {
+    init(coingecko: CoinGeckoClient, quoteHistory: (@Sendable (Quote, Int) throws -> PriceHistory)? = nil, publisher: Publisher) {
         self.coingecko = coingecko
+        self.quoteHistory = quoteHistory
         self.publisher = publisher
     }
 
@@ -25,12 +27,27 @@ actor HistoryCache {
         guard (1...365).contains(days) else { throw RPCError.invalidParams("days must be 1 to 365, got \(days)") }
         let key = "\(asset)|\(currency)|\(days)"
         if let cached = entries[key], ContinuousClock.now - cached.fetched < lifetime { return cached.history }
-        let id = try coinID(of: asset)
-        var history = try await coingecko.history(id, currency.lowercased(), days)
-        history.asset = asset
-        history.currency = currency
-        entries[key] = (history, ContinuousClock.now)
-        return history
+        do {
+            let id = try coinID(of: asset)
+            var history = try await coingecko.history(id, currency.lowercased(), days)
+            history.asset = asset
+            history.currency = currency
+            entries[key] = (history, ContinuousClock.now)
+            return history
+        } catch {
+            // Not cached: a walked history ends at the quote's current price, which moves.
+            guard let quoteHistory, let quote = quote(of: asset, in: currency) else { throw error }
+            return try quoteHistory(quote, days)
+        }
+    }
+
+    /// The newest quote of `asset` in `currency` the feeds have published.
+    private func quote(of asset: String, in currency: String) -> Quote? {
+        publisher.snapshot(prefix: RatesFetcherAPI.quotes.prefix).entries.compactMap { entry in
+            try? BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8)).decode(RatesFetcherAPI.quotes)?.data
+        }
+        .filter { $0.market.base == asset && $0.market.quote == currency }
+        .max { ($0.time ?? .distantPast) < ($1.time ?? .distantPast) }
     }
 
     /// The CoinGecko id of `asset`, from the coins the feed has published.

@@ -40,7 +40,7 @@ public enum RatesFetcher {
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
                 job: FeedJobs.job(feed, environment, coinIDs: configuration.coinIDs))
         }
-        let histories = HistoryCache(coingecko: environment.coingecko, publisher: publisher)
+        let histories = HistoryCache(coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, publisher: publisher)
         var methods = runtime.standardMethods(publisher: publisher) {
             var upstreams: [String: String] = [:]
             for poller in pollers {
