@@ -18,6 +18,7 @@ struct WebServer {
     let broadcast: PriceBroadcast
     let portfolio: PortfolioClient
     let fetcher: RatesFetcherClient
+    let icons: IconStore
     let runtime: Runtime
 
     /// The Hummingbird application bound to `host:port`.
@@ -50,6 +51,7 @@ struct WebServer {
         router.post("/coins/:symbol/unwatch") { _, context in
             await watch(context.parameters.get("symbol") ?? "", portfolio.unwatch)
         }
+        router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
         router.get("/health") { _, _ in
@@ -193,6 +195,30 @@ struct WebServer {
             try await writer.finish(nil)
         }
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
+    // MARK: Icons
+
+    /// `/icons/<SYMBOL>-<light|dark>.svg`: the asset's icon from its remote URL (fetched once), else a monogram.
+    private func icon(_ file: String) async -> Response {
+        let symbol: String, variant: IconPath.Variant
+        do {
+            (symbol, variant) = try IconPath.parse(file)
+        } catch {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
+        }
+        let icon = await icons.icon(symbol, variant: variant, remote: await remoteIcon(symbol, variant: variant))
+        return Response(status: .ok, headers: [.contentType: icon.contentType, .cacheControl: "public, max-age=86400"],
+                        body: .init(byteBuffer: ByteBuffer(bytes: icon.data)))
+    }
+
+    /// Where `symbol`'s icon lives outside: the masterdata's, else CoinGecko's image.
+    private func remoteIcon(_ symbol: String, variant: IconPath.Variant) async -> String? {
+        if let asset = await state.masterdata.assets.first(where: { $0.symbol.uppercased() == symbol }) {
+            return variant == .light ? asset.iconLight : asset.iconDark
+        }
+        return await state.coins[symbol]?.image
     }
 
     // MARK: Responses

@@ -48,9 +48,9 @@ public struct AssetsView: Codable, Sendable, Equatable {
         public var symbol: String
         /// Display name, e.g. "Bitcoin".
         public var name: String
-        /// Icon URL for light backgrounds.
+        /// Icon for light backgrounds, on the presenter (``IconPath``).
         public var iconLight: String
-        /// Icon URL for dark backgrounds.
+        /// Icon for dark backgrounds, on the presenter.
         public var iconDark: String
         /// Average price in EUR with the asset's own fiat-price precision; nil for fiats (they show no price).
         public var averagePrice: DisplayAmount?
@@ -110,7 +110,7 @@ public struct AssetsView: Codable, Sendable, Equatable {
         let change = asset.kind == .fiat ? nil : asset.changePercent24h
         return Row(
             kind: asset.kind, id: asset.id, symbol: asset.symbol, name: asset.name,
-            iconLight: asset.iconLight, iconDark: asset.iconDark, averagePrice: price,
+            iconLight: IconPath.light(asset.symbol), iconDark: IconPath.dark(asset.symbol), averagePrice: price,
             unit: asset.kind == .commodity ? asset.measurementUnit : nil,
             change24h: change.map { DisplayAmount.percent($0, locale: locale) },
             trend: change.map { Trend($0, fractionDigits: DisplayAmount.percentDigits) }

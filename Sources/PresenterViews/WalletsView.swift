@@ -17,9 +17,9 @@ public struct WalletsView: Codable, Sendable, Equatable {
         public var symbol: String
         /// The asset's name, e.g. "Bitcoin".
         public var assetName: String
-        /// The asset's icon for light backgrounds.
+        /// The asset's icon for light backgrounds, on the presenter (``IconPath``).
         public var iconLight: String
-        /// The asset's icon for dark backgrounds.
+        /// The asset's icon for dark backgrounds, on the presenter.
         public var iconDark: String
         /// The balance with the wallet's precision and the asset's symbol, e.g. "BTC 2.2691".
         public var balance: DisplayAmount
@@ -70,7 +70,7 @@ public struct WalletsView: Codable, Sendable, Equatable {
     private static func row(_ entry: WalletEntry, isFiat: Bool, locale: String) -> Row {
         Row(
             id: entry.id, name: entry.name, symbol: entry.symbol, assetName: entry.assetName,
-            iconLight: entry.iconLight, iconDark: entry.iconDark,
+            iconLight: IconPath.light(entry.symbol), iconDark: IconPath.dark(entry.symbol),
             balance: .money(entry.balance, code: entry.symbol, locale: locale, fractionDigits: entry.precision),
             isDefault: entry.isDefault, isFiat: isFiat
         )

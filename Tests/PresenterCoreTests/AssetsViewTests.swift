@@ -51,8 +51,8 @@ struct AssetsViewTests {
         let euro = try #require(try make("fiat").rows.first)
         #expect(euro.averagePrice == nil)
         #expect(euro.change24h == nil)
-        #expect(euro.iconLight == "https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/fiat/eur.svg")
-        #expect(euro.iconDark == "https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/fiat/eur_dark.svg")
+        #expect(euro.iconLight == "/icons/EUR-light.svg")
+        #expect(euro.iconDark == "/icons/EUR-dark.svg")
     }
 
     /// Without any fiat wallet the fiat filter is empty and says why.

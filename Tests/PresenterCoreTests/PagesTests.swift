@@ -51,8 +51,8 @@ struct PagesTests {
         let html = Pages.assets(view, context: page("/assets", query: "filter=crypto"))
         #expect(count("<tr class=\"asset-row", in: html) == 3)
         #expect(html.contains("<tr class=\"asset-row cryptocoin\" data-symbol=\"BTC\" data-kind=\"cryptocoin\">"))
-        #expect(html.contains("<source media=\"(prefers-color-scheme: dark)\" srcset=\"https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/cryptocoin/btc_dark.svg\">"))
-        #expect(html.contains("<img src=\"https://bitpanda-assets.s3-eu-west-1.amazonaws.com/static/cryptocoin/btc.svg\""))
+        #expect(html.contains("<source media=\"(prefers-color-scheme: dark)\" srcset=\"/icons/BTC-dark.svg\">"))
+        #expect(html.contains("<img src=\"/icons/BTC-light.svg\""))
         #expect(html.contains("data-raw=\"8936.50\">€8,936.50</td>"))
         for filter in ["all", "crypto", "commodity", "fiat"] {
             #expect(html.contains("href=\"/assets?filter=\(filter)\" data-filter=\"\(filter)\""))

@@ -41,11 +41,16 @@ enum HTML {
     }
 
     /// An icon that switches to its dark variant in dark mode.
-    static func icon(light: String, dark: String, alt: String) -> String {
+    static func icon(light: String, dark: String, alt: String, size: Int = 28) -> String {
         """
         <picture class="icon"><source media="(prefers-color-scheme: dark)" srcset="\(escapeHTML(dark))">\
-        <img src="\(escapeHTML(light))" alt="\(escapeHTML(alt))" width="28" height="28" loading="lazy"></picture>
+        <img src="\(escapeHTML(light))" alt="\(escapeHTML(alt))" width="\(size)" height="\(size)" loading="lazy"></picture>
         """
+    }
+
+    /// The icon of `symbol` as the presenter serves it (``IconPath``), switching to the dark one in dark mode.
+    static func icon(symbol: String, size: Int = 28) -> String {
+        icon(light: IconPath.light(symbol), dark: IconPath.dark(symbol), alt: symbol, size: size)
     }
 
     /// A table cell for an amount, carrying its exact value in `data-raw`; "—" when there is none.
