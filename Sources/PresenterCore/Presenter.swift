@@ -14,11 +14,20 @@ public struct PresenterConfiguration: Sendable {
     public var rep: String
     /// The dashboard's address, e.g. `http://127.0.0.1:8080`.
     public var http: String
+    /// Where the icons served under `/icons/` come from (``IconSource/none``: monograms only, no network).
+    public var icons: IconSource
+    /// The directory fetched icons are kept in, or nil to keep them in memory only.
+    public var iconCache: String?
+    /// The most the icon directory may hold, in bytes.
+    public var iconCacheBytes: Int
 
     /// A configuration.
-    public init(rep: String, http: String) {
+    public init(rep: String, http: String, icons: IconSource = .none, iconCache: String? = nil, iconCacheBytes: Int = 4 << 20) {
         self.rep = rep
         self.http = http
+        self.icons = icons
+        self.iconCache = iconCache
+        self.iconCacheBytes = iconCacheBytes
     }
 
     /// The HTTP host and port; only `http://host:port` is accepted.
@@ -55,7 +64,10 @@ public enum Presenter {
     /// The services of one presenter process.
     public static func services(_ configuration: PresenterConfiguration, upstreams: PresenterUpstreams, runtime: Runtime) throws -> [any Service] {
         let address = try configuration.httpAddress()
-        let core = Core(upstreams: upstreams, runtime: runtime)
+        let icons = IconStore(
+            source: configuration.icons, directory: configuration.iconCache.map { URL(fileURLWithPath: $0, isDirectory: true) },
+            maxBytes: configuration.iconCacheBytes)
+        let core = Core(upstreams: upstreams, runtime: runtime, icons: icons)
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: core.methods, logger: runtime.logger)
         runtime.logger.info("dashboard", metadata: ["url": "\(configuration.http)"])
         return [server] + core.followers + [
@@ -80,12 +92,12 @@ public enum Presenter {
         /// The loops that follow the upstreams' streams.
         let followers: [any Service]
 
-        init(upstreams: PresenterUpstreams, runtime: Runtime) {
+        init(upstreams: PresenterUpstreams, runtime: Runtime, icons: IconStore = IconStore()) {
             let broadcast = PriceBroadcast()
             self.broadcast = broadcast
             let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) }, onAlert: { broadcast.send($0) })
             self.state = state
-            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, alerts: upstreams.alerts))
+            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, alerts: upstreams.alerts, converter: upstreams.converter))
             self.builder = builder
             screens = Screens(builder: builder)
             var methods = runtime.standardMethods(publisher: nil) {
@@ -93,8 +105,8 @@ public enum Presenter {
             }
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
-            web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, runtime: runtime)
-            let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets])
+            web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime)
+            let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
             let alerts = upstreams.alerts.alerts()

@@ -43,10 +43,22 @@ public struct CoinView: Codable, Sendable, Equatable {
     public var low24h: DisplayAmount?
     /// Highest price ever.
     public var allTimeHigh: DisplayAmount?
+    /// The best price a seller is asking.
+    public var ask: DisplayAmount?
+    /// The best price a buyer is bidding.
+    public var bid: DisplayAmount?
+    /// How the market data came into the display currency, e.g. "MXN → USD via ECB rate of 2026-11-24";
+    /// nil when the source quotes it in the display currency.
+    public var marketNote: String?
     /// Circulating, total and maximum supply (whole units).
     public var supply: Supply
     /// The price history to draw, when there is one in the display currency.
     public var chart: ChartData?
+    /// How the history came into the display currency (converted from the source's, at which rate); nil
+    /// when the source has it in the display currency.
+    public var chartNote: String?
+    /// The price the trade form suggests, by currency: the coin's own current price in each display currency.
+    public var tradePrices: [String: ExactDecimal]
     /// The user's holding of the coin, if any.
     public var holding: HoldingRow?
     /// Whether the coin is on the watch list.
@@ -62,10 +74,13 @@ public struct CoinView: Codable, Sendable, Equatable {
 
     /// Builds the detail. `quote` (market data) and `history` count only if priced in the context's currency;
     /// `holding` must be valued in it (ask the portfolio with that currency). The price is the converter's,
-    /// else the quote's last price.
+    /// else the quote's last price; the 24 h change the price's, else the quote's, else the coin's.
+    /// `marketNote` and `chartNote` say how the quote and history were converted, `tradePrices` what the trade
+    /// form suggests in each currency.
     public static func make(
         coin: CoinSnapshot, quote: Quote?, history: PriceHistory?, holding: Holding?,
-        context: ViewContext, notices: [String] = []
+        context: ViewContext, notices: [String] = [], marketNote: String? = nil, chartNote: String? = nil,
+        tradePrices: [String: ExactDecimal] = [:]
     ) -> CoinView {
         let locale = context.locale
         let currency = context.currency
@@ -77,7 +92,7 @@ public struct CoinView: Codable, Sendable, Equatable {
         let converted = CoinsView.usablePrice(coin.price, currency: currency)
         let priceValue = converted?.price ?? market?.last
         if priceValue == nil { allNotices.append("No \(currency) price yet for \(coin.symbol).") }
-        let change = converted?.changePercent24h ?? market?.changePercent24h
+        let change = converted?.changePercent24h ?? market?.changePercent24h ?? coin.change24h
         let price = priceValue.map { DisplayAmount.price($0, code: currency, locale: locale) }
         var chart: ChartData?
         if let history {
@@ -108,7 +123,8 @@ public struct CoinView: Codable, Sendable, Equatable {
             marketCap: whole(market?.marketCap), rank: market?.marketCapRank,
             volume: whole(market?.quoteVolume) ?? tradedUnits,
             high24h: pricing(market?.high), low24h: pricing(market?.low), allTimeHigh: pricing(market?.allTimeHigh),
-            supply: supply, chart: chart, holding: holdingRow,
+            ask: pricing(market?.ask), bid: pricing(market?.bid), marketNote: market == nil ? nil : marketNote,
+            supply: supply, chart: chart, chartNote: chart == nil ? nil : chartNote, tradePrices: tradePrices, holding: holdingRow,
             watched: coin.watched, locale: locale, currency: currency, notices: allNotices, dataAge: age
         )
     }

@@ -69,7 +69,7 @@ public struct CoinsView: Codable, Sendable, Equatable {
 
     private static func row(_ coin: CoinSnapshot, price: AssetPrice?, locale: String) -> Row {
         let shown = price.map { DisplayAmount.price($0.price, code: $0.currency, locale: locale) }
-        let change = price?.changePercent24h
+        let change = price?.changePercent24h ?? coin.change24h
         return Row(
             symbol: coin.symbol, name: coin.name, image: coin.image, price: shown,
             priceText: shown?.text ?? noPrice,

@@ -15,6 +15,8 @@ public actor PresenterState {
     public private(set) var statuses: [String: FeedStatus] = [:]
     public private(set) var prices: [String: AssetPrice] = [:]
     public private(set) var masterdata = Masterdata(assets: [], wallets: [])
+    /// When each rate source's rates last arrived, by source (e.g. `ecb`).
+    public private(set) var rateTimes: [String: Date] = [:]
     /// When each kind of data last arrived.
     public private(set) var updated: [String: Date] = [:]
     /// Each stream's state, as `health` reports it.
@@ -111,7 +113,12 @@ public actor PresenterState {
         case .status(let status): statuses[status.feed] = status
         case .assets(let assets): masterdata.assets = assets
         case .wallets(let wallets): masterdata.wallets = wallets
-        case .rate, .transactions: return
+        case .rate:
+            if let source = update.topic.source.map(String.init) {
+                rateTimes[source] = max(rateTimes[source] ?? update.time, update.time)
+            }
+            return
+        case .transactions: return
         }
         received(update)
     }
@@ -153,6 +160,17 @@ public actor PresenterState {
         let candidates = quotes.values.filter { $0.market.base == asset }
         let ranked = candidates.sorted { rank($0) < rank($1) }
         return ranked.first { $0.market.quote == currency } ?? ranked.first
+    }
+
+    /// The 24 h change in percent of `asset` from the best-ranked quote that has one.
+    public func changePercent24h(of asset: String) -> ExactDecimal? {
+        quotes.values.filter { $0.market.base == asset && $0.changePercent24h != nil }
+            .sorted { rank($0) < rank($1) }.first?.changePercent24h
+    }
+
+    /// The price of `asset` in every display currency the converter publishes, by currency.
+    public func prices(of asset: String) -> [String: ExactDecimal] {
+        Dictionary(prices.values.filter { $0.asset == asset }.map { ($0.currency, $0.price) }, uniquingKeysWith: { first, _ in first })
     }
 
     private func rank(_ quote: Quote) -> Int { ["coingecko", "bitso", "wazirx"].firstIndex(of: quote.source) ?? 3 }

@@ -22,6 +22,8 @@ public struct ViewSources: Sendable {
     public var history: @Sendable (HistoryRequest) async throws -> PriceHistory
     /// price-alerts' `alerts.list`.
     public var alertRules: @Sendable () async throws -> [AlertRule]
+    /// The converter's `convert`: the rate that brings a source's figures into the display currency.
+    public var convert: @Sendable (ConvertRequest) async throws -> ConvertResult
 
     /// Sources from their closures.
     public init(
@@ -32,7 +34,8 @@ public struct ViewSources: Sendable {
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
         watchlist: @escaping @Sendable () async throws -> [String],
         history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
-        alertRules: @escaping @Sendable () async throws -> [AlertRule]
+        alertRules: @escaping @Sendable () async throws -> [AlertRule],
+        convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult
     ) {
         self.wallets = wallets
         self.holdings = holdings
@@ -42,6 +45,7 @@ public struct ViewSources: Sendable {
         self.watchlist = watchlist
         self.history = history
         self.alertRules = alertRules
+        self.convert = convert
     }
 }
 
@@ -137,9 +141,65 @@ public struct ScreenBuilder: Sendable {
         var snapshots: [CoinSnapshot] = []
         for symbol in symbols.sorted() {
             let (name, image) = await identity(of: symbol)
-            snapshots.append(CoinSnapshot(symbol: symbol, name: name, image: image, price: prices[symbol], watched: watched.contains(symbol)))
+            let change = prices[symbol]?.changePercent24h == nil ? await change24h(of: symbol, currency: currency) : nil
+            snapshots.append(CoinSnapshot(
+                symbol: symbol, name: name, image: image, price: prices[symbol], watched: watched.contains(symbol), change24h: change))
         }
         return snapshots
+    }
+
+    /// The 24 h change of `symbol` when the converter's price has none: the best quote's, else computed from
+    /// its history (in `currency`, else in a source's currency: a percentage needs no conversion).
+    private func change24h(of symbol: String, currency: String) async -> ExactDecimal? {
+        if let change = await state.changePercent24h(of: symbol) { return change }
+        for candidate in await historyCurrencies(of: symbol, display: currency) {
+            if let history = try? await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 2)) {
+                return history.changePercent24h
+            }
+        }
+        return nil
+    }
+
+    /// The currencies to ask a history in: the display currency, then CoinGecko's USD, then the currencies
+    /// the coin is quoted in.
+    private func historyCurrencies(of symbol: String, display: String) async -> [String] {
+        let quoted = await state.quotes.values.filter { $0.market.base == symbol }.map(\.market.quote).sorted()
+        return ([display.uppercased(), "USD"] + quoted).reduce(into: [String]()) { list, code in
+            if !list.contains(code) { list.append(code) }
+        }
+    }
+
+    /// The converter's rate from `from` into `to`, with when its source's rates arrived.
+    private func displayRate(from: String, to: String) async throws -> DisplayRate {
+        let result = try await sources.convert(ConvertRequest(amount: 1, from: from, to: to))
+        return DisplayRate(result, from: from, asOf: await state.rateTimes[result.source])
+    }
+
+    /// `symbol`'s 30-day history in `currency`: as the source has it, else in a source's currency converted
+    /// point by point at the converter's current rate (with a note saying so). Throws the first failure
+    /// when no source has one.
+    private func history(of symbol: String, currency: String) async throws -> (history: PriceHistory, note: String?) {
+        var firstError: (any Error)?
+        for candidate in await historyCurrencies(of: symbol, display: currency) {
+            do {
+                let history = try await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 30))
+                guard history.currency.uppercased() != currency.uppercased() else { return (history, nil) }
+                let rate = try await displayRate(from: history.currency.uppercased(), to: currency.uppercased())
+                let converted = try rate.convert(history)
+                return (converted, "Converted from \(rate.from) at today's rate: \(rate.explanation).")
+            } catch {
+                firstError = firstError ?? error
+            }
+        }
+        throw firstError ?? RPCError.notFound("no price history for \(symbol)")
+    }
+
+    /// `quote`'s market data in `currency`: as it is, or converted at the converter's rate, with the path in words.
+    private func market(_ quote: Quote?, currency: String) async -> (quote: Quote?, note: String?) {
+        guard let quote, quote.market.quote.uppercased() != currency.uppercased() else { return (quote, nil) }
+        guard let rate = try? await displayRate(from: quote.market.quote, to: currency.uppercased()),
+              let converted = try? rate.convert(quote) else { return (quote, nil) }
+        return (converted, rate.explanation)
     }
 
     private func coin(_ symbol: String, context: ViewContext, notices: [String]) async throws -> CoinView {
@@ -150,22 +210,28 @@ public struct ScreenBuilder: Sendable {
         let quote = await state.quote(of: symbol, in: context.currency)
         guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
         var history: PriceHistory?
+        var chartNote: String?
         do {
-            history = try await sources.history(HistoryRequest(asset: symbol, currency: context.currency, days: 30))
+            (history, chartNote) = try await self.history(of: symbol, currency: context.currency)
         } catch {
             notices.append("No 30-day history in \(context.currency): \(ScreenBuilder.describe(error))")
         }
+        let (market, marketNote) = await market(quote, currency: context.currency)
+        let change = price?.changePercent24h == nil && market?.changePercent24h == nil
+            ? await state.changePercent24h(of: symbol) ?? history?.changePercent24h : nil
         let valuation = try? await sources.holdings(HoldingsRequest(currency: context.currency))
         return CoinView.make(
-            coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched),
-            quote: quote, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices)
+            coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched, change24h: change),
+            quote: market, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices,
+            marketNote: marketNote, chartNote: chartNote, tradePrices: await state.prices(of: symbol))
     }
 
-    /// A coin's name and image: CoinGecko's, else the masterdata's, else its symbol.
+    /// A coin's name (CoinGecko's, else the masterdata's, else its symbol) and its icon on the presenter.
     private func identity(of symbol: String) async -> (String, String?) {
-        if let coin = await state.coins[symbol] { return (coin.name, coin.image) }
-        if let asset = await state.masterdata.assets.first(where: { $0.symbol == symbol }) { return (asset.name, asset.iconLight) }
-        return (symbol, nil)
+        let icon = IconPath.light(symbol)
+        if let coin = await state.coins[symbol] { return (coin.name, icon) }
+        if let asset = await state.masterdata.assets.first(where: { $0.symbol == symbol }) { return (asset.name, icon) }
+        return (symbol, icon)
     }
 
     /// Notices for feeds that are failing and streams that are down.

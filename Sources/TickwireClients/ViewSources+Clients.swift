@@ -1,10 +1,11 @@
 import PresenterViews
 
 extension ViewSources {
-    /// What a presenter asks `portfolio`, `fetcher` and `alerts` for.
-    public init(portfolio: PortfolioClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient) {
+    /// What a presenter asks `portfolio`, `fetcher`, `alerts` and `converter` for.
+    public init(portfolio: PortfolioClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient, converter: ConverterClient) {
         self.init(
             wallets: portfolio.wallets, holdings: portfolio.holdings, trades: portfolio.trades, products: portfolio.products,
-            product: portfolio.product, watchlist: portfolio.watchlist, history: fetcher.history, alertRules: alerts.list)
+            product: portfolio.product, watchlist: portfolio.watchlist, history: fetcher.history, alertRules: alerts.list,
+            convert: converter.convert)
     }
 }
