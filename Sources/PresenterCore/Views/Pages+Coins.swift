@@ -1,3 +1,4 @@
+import Money
 import PresenterViews
 extension Pages {
     /// The coin list with live prices (Server-Sent Events) and watch-list buttons.
@@ -7,7 +8,7 @@ extension Pages {
     public static func coins(_ view: CoinsView, context: PageContext) -> String {
         let rows = view.rows.map { row in
             let symbol = escapeHTML(row.symbol)
-            let image = row.image.map { "<img src=\"\(escapeHTML($0))\" alt=\"\" width=\"24\" height=\"24\" loading=\"lazy\">" } ?? ""
+            let image = HTML.icon(symbol: row.symbol, size: 24)
             return """
                 <tr class="coin-row\(row.watched ? " watched" : "")" data-asset="\(symbol)">\
                 <td>\(image)</td><td class="name"><a href="\(escapeHTML(context.href(page: "/coins/\(row.symbol)")))">\(escapeHTML(row.name))</a> \
@@ -45,6 +46,8 @@ extension Pages {
             HTML.figure("High (24 h)", view.high24h, id: "high"),
             HTML.figure("Low (24 h)", view.low24h, id: "low"),
             HTML.figure("All-time high", view.allTimeHigh, id: "ath"),
+            HTML.figure("Ask", view.ask, id: "ask"),
+            HTML.figure("Bid", view.bid, id: "bid"),
             HTML.figure("Circulating supply", view.supply.circulating, id: "supply-circulating"),
             HTML.figure("Total supply", view.supply.total, id: "supply-total"),
             HTML.figure("Max supply", view.supply.max, id: "supply-max"),
@@ -55,23 +58,26 @@ extension Pages {
                 <section id="chart"><h2>30 days\(periodChange)</h2>
                 \(Chart.svg(chart, title: "\(view.symbol) price over 30 days in \(chart.currency)"))
                 <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.day))) · \
-                High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day)))</p></section>
+                High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day)))</p>\
+                \(view.chartNote.map { "<p id=\"chart-note\" class=\"muted small\">\(escapeHTML($0))</p>" } ?? "")</section>
                 """
         } ?? "<section id=\"chart\"><h2>30 days</h2><p class=\"muted\">No price history to draw.</p></section>"
+        let marketTitle = view.marketNote.map { " title=\"\(escapeHTML($0))\"" } ?? ""
+        let marketNote = view.marketNote.map { "<p id=\"market-note\" class=\"muted small\">Market data converted: \(escapeHTML($0)).</p>" } ?? ""
         let holding = view.holding.map { holdingTable([$0], context: context) }
             ?? "<p class=\"muted\">You hold no \(symbol) yet.</p>"
         let body = """
-            <section id="coin" data-asset="\(symbol)"><p>\(view.image.map { "<img src=\"\(escapeHTML($0))\" alt=\"\" width=\"40\" height=\"40\"> " } ?? "")\
+            <section id="coin" data-asset="\(symbol)"><p>\(HTML.icon(symbol: view.symbol, size: 40)) \
             <span class="symbol">\(symbol)</span> \(price)\(change) \(watchForm(symbol: view.symbol, watched: view.watched, context: context))</p>
             <p class="live-status" id="live-status">live prices starting…</p>
-            \(figures.isEmpty ? "<p class=\"muted\">No market data yet.</p>" : "<dl class=\"figures\">\(figures)</dl>")</section>
+            \(figures.isEmpty ? "<p class=\"muted\">No market data yet.</p>" : "<dl class=\"figures\"\(marketTitle)>\(figures)</dl>\(marketNote)")</section>
             \(chart)
             <section id="holding"><h2>Your holding</h2>\(holding)</section>
-            <section id="add-trade"><h2>Add a trade</h2>\(tradeForm(symbol: view.symbol, currency: view.currency ?? context.currency, context: context))</section>
+            <section id="add-trade"><h2>Add a trade</h2>\(tradeForm(symbol: view.symbol, currency: view.currency ?? context.currency, prices: view.tradePrices, context: context))</section>
             """
         return Layout.document(
             title: "\(view.name) (\(view.symbol))", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
-            scripts: Scripts.livePrices(currency: view.currency ?? context.currency) + Scripts.chartReadout
+            scripts: Scripts.livePrices(currency: view.currency ?? context.currency) + Scripts.chartReadout + Scripts.tradePrice
         )
     }
 
@@ -80,6 +86,11 @@ extension Pages {
         let key = " data-price-for=\"\(escapeHTML(symbol))\""
         guard let price else { return "<td class=\"num price missing\"\(key)>\(escapeHTML(CoinsView.noPrice))</td>" }
         return HTML.amountCell(price, classes: "num price", attributes: key)
+    }
+
+    /// A price as the trade form suggests it: at most 8 places, and at least the currency's minor units.
+    static func suggestion(_ price: ExactDecimal) -> ExactDecimal {
+        price.rounded(scale: ExactDecimal(1) <= price ? 2 : 8)
     }
 
     /// The button that adds a coin to the watch list or removes it.
@@ -92,18 +103,23 @@ extension Pages {
             """
     }
 
-    /// The form that records a trade of `symbol`; a resubmission carries the same `requestId`.
-    static func tradeForm(symbol: String, currency: String, context: PageContext) -> String {
+    /// The form that records a trade of `symbol`; a resubmission carries the same `requestId`. Its price field
+    /// suggests the coin's own current price in the currency chosen (`prices`, by currency; none when unknown).
+    static func tradeForm(symbol: String, currency: String, prices: [String: ExactDecimal], context: PageContext) -> String {
         let today = DisplayDate.isoDay(context.now)
         let currencies = ([currency] + Layout.currencies + ["EUR"]).reduce(into: [String]()) { list, code in
             if !list.contains(code) { list.append(code) }
         }
-        let options = currencies.map { "<option value=\"\(escapeHTML($0))\"\($0 == currency ? " selected" : "")>\(escapeHTML($0))</option>" }.joined()
+        let options = currencies.map { code in
+            let suggested = prices[code].map { " data-price=\"\(escapeHTML(suggestion($0).description))\"" } ?? ""
+            return "<option value=\"\(escapeHTML(code))\"\(suggested)\(code == currency ? " selected" : "")>\(escapeHTML(code))</option>"
+        }.joined()
+        let placeholder = prices[currency].map { suggestion($0).description } ?? ""
         return """
             <form id="trade-form" class="card" method="post" action="\(escapeHTML("/coins/\(symbol)/trades"))">
             <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))">
             <label>Amount (\(escapeHTML(symbol)))<input name="amount" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="0.5"></label>
-            <label>Price per unit<input name="price" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="70187.00"></label>
+            <label>Price per unit<input name="price" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="\(escapeHTML(placeholder))"></label>
             <label>Currency<select name="currency">\(options)</select></label>
             <label>Date<input name="date" type="date" required value="\(today)" max="\(today)"></label>
             <button type="submit">Add trade</button>

@@ -69,6 +69,24 @@ enum Scripts {
         """
     }
 
+    /// The trade form's suggested price follows the currency chosen: the selected option's `data-price`.
+    static let tradePrice = """
+        <script>
+        (function () {
+          var form = document.getElementById("trade-form");
+          if (!form) { return; }
+          var select = form.querySelector("select[name=currency]");
+          var price = form.querySelector("input[name=price]");
+          function suggest() {
+            var option = select.options[select.selectedIndex];
+            price.placeholder = (option && option.getAttribute("data-price")) || "";
+          }
+          select.addEventListener("change", suggest);
+          suggest();
+        })();
+        </script>
+        """
+
     /// The chart read-out: hovering or focusing a point shows its date and price under the chart.
     static let chartReadout = """
         <script>

@@ -37,6 +37,7 @@ enum Stylesheet {
         th { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); }
         td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
         td.missing, .muted { color: var(--muted); }
+        .small { font-size: 0.85em; }
         .up { color: var(--up); } .down { color: var(--down); } .flat { color: var(--muted); }
         .icon img { display: block; }
         .symbol { color: var(--muted); font-size: .85rem; }
