@@ -7,7 +7,7 @@ import ZeroMQ
 import FoundationNetworking
 #endif
 
-/// All four services as real processes (test feeds), the presenter's dashboard on a port the system picks.
+/// All four services as real processes (test feeds, or `mock` ones: the demo), the presenter's dashboard on a port the system picks.
 final class FullStack: @unchecked Sendable {
     let endpoints: Endpoints
     let services: [ServiceProcess]
@@ -17,9 +17,9 @@ final class FullStack: @unchecked Sendable {
     let portfolioRPC: RPCClient
     let baseURL: URL
 
-    init() async throws {
+    init(feeds: String = "test") async throws {
         endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", feeds], in: endpoints.directory)
         let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
         let portfolio = try ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
         presenter = try ServiceProcess("presenter", [
