@@ -37,9 +37,11 @@ public struct DisplayRate: Sendable, Equatable {
         self.init(from: from, to: result.currency, rate: result.rate, path: result.path, source: result.source, asOf: asOf)
     }
 
-    /// The path in words, e.g. "MXN → USD via ECB rate of 2026-11-24".
+    /// The path in words, e.g. "MXN → USD via ECB rate of 2026-11-24", or "BTC → USD → SEK via market rates"
+    /// (the converter's `market` source: the live crypto quotes with the fiat rates).
     public var explanation: String {
         let route = path.count > 1 ? path.joined(separator: " → ") : "\(from) → \(to)"
+        guard source != "market" else { return "\(route) via market rates" }
         let day = asOf.map { " of \(DisplayDate.isoDay($0))" } ?? ""
         return "\(route) via \(source.uppercased()) rate\(day)"
     }

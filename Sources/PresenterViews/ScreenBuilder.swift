@@ -160,10 +160,11 @@ public struct ScreenBuilder: Sendable {
         return nil
     }
 
-    /// The currencies to ask a history in: the display currency, then CoinGecko's USD, then the currencies
-    /// the coin is quoted in.
+    /// The currencies to ask a history in: the display currency, then CoinGecko's USD, then the fiat currencies
+    /// the coin is quoted in, then the others (a crypto quote needs one conversion more).
     private func historyCurrencies(of symbol: String, display: String) async -> [String] {
-        let quoted = await state.quotes.values.filter { $0.market.base == symbol }.map(\.market.quote).sorted()
+        let quoted = await state.quotes.values.filter { $0.market.base == symbol }.map(\.market.quote)
+            .sorted { (Currency.iso($0) == nil ? 1 : 0, $0) < (Currency.iso($1) == nil ? 1 : 0, $1) }
         return ([display.uppercased(), "USD"] + quoted).reduce(into: [String]()) { list, code in
             if !list.contains(code) { list.append(code) }
         }
