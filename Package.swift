@@ -150,7 +150,7 @@ let package = Package(
         service("rates-fetcher", core: "RatesFetcherCore"),
         service("converter", core: "ConverterCore"),
         service("portfolio", core: "PortfolioCore"),
-        service("presenter", core: "PresenterCore"),
+        service("presenter", core: "PresenterCore", also: ["Feeds"]),  // Feeds: the icons it fetches once
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -202,10 +202,10 @@ let package = Package(
 )
 
 /// An executable in `Services/<name>` whose logic lives in `core`.
-func service(_ name: String, core: String) -> Target {
+func service(_ name: String, core: String, also: [Target.Dependency] = []) -> Target {
     .executableTarget(
         name: name,
-        dependencies: [
+        dependencies: also + [
             .byName(name: core),
             "ServiceSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

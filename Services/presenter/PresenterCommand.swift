@@ -1,4 +1,7 @@
 import ArgumentParser
+import AsyncHTTPClient
+import Feeds
+import Foundation
 import PresenterCore
 import ServiceSupport
 
@@ -20,7 +23,22 @@ struct PresenterCommand: AsyncParsableCommand {
     var alertsRep: String?
     @Option(name: .customLong("alerts-pub"), help: .init(DefaultEndpoint.priceAlertsPub.help("price-alerts' alert stream")))
     var alertsPub: String?
+    @Option(help: "Asset icons: 'monogram' draws each one (no network, the default), 'live' fetches the masterdata's and CoinGecko's once")
+    var icons: IconMode = .monogram
+    @Option(name: .customLong("icon-cache"), help: "Directory fetched icons are kept in (with --icons live); default: memory only")
+    var iconCache: String?
+    @Option(name: .customLong("icon-cache-bytes"), help: "The most the icon directory may hold, in bytes")
+    var iconCacheBytes: Int = 4 << 20
     @OptionGroup var common: CommonOptions
+
+    /// Where icons come from.
+    enum IconMode: String, ExpressibleByArgument, CaseIterable {
+        case monogram, live
+    }
+
+    func validate() throws {
+        guard iconCacheBytes > 0 else { throw ValidationError("--icon-cache-bytes must be positive, got \(iconCacheBytes)") }
+    }
 
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "presenter", logLevel: common.level)
@@ -32,7 +50,9 @@ struct PresenterCommand: AsyncParsableCommand {
             alerts: try .live(connection, rep: DefaultEndpoint.priceAlertsRep.resolve(alertsRep), pub: DefaultEndpoint.priceAlertsPub.resolve(alertsPub)))
         try await runtime.run(Presenter.services(PresenterConfiguration(
             rep: DefaultEndpoint.presenterRep.resolve(rep),
-            http: DefaultEndpoint.presenterHTTP.resolve(http)
+            http: DefaultEndpoint.presenterHTTP.resolve(http),
+            icons: icons == .live ? IconSource(fetch: IconClient.live(http: HTTPClient.shared, logger: runtime.logger).icon) : .none,
+            iconCache: iconCache, iconCacheBytes: iconCacheBytes
         ), upstreams: upstreams, runtime: runtime))
     }
 }

@@ -151,3 +151,40 @@ struct DisplayRateTests {
         #expect(throws: ViewError.self) { try IconPath.parse("../../x-light.svg") }
     }
 }
+
+@Suite("The icon store")
+struct IconStoreTests {
+    /// A fetched icon is asked for once, kept on disk, and the directory stays within its bound; a failed or
+    /// non-image fetch gives the monogram.
+    @Test func fetchesOnceAndKeepsWithinItsBound() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("icons-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let fetches = Counter()
+        let svg = Data(("<svg xmlns=\"http://www.w3.org/2000/svg\">" + String(repeating: " ", count: 600) + "</svg>").utf8)
+        let source = IconSource { url in
+            await fetches.add()
+            if url.lastPathComponent == "broken.svg" { return Data("<html>not found</html>".utf8) }
+            return svg
+        }
+        let store = IconStore(source: source, directory: directory, maxBytes: 1_500)
+        let first = await store.icon("BTC", variant: .light, remote: "https://example.org/btc.svg")
+        let again = await store.icon("BTC", variant: .light, remote: "https://example.org/btc.svg")
+        #expect(first == again && first.data == svg && first.contentType == "image/svg+xml")
+        #expect(await fetches.value == 1)
+        _ = await store.icon("ETH", variant: .light, remote: "https://example.org/eth.svg")
+        _ = await store.icon("XRP", variant: .dark, remote: "https://example.org/xrp.svg")
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        let total = try files.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent($1).path)[.size] as? Int ?? 0) }
+        #expect(total <= 1_500 && files.contains("XRP-dark.svg"), "\(files)")
+        let broken = await store.icon("BAD", variant: .light, remote: "https://example.org/broken.svg")
+        #expect(String(decoding: broken.data, as: UTF8.self).contains("BAD</text>"))
+        let monogram = await IconStore().icon("EOS", variant: .dark, remote: "https://example.org/eos.svg")
+        #expect(String(decoding: monogram.data, as: UTF8.self).hasPrefix("<svg"))
+    }
+}
+
+/// Counts calls across tasks.
+private actor Counter {
+    private(set) var value = 0
+    func add() { value += 1 }
+}
