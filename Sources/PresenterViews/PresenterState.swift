@@ -155,12 +155,14 @@ public actor PresenterState {
     /// Every Bitso quote.
     public func bitsoQuotes() -> [Quote] { quotes.filter { $0.key.source == "bitso" }.map(\.value) }
 
-    /// The best quote of `asset`: in `currency` if any feed quotes it so, else in a fiat currency (one conversion
-    /// away from the display currency, not two), preferring CoinGecko, then Bitso, then WazirX.
-    public func quote(of asset: String, in currency: String) -> Quote? {
+    /// The best quote of `asset`: in `currency` if any feed quotes it so, else in `preferred` (the market its price
+    /// came from), else in a fiat currency (one conversion away from the display currency, not two), preferring
+    /// CoinGecko, then Bitso, then WazirX.
+    public func quote(of asset: String, in currency: String, preferring preferred: String? = nil) -> Quote? {
         let candidates = quotes.values.filter { $0.market.base == asset }
         let ranked = candidates.sorted { (rank($0), $0.market.quote) < (rank($1), $1.market.quote) }
-        return ranked.first { $0.market.quote == currency } ?? ranked.first { Currency.iso($0.market.quote) != nil } ?? ranked.first
+        return ranked.first { $0.market.quote == currency } ?? ranked.first { $0.market.quote == preferred }
+            ?? ranked.first { Currency.iso($0.market.quote) != nil } ?? ranked.first
     }
 
     /// The 24 h change in percent of `asset` from the best-ranked quote that has one.

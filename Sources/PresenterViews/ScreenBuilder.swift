@@ -141,7 +141,8 @@ public struct ScreenBuilder: Sendable {
         var snapshots: [CoinSnapshot] = []
         for symbol in symbols.sorted() {
             let (name, image) = await identity(of: symbol)
-            let change = prices[symbol]?.changePercent24h == nil ? await change24h(of: symbol, currency: currency) : nil
+            let change = prices[symbol]?.changePercent24h == nil
+                ? await change24h(of: symbol, currency: currency, priced: Self.pricedIn(prices[symbol])) : nil
             snapshots.append(CoinSnapshot(
                 symbol: symbol, name: name, image: image, price: prices[symbol], watched: watched.contains(symbol), change24h: change))
         }
@@ -150,9 +151,9 @@ public struct ScreenBuilder: Sendable {
 
     /// The 24 h change of `symbol` when the converter's price has none: the best quote's, else computed from
     /// its history (in `currency`, else in a source's currency: a percentage needs no conversion).
-    private func change24h(of symbol: String, currency: String) async -> ExactDecimal? {
+    private func change24h(of symbol: String, currency: String, priced: String?) async -> ExactDecimal? {
         if let change = await state.changePercent24h(of: symbol) { return change }
-        for candidate in await historyCurrencies(of: symbol, display: currency) {
+        for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
             if let history = try? await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 2)) {
                 return history.changePercent24h
             }
@@ -160,12 +161,13 @@ public struct ScreenBuilder: Sendable {
         return nil
     }
 
-    /// The currencies to ask a history in: the display currency, then CoinGecko's USD, then the fiat currencies
-    /// the coin is quoted in, then the others (a crypto quote needs one conversion more).
-    private func historyCurrencies(of symbol: String, display: String) async -> [String] {
+    /// The currencies to ask a history in: the one the converter priced the coin from (so chart and price come
+    /// from one market and agree), the display currency, CoinGecko's USD, then the fiat currencies the coin is
+    /// quoted in, then the others (a crypto quote needs one conversion more).
+    private func historyCurrencies(of symbol: String, display: String, priced: String?) async -> [String] {
         let quoted = await state.quotes.values.filter { $0.market.base == symbol }.map(\.market.quote)
             .sorted { (Currency.iso($0) == nil ? 1 : 0, $0) < (Currency.iso($1) == nil ? 1 : 0, $1) }
-        return ([display.uppercased(), "USD"] + quoted).reduce(into: [String]()) { list, code in
+        return ([priced, display.uppercased(), "USD"].compactMap { $0 } + quoted).reduce(into: [String]()) { list, code in
             if !list.contains(code) { list.append(code) }
         }
     }
@@ -179,9 +181,9 @@ public struct ScreenBuilder: Sendable {
     /// `symbol`'s 30-day history in `currency`: as the source has it, else in a source's currency converted
     /// point by point at the converter's current rate (with a note saying so). Throws the first failure
     /// when no source has one.
-    private func history(of symbol: String, currency: String) async throws -> (history: PriceHistory, note: String?) {
+    private func history(of symbol: String, currency: String, priced: String?) async throws -> (history: PriceHistory, note: String?) {
         var firstError: (any Error)?
-        for candidate in await historyCurrencies(of: symbol, display: currency) {
+        for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
             do {
                 let history = try await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 30))
                 guard history.currency.uppercased() != currency.uppercased() else { return (history, nil) }
@@ -208,12 +210,13 @@ public struct ScreenBuilder: Sendable {
         let (name, image) = await identity(of: symbol)
         let watched = ((try? await sources.watchlist()) ?? []).contains(symbol)
         let price = await state.price(symbol, in: context.currency)
-        let quote = await state.quote(of: symbol, in: context.currency)
+        let priced = Self.pricedIn(price)
+        let quote = await state.quote(of: symbol, in: context.currency, preferring: priced)
         guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
         var history: PriceHistory?
         var chartNote: String?
         do {
-            (history, chartNote) = try await self.history(of: symbol, currency: context.currency)
+            (history, chartNote) = try await self.history(of: symbol, currency: context.currency, priced: priced)
         } catch {
             notices.append("No 30-day history in \(context.currency): \(ScreenBuilder.describe(error))")
         }
@@ -225,6 +228,13 @@ public struct ScreenBuilder: Sendable {
             coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched, change24h: change),
             quote: market, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices,
             marketNote: marketNote, chartNote: chartNote, tradePrices: await state.prices(of: symbol))
+    }
+
+    /// The currency of the market the converter priced a coin from: the second step of its price's path
+    /// (`["ETH", "MXN", "USD"]`: MXN), nil when there is no price.
+    private static func pricedIn(_ price: AssetPrice?) -> String? {
+        guard let path = price?.path, path.count > 1 else { return nil }
+        return path[1]
     }
 
     /// A coin's name (CoinGecko's, else the masterdata's, else its symbol) and its icon on the presenter.
