@@ -168,7 +168,7 @@ public actor PresenterState {
     /// The 24 h change in percent of `asset` from the best-ranked quote that has one.
     public func changePercent24h(of asset: String) -> ExactDecimal? {
         quotes.values.filter { $0.market.base == asset && $0.changePercent24h != nil }
-            .sorted { rank($0) < rank($1) }.first?.changePercent24h
+            .sorted { (rank($0), $0.market.quote) < (rank($1), $1.market.quote) }.first?.changePercent24h
     }
 
     /// The price of `asset` in every display currency the converter publishes, by currency.
