@@ -44,7 +44,9 @@ struct DeadlineTests {
             Issue.record("not a portfolio view")
             return
         }
-        #expect(elapsed < .seconds(2), "answered within the presenter's first attempt, not after its retry")
+        // Without deadlines the portfolio waits 4 s on the converter and the presenter gives up first (after 2 × 2 s);
+        // with them the answer comes at about 1.5 s. The bound leaves room for a loaded machine.
+        #expect(elapsed < .seconds(3.5), "answered before the presenter's retry would have ended")
         #expect(shown.offline)
         #expect(shown.notices.contains { $0.contains("before the deadline") }, "\(shown.notices)")
         #expect(shown.holdings.map(\.asset) == ["ETH"])
