@@ -275,7 +275,9 @@ class Watcher:
     def run(self, seconds):
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            for sock, _ in self.poller.poll(100):
+            ready = {sock for sock, _ in self.poller.poll(100)}
+            # Quotes first: a price that came in the same wake-up as its quote must find it waiting.
+            for sock in [s for s in (self.quotes, self.prices) if s in ready]:
                 while True:
                     try:
                         frames = sock.recv_multipart(zmq.NOBLOCK)
@@ -391,7 +393,7 @@ def normal_pace(bin_dir, seconds):
         watcher.latencies.clear()
         watcher.triggers = 0
         watcher.pending.clear()
-        watcher.run(seconds)
+        watcher.run(seconds * 3)  # the mock quotes BTC-USD about once a second
         return dict(watcher.summary(), feed=watcher.preferred())
     finally:
         stop(procs)
@@ -433,7 +435,10 @@ class SSEWatcher(Watcher):
             self.registered, self.buffer = True, b""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            for item, _ in self.poller.poll(100):
+            ready = [item for item, _ in self.poller.poll(100)]
+            # Quotes first: an event that came in the same wake-up as its quote must find it waiting.
+            ready.sort(key=lambda item: 0 if item is self.quotes else 1)
+            for item in ready:
                 if item is self.quotes:
                     while True:
                         try:

@@ -494,7 +494,7 @@ let markdown = """
     7. Quote to price (`bench/repricing.py`): one Python process hears the quote of BTC-USD on the fetcher's PUB (as the
        converter does) and the `price.BTC.USD` carrying that quote's price on the converter's PUB (or the presenter's
        SSE event of BTC, on an HTTP connection to `/events`), and times the two arrivals with one clock. 7a: the real
-       rates-fetcher with mock feeds; 7b-7d: a stand-in fetcher (`repricing.py fetcher`, Clone pattern: sequence
+       rates-fetcher with mock feeds, for three times the seconds (it quotes BTC-USD about once a second); 7b-7d: a stand-in fetcher (`repricing.py fetcher`, Clone pattern: sequence
        numbers, heartbeats, `snapshot`) publishing BTC-USD quotes at 1,000/s (7b), 200/s (7d), or quotes of 20 assets
        flat out (7c: every `price.*` counted, BTC timed in the first and the last tenth). The peer is the same
        pipeline in Python (`repricing.py peer`: pyzmq SUB, snapshot, `fractions` + `decimal` half-even, pyzmq PUB).
