@@ -1,13 +1,16 @@
 """Benchmark 7: a quote's way to a price, and on to the dashboard (issue 22).
 
-Every figure is taken by one Python process that hears both ends on loopback, so one clock
-(`time.perf_counter`) times both and no timestamp crosses a process:
+Figures are taken by one Python process listening on loopback, on CLOCK_MONOTONIC (the clock of
+`time.monotonic_ns` and `time.perf_counter`, shared by every process of the machine):
 
-- the trigger: a quote of BTC-USD arriving at this process's SUB socket, from the same PUB socket the
-  converter reads (so within microseconds of the converter getting it);
-- the answer: the `price.BTC.USD` carrying that quote's price (the quote's `last` rounded half-even to
-  8 places, the path being BTC -> USD) arriving at another SUB socket of this process, or the SSE event
-  of BTC with that price arriving on an HTTP connection to the presenter's `/events`.
+- with the stand-in fetcher (7b-7d), each quote carries the moment it was published in its
+  `changePercent24h`, which the converter carries into the asset's prices and the presenter into its
+  SSE events (`changeRaw`): the latency is the arrival of the `price.BTC.USD` (or of the SSE event of
+  BTC, on an HTTP connection to the presenter's `/events`) minus that moment, and a quote is
+  followed when a price carrying its moment arrives;
+- with the real rates-fetcher (7a), the trigger is a BTC-USD quote of the preferred feed arriving at
+  this process from the PUB socket the converter reads, and the answer the `price.BTC.USD` carrying
+  that quote's price (its `last` half-even to 8 places: the path is BTC -> USD).
 
 Runs (`run` does them all and prints one JSON object):
 
@@ -109,8 +112,11 @@ class ClonePublisher:
 
 
 def quote_data(asset, cents):
+    """A quote of `asset` in USD. Its `changePercent24h` is the moment it is published (CLOCK_MONOTONIC, ns, the
+    clock of `time.monotonic_ns` in every process): the converter carries it into the asset's prices, and the
+    presenter into its SSE events (`changeRaw`), so whoever hears a price knows when its quote left."""
     return {"source": "coingecko", "market": {"base": asset, "quote": "USD"}, "last": f"{cents // 100}.{cents % 100:02d}",
-            "changePercent24h": "1.25", "time": now_iso()}
+            "changePercent24h": str(time.monotonic_ns()), "time": now_iso()}
 
 
 def fetcher(args):
@@ -246,7 +252,7 @@ class Watcher:
     """This process's two ends: quotes of BTC-USD from `fetcher_pub`, prices from `prices_pub`
     (every `price.` when `count_all`, else `price.BTC.USD` only); latencies by matching prices."""
 
-    def __init__(self, ctx, fetcher_pub, prices_pub, count_all=False):
+    def __init__(self, ctx, fetcher_pub, prices_pub, count_all=False, stamped=False):
         self.quotes = ctx.socket(zmq.SUB)
         self.quotes.setsockopt(zmq.RCVHWM, 0)
         self.quotes.setsockopt(zmq.SUBSCRIBE, b"quote.coingecko.BTC-USD")
@@ -265,6 +271,8 @@ class Watcher:
         self.triggers = 0
         self.price_messages = 0
         self.feed_last = {}        # feed -> its last BTC-USD `last`
+        self.stamped = stamped     # quotes of the stand-in fetcher: a price's changePercent24h is its quote's send time
+        self.seen = set()
 
     def preferred(self):
         for feed in ("coingecko", "bitso", "wazirx"):
@@ -284,7 +292,9 @@ class Watcher:
                     except zmq.Again:
                         break
                     arrived = time.perf_counter()
-                    if sock is self.quotes:
+                    if sock is self.quotes and self.stamped:
+                        self.triggers += 1
+                    elif sock is self.quotes:
                         data = orjson.loads(frames[1])["data"]
                         feed, last = data["source"], data["last"]
                         changed = self.feed_last.get(feed) is not None and Decimal(self.feed_last[feed]) != Decimal(last)
@@ -294,11 +304,20 @@ class Watcher:
                             self.pending[expected_price(last)] = arrived
                     else:
                         self.price_messages += 1
-                        if frames[0] == b"price.BTC.USD":
+                        if frames[0] == b"price.BTC.USD" and self.stamped:
+                            self.stamp(orjson.loads(frames[1])["data"].get("changePercent24h"), arrived)
+                        elif frames[0] == b"price.BTC.USD":
                             price = orjson.loads(frames[1])["data"]["price"]
                             sent = self.pending.pop(price, None)
                             if sent is not None:
                                 self.latencies.append((sent, arrived - sent))
+
+    def stamp(self, stamp, arrived):
+        """Records the latency of the price or event carrying the send time `stamp`, once per quote."""
+        if stamp is None or stamp in self.seen:
+            return
+        self.seen.add(stamp)
+        self.latencies.append((arrived, (time.monotonic_ns() - int(stamp)) / 1e9))
 
     def summary(self, prefix=""):
         p50, p99 = percentiles([l for _, l in self.latencies])
@@ -345,12 +364,13 @@ def with_stand_in(bin_dir, bench_dir, target, rate, assets, seconds, count_all=F
             procs.append(("peer", start_peer(bench_dir, env)))
         if extra_setup:
             extra_setup(env, ctx, procs)
-        watcher = (watcher_class or Watcher)(ctx, env["TICKWIRE_RATES_FETCHER_PUB"], env["TICKWIRE_CONVERTER_PUB"], count_all)
+        watcher = (watcher_class or Watcher)(ctx, env["TICKWIRE_RATES_FETCHER_PUB"], env["TICKWIRE_CONVERTER_PUB"], count_all, stamped=True)
         watcher.run(max(delay - (time.monotonic() - began), 0.5))  # connect; the flood starts after the delay
         watcher.latencies.clear()
         watcher.triggers = 0
         watcher.price_messages = 0
         watcher.pending.clear()
+        watcher.seen.clear()
         metrics_before = scrape(ctx, env["TICKWIRE_CONVERTER_REP"]) if target == "converter" else ""
         started = time.perf_counter()
         watcher.run(seconds + 1.5)  # and the answers still on their way
@@ -403,7 +423,8 @@ def normal_pace(bin_dir, seconds):
 def paced(bin_dir, bench_dir, target, seconds):
     """7b: 1,000 BTC-USD quotes a second."""
     watcher, info = with_stand_in(bin_dir, bench_dir, target, 1000, 1, seconds)
-    return dict(watcher.summary(), quotes_per_second=info["published"] / max(info["seconds"], 1e-9), alive=info["alive"])
+    return dict(watcher.summary(), quotes_per_second=info["published"] / max(info["seconds"], 1e-9), alive=info["alive"],
+                superseded=info["superseded"])
 
 
 def flat_out(bin_dir, bench_dir, target, seconds):
@@ -425,7 +446,7 @@ def flat_out(bin_dir, bench_dir, target, seconds):
 
 class SSEWatcher(Watcher):
     """A watcher whose answers are the presenter's SSE events of BTC on the HTTP connection `sse`
-    (set before it runs), matched by their `raw` price."""
+    (set before it runs), timed by their `changeRaw` (the quote's send time)."""
 
     sse = None
 
@@ -442,11 +463,10 @@ class SSEWatcher(Watcher):
                 if item is self.quotes:
                     while True:
                         try:
-                            frames = self.quotes.recv_multipart(zmq.NOBLOCK)
+                            self.quotes.recv_multipart(zmq.NOBLOCK)
                         except zmq.Again:
                             break
                         self.triggers += 1
-                        self.pending[expected_price(orjson.loads(frames[1])["data"]["last"])] = time.perf_counter()
                 elif item is self.prices:
                     while True:
                         try:
@@ -471,9 +491,7 @@ class SSEWatcher(Watcher):
                     continue
                 data = orjson.loads(line[start + 6:])
                 if data.get("asset") == "BTC":
-                    sent = self.pending.pop(data.get("raw"), None)
-                    if sent is not None:
-                        self.latencies.append((sent, arrived - sent))
+                    self.stamp(data.get("changeRaw"), arrived)
 
 
 def sse(bin_dir, bench_dir, seconds):

@@ -358,10 +358,11 @@ func latencyText(_ run: [String: Any]?) -> String {
     return "\(run.number("p50_ms").map { fmt($0, 3) } ?? "-") ms / \(run.number("p99_ms").map { fmt($0, 3) } ?? "-") ms"
 }
 
-/// "followed / quotes" of a run.
+/// "followed / quotes" of a run, with the quotes the converter's subscriber skipped for a newer one when it says.
 func followedText(_ run: [String: Any]?) -> String {
     guard let run else { return "n/a" }
-    return "\(fmt(run.number("followed") ?? 0)) of \(fmt(run.number("quotes") ?? 0))"
+    let superseded = run.number("superseded").map { ", \(fmt($0)) superseded by a newer quote before the converter read them" } ?? ""
+    return "\(fmt(run.number("followed") ?? 0)) of \(fmt(run.number("quotes") ?? 0))\(superseded)"
 }
 
 /// Whether every quote that changed BTC's price was followed by its price.
