@@ -65,7 +65,4 @@ public actor ConverterState {
             RateSourceInfo(source: source, rates: book.count(of: source), currencies: (try? book.graph(for: source).currencies) ?? [])
         }
     }
-
-    /// Every price published so far, the last of each asset and currency.
-    public var publishedPrices: [AssetPrice] { prices.prices }
 }

@@ -19,9 +19,6 @@ public struct LivePrices: Sendable {
     /// No prices yet; assets will be priced in `currencies`.
     public init(currencies: [String]) { self.currencies = currencies }
 
-    /// Every price held, the last one handed out for each asset and currency.
-    public var prices: [AssetPrice] { Array(held.values) }
-
     /// Re-prices what `change` (``RateBook/marketChange`` after an update) can have changed in `book`; returns
     /// the prices that differ from the last ones handed out.
     public mutating func reprice(after change: MarketChange, in book: inout RateBook) -> [AssetPrice] {
