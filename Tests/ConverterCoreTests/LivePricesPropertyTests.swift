@@ -26,7 +26,7 @@ struct LivePricesPropertyTests {
             let event = try Self.event(&random)
             let changed = await state.apply(event)
             switch event {
-            case .snapshot(let updates): book.reset(with: updates)
+            case .snapshot(let updates): _ = book.reset(with: updates)
             case .update(let update): _ = try? book.apply(update)
             case .unavailable: break
             }
