@@ -503,7 +503,14 @@ def sse(bin_dir, bench_dir, seconds):
         if not reply:
             raise RuntimeError("the presenter did not answer")
         host, port = env["TICKWIRE_PRESENTER_HTTP"].rsplit("/", 1)[-1].split(":")
-        connection = socket.create_connection((host, int(port)))
+        for _ in range(100):  # the HTTP server may start after the REP socket answers
+            try:
+                connection = socket.create_connection((host, int(port)))
+                break
+            except ConnectionRefusedError:
+                time.sleep(0.05)
+        else:
+            raise RuntimeError("the presenter's HTTP server did not accept a connection")
         connection.sendall(f"GET /events?currency=USD&locale=en_US HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
         connection.setblocking(False)
         connections.append(connection)
@@ -545,15 +552,21 @@ if __name__ == "__main__":
     else:
         here = os.path.dirname(os.path.abspath(__file__))
         only = set(args.only.split(","))
+        def attempt(run, *arguments):
+            try:
+                return run(*arguments)
+            except Exception as error:  # one failed run must not take the others' figures with it
+                return {"error": repr(error)}
+
         out = {}
         if "normal" in only:
-            out["normal"] = normal_pace(args.bin_dir, args.seconds)
+            out["normal"] = attempt(normal_pace, args.bin_dir, args.seconds)
         if "paced" in only:
-            out["paced"] = {"converter": paced(args.bin_dir, here, "converter", args.seconds),
-                            "python": paced(args.bin_dir, here, "python", args.seconds)}
+            out["paced"] = {"converter": attempt(paced, args.bin_dir, here, "converter", args.seconds),
+                            "python": attempt(paced, args.bin_dir, here, "python", args.seconds)}
         if "flat" in only:
-            out["flat"] = {"converter": flat_out(args.bin_dir, here, "converter", args.flat_seconds),
-                           "python": flat_out(args.bin_dir, here, "python", args.flat_seconds)}
+            out["flat"] = {"converter": attempt(flat_out, args.bin_dir, here, "converter", args.flat_seconds),
+                           "python": attempt(flat_out, args.bin_dir, here, "python", args.flat_seconds)}
         if "sse" in only:
-            out["sse"] = sse(args.bin_dir, here, args.seconds)
+            out["sse"] = attempt(sse, args.bin_dir, here, args.seconds)
         emit(out)
