@@ -380,7 +380,7 @@ func allFollowed(_ run: [String: Any]?) -> Bool {
         guard let p50 = run?.number("p50_ms"), let p99 = run?.number("p99_ms") else { return "?" }
         return p50 < 0.5 && p99 < 2 ? "yes" : "NO"
     }
-    say("7a. mock fetcher at its normal pace -> converter: quote -> price.BTC.USD \(latencyText(normal)), followed \(followedText(normal)) (feed \(normal?["feed"] ?? "-"))")
+    say("7a. mock fetcher at its normal pace -> converter: quote -> price.BTC.USD \(latencyText(normal)), followed \(followedText(normal)) (feed \(normal?["feed"] ?? "-"), \(fmt(normal?.number("price_first") ?? 0)) prices before this process's copy of their quote, counted at 0)")
     rows.append(Row(benchmark: "7a. quote -> `price.BTC.USD` at a pyzmq subscriber, mock fetcher at its normal pace, p50 / p99", tickwire: latencyText(normal),
                     peer: "-", ratio: "-", target: "p50 < 0.5 ms, p99 < 2 ms", met: meets(normal)))
     rows.append(Row(benchmark: "7a. quotes that change BTC's price followed by their price (normal pace)", tickwire: followedText(normal),
