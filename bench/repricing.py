@@ -140,6 +140,7 @@ def fetcher(args):
         clone.tick(50)
     assets = ASSETS[: args.assets]
     start, count = time.monotonic(), 0
+    previous, close = 0.0, 0  # quotes sent within 100 us of the one before (catching up after a late wake-up)
     deadline = start + args.seconds
     while not stopping:
         now = time.monotonic()
@@ -154,10 +155,13 @@ def fetcher(args):
         asset = assets[count % len(assets)]
         cents[asset] += 1
         clone.publish(f"quote.coingecko.{asset}-USD", "quote", "coingecko", quote_data(asset, cents[asset]))
+        sent = time.monotonic()
+        close += sent - previous < 0.0001
+        previous = sent
         count += 1
         if count % 64 == 0:
             clone.tick(0)
-    print(orjson.dumps({"published": count, "seconds": time.monotonic() - start}).decode(), flush=True)
+    print(orjson.dumps({"published": count, "seconds": time.monotonic() - start, "close": close}).decode(), flush=True)
     while not stopping:
         clone.tick(100)
 
@@ -396,7 +400,7 @@ def with_stand_in(bin_dir, bench_dir, target, rate, assets, seconds, count_all=F
         superseded = None
         if target == "converter":
             superseded = counter(metrics_after, "tickwire_bus_superseded_total") - counter(metrics_before, "tickwire_bus_superseded_total")
-        return watcher, {"published": fetched.get("published", 0), "seconds": fetched.get("seconds", seconds),
+        return watcher, {"published": fetched.get("published", 0), "seconds": fetched.get("seconds", seconds), "close": fetched.get("close"),
                          "elapsed": elapsed, "alive": alive, "superseded": superseded, "started": started,
                          "rss_mb": rss_of(target_proc.pid)}
     finally:
@@ -438,7 +442,7 @@ def paced(bin_dir, bench_dir, target, seconds):
     """7b: 1,000 BTC-USD quotes a second."""
     watcher, info = with_stand_in(bin_dir, bench_dir, target, 1000, 1, seconds)
     return dict(watcher.summary(), quotes_per_second=info["published"] / max(info["seconds"], 1e-9), alive=info["alive"],
-                superseded=info["superseded"])
+                superseded=info["superseded"], sent_within_100us=info["close"])
 
 
 def flat_out(bin_dir, bench_dir, target, seconds):

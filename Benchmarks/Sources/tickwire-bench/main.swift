@@ -362,7 +362,8 @@ func latencyText(_ run: [String: Any]?) -> String {
 func followedText(_ run: [String: Any]?) -> String {
     guard let run else { return "n/a" }
     let superseded = run.number("superseded").map { ", \(fmt($0)) superseded by a newer quote before the converter read them" } ?? ""
-    return "\(fmt(run.number("followed") ?? 0)) of \(fmt(run.number("quotes") ?? 0))\(superseded)"
+    let close = run.number("sent_within_100us").map { "; \(fmt($0)) quotes left the stand-in within 100 us of the one before" } ?? ""
+    return "\(fmt(run.number("followed") ?? 0)) of \(fmt(run.number("quotes") ?? 0))\(superseded)\(close)"
 }
 
 /// Whether every quote that changed BTC's price was followed by its price.
