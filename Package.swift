@@ -143,6 +143,7 @@ let package = Package(
         // portfolio, converter, rates-fetcher -> presenter
         .target(name: "PresenterCore", dependencies: [
             "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
+            "ReaderQueue", .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),

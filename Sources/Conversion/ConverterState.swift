@@ -3,41 +3,58 @@ import Logging
 import Money
 import TickwireContract
 
-/// The one owner of the converter's rate book.
+/// The one owner of the converter's rate book and of the prices it publishes.
 public actor ConverterState {
     private var book = RateBook()
-    private var dirty = false
+    private var prices: LivePrices
     private let logger: Logger
     /// rates-fetcher's state as `health` reports it.
     public private(set) var upstream = "waiting for rates-fetcher's snapshot"
 
-    /// An empty book; `logger` hears of unusable rates.
-    public init(logger: Logger) { self.logger = logger }
-
-    /// Applies the fetcher's events until the stream ends. The loop runs on the actor, so a burst
-    /// of waiting events costs no executor hop each.
-    public func follow(_ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>) async {
-        for await event in events { apply(event) }
+    /// An empty book whose assets are priced in `currencies`; `logger` hears of unusable rates.
+    public init(currencies: [String], logger: Logger) {
+        prices = LivePrices(currencies: currencies)
+        self.logger = logger
     }
 
-    /// Applies one event of rates-fetcher's rates and quotes.
-    public func apply(_ event: StreamEvent<FetcherUpdate>) {
+    /// Applies the fetcher's events until the stream ends, handing each price an event changes to `publish`
+    /// at once. The loop runs on the actor, so a burst of waiting events costs no executor hop each.
+    public func follow(
+        _ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>, publish: @Sendable (AssetPrice) throws -> Void
+    ) async {
+        for await event in events {
+            for price in apply(event) {
+                do {
+                    try publish(price)
+                } catch {
+                    logger.warning("could not publish a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
+                }
+            }
+        }
+    }
+
+    /// Applies one event of rates-fetcher's rates and quotes; returns the prices it changed, re-priced
+    /// at once and only where it could change them.
+    @discardableResult
+    public func apply(_ event: StreamEvent<FetcherUpdate>) -> [AssetPrice] {
         switch event {
         case .snapshot(let updates):
             let failures = book.reset(with: updates)
             if failures > 0 { logger.warning("snapshot had unusable rates", metadata: ["count": "\(failures)"]) }
             upstream = "ok"
-            dirty = true
         case .update(let update):
+            upstream = "ok"
             do {
-                if try book.apply(update) != nil { dirty = true }
+                try book.apply(update)
             } catch {
                 logger.warning("dropped an unusable rate", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
+                return []
             }
-            upstream = "ok"
         case .unavailable(let reason):
             upstream = reason
+            return []
         }
+        return prices.reprice(after: book.marketChange, in: &book)
     }
     public func convert(_ request: ConvertRequest) throws -> ConvertResult { try Conversions.convert(request, in: &book) }
     public func total(_ request: TotalRequest) throws -> TotalResult { try Conversions.total(request, in: &book) }
@@ -47,12 +64,5 @@ public actor ConverterState {
         book.sources.map { source in
             RateSourceInfo(source: source, rates: book.count(of: source), currencies: (try? book.graph(for: source).currencies) ?? [])
         }
-    }
-
-    /// Every asset's price in each of `currencies` if anything changed since the last call, else none.
-    public func changedPrices(in currencies: [String]) -> [AssetPrice] {
-        guard dirty else { return [] }
-        dirty = false
-        return Pricing.prices(in: currencies, book: &book)
     }
 }

@@ -10,22 +10,71 @@ public enum Pricing {
     /// Every quoted asset that is not an ISO fiat, priced in each currency through the
     /// `market` graph; pairs without a path are left out, never given a rate of 1.
     public static func prices(in currencies: [String], book: inout RateBook) -> [AssetPrice] {
-        let quotes = book.preferredQuotes
-        guard !quotes.isEmpty, let graph = try? book.graph(for: RateBook.marketSource) else { return [] }
-        let assets = Set(quotes.map(\.market.base)).filter { Currency.iso($0) == nil }.sorted()
+        guard let graph = marketGraph(&book) else { return [] }
         var prices: [AssetPrice] = []
-        for asset in assets {
-            let assetQuotes = quotes.filter { $0.market.base == asset }.sorted { feedRank($0.source) < feedRank($1.source) }
+        for asset in pricedAssets(book) {
+            let quotes = referenceQuotes(of: asset, in: book)
             for currency in currencies where currency != asset {
-                guard let rate = try? graph.rate(from: asset, to: currency),
-                      let price = try? rate.convert(1, scale: priceScale) else { continue }
-                let reference = assetQuotes.first { $0.market.quote == currency } ?? assetQuotes.first
-                prices.append(AssetPrice(
-                    asset: asset, currency: currency, price: price,
-                    changePercent24h: reference?.changePercent24h, path: rate.path, quoteTime: reference?.time))
+                if let price = price(of: asset, in: currency, graph: graph, quotes: quotes).price { prices.append(price) }
             }
         }
         return prices
+    }
+
+    /// One asset's price in one currency, and what it was read from.
+    struct Repriced {
+        /// What a price depends on besides the asset's quotes.
+        enum Dependence: Equatable {
+            /// The graph's shape only: there is no path, and only a reshaped graph can give one.
+            case shape
+            /// The rates along this path (the path itself depends on the shape only).
+            case path([String])
+            /// Any rate: the fraction along the path did not fit, and another rate anywhere on it may make it fit.
+            case everyRate
+        }
+
+        /// The price, nil when it cannot be had.
+        var price: AssetPrice?
+        /// What can change it.
+        var dependence: Dependence
+    }
+
+    /// The `market` graph, or nil when there is no quote or the graph cannot be built.
+    static func marketGraph(_ book: inout RateBook) -> RateGraph? {
+        guard !book.quotedAssets.isEmpty else { return nil }
+        return try? book.graph(for: RateBook.marketSource)
+    }
+
+    /// The quoted assets that get prices: every base of a quote that is not an ISO fiat, sorted.
+    static func pricedAssets(_ book: RateBook) -> [String] {
+        book.quotedAssets.filter(isPriced)
+    }
+
+    /// Whether `asset` gets prices: it is not an ISO fiat.
+    static func isPriced(_ asset: String) -> Bool { Currency.iso(asset) == nil }
+
+    /// The preferred quotes of `asset`'s pairs in the order their 24 h change and time are taken from.
+    static func referenceQuotes(of asset: String, in book: RateBook) -> [Quote] {
+        book.preferredQuotes(of: asset).sorted { feedRank($0.source) < feedRank($1.source) }
+    }
+
+    /// `asset` in `currency` through `graph`, its 24 h change and time from the first of `quotes` in
+    /// `currency`, else the first.
+    static func price(of asset: String, in currency: String, graph: RateGraph, quotes: [Quote]) -> Repriced {
+        let rate: DerivedRate
+        do {
+            rate = try graph.rate(from: asset, to: currency)
+        } catch {
+            if case .overflow = error { return Repriced(price: nil, dependence: .everyRate) }
+            return Repriced(price: nil, dependence: .shape)
+        }
+        guard let price = try? rate.convert(1, scale: priceScale) else { return Repriced(price: nil, dependence: .path(rate.path)) }
+        let reference = quotes.first { $0.market.quote == currency } ?? quotes.first
+        return Repriced(
+            price: AssetPrice(
+                asset: asset, currency: currency, price: price,
+                changePercent24h: reference?.changePercent24h, path: rate.path, quoteTime: reference?.time),
+            dependence: .path(rate.path))
     }
 
     /// A feed's place in ``RateBook/quotePreference``; unknown feeds come last.

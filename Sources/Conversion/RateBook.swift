@@ -19,6 +19,10 @@ public struct RateBook: Sendable {
     private var rates: [String: [String: ExchangeRate]] = [:]
     private var quotes: [MarketPair: [String: Quote]] = [:]
     private var graphs: [String: RateGraph] = [:]
+    private var pairsByBase: [String: Set<MarketPair>] = [:]
+    /// Whether some rate or quote wrote a code the graph upper-cases: two spellings could then name one
+    /// edge, and only a rebuilt graph knows which rate it took.
+    private var hasIrregularCodes = false
 
     /// An empty book.
     public init() {}
@@ -31,8 +35,12 @@ public struct RateBook: Sendable {
         case quote(MarketPair)
     }
 
+    /// What the last applied message did to the `market` graph and so to the prices read from it.
+    public private(set) var marketChange = MarketChange.none
+
     /// Applies one of rates-fetcher's updates; other kinds than rates and quotes are ignored (`nil`).
-    /// A rate's source is the update's (`ecb`, `fixer`, `gnb`, ...).
+    /// A rate's source is the update's (`ecb`, `fixer`, `gnb`, ...). ``marketChange`` says what it did to
+    /// the `market` graph, which is updated in place when only a rate along its edges changed.
     @discardableResult
     public mutating func apply(_ update: StreamUpdate<FetcherUpdate>) throws -> Change? {
         switch update.value {
@@ -40,16 +48,76 @@ public struct RateBook: Sendable {
             // A rate the graph would refuse (a bad code, zero) is refused here, alone,
             // so it cannot take the rest of its source down with it.
             _ = try RateGraph([rate])
-            rates[update.source, default: [:]]["\(rate.from)-\(rate.to)"] = rate
-            graphs = [:]
+            let key = "\(rate.from)-\(rate.to)"
+            hasIrregularCodes = hasIrregularCodes || Self.isIrregular(rate.from) || Self.isIrregular(rate.to)
+            let fiat = fiatSource
+            let previous = rates[update.source]?[key]
+            rates[update.source, default: [:]][key] = rate
+            graphs[update.source] = nil
+            if fiatSource != fiat || (update.source == fiat && previous == nil) {
+                reshapeMarket()
+            } else if update.source == fiat, let previous, previous.rate != rate.rate {
+                // A usable quote of the same pair is the market's edge; the fiat rate only stands behind it.
+                let shadowed = preferredQuote(for: MarketPair(base: rate.from, quote: rate.to))?.isUsableRate == true
+                marketChange = shadowed ? .none : changeMarketEdge(from: rate.from, to: rate.to, rate: rate.rate, asset: nil)
+            } else {
+                marketChange = .none
+            }
             return .rate(source: update.source)
         case .quote(let quote):
+            let previous = preferredQuote(for: quote.market)
+            hasIrregularCodes = hasIrregularCodes || Self.isIrregular(quote.market.base) || Self.isIrregular(quote.market.quote)
             quotes[quote.market, default: [:]][quote.source] = quote
-            graphs[Self.marketSource] = nil
+            if previous == nil { pairsByBase[quote.market.base, default: []].insert(quote.market) }
+            guard let previous, let current = preferredQuote(for: quote.market) else {
+                reshapeMarket()
+                return .quote(quote.market)
+            }
+            if current == previous {
+                marketChange = .none
+            } else if previous.isUsableRate != current.isUsableRate {
+                reshapeMarket()
+            } else if current.isUsableRate, previous.last != current.last {
+                marketChange = changeMarketEdge(from: current.market.base, to: current.market.quote, rate: current.last, asset: current.market.base)
+            } else {
+                marketChange = .quote(asset: current.market.base)
+            }
             return .quote(quote.market)
         default:
+            marketChange = .none
             return nil
         }
+    }
+
+    /// Drops the `market` graph: its shape, its fiat source or its quoted assets changed.
+    private mutating func reshapeMarket() {
+        graphs[Self.marketSource] = nil
+        marketChange = .reshaped
+    }
+
+    /// Sets the `market` graph's given rate `from` → `to`, keeping its shape; reshapes it where it cannot.
+    private mutating func changeMarketEdge(from: String, to: String, rate: ExactDecimal, asset: String?) -> MarketChange {
+        guard let fromCode = Self.canonical(from), let toCode = Self.canonical(to), fromCode != toCode, !hasIrregularCodes else {
+            reshapeMarket()
+            return .reshaped
+        }
+        // An unbuilt graph may be one that failed to build: only a full repricing knows what it gives now.
+        guard let updated = graphs[Self.marketSource]?.replacingRate(from: fromCode, to: toCode, with: rate) else {
+            reshapeMarket()
+            return .reshaped
+        }
+        graphs[Self.marketSource] = updated
+        return .rate(edge: MarketPair(base: fromCode, quote: toCode), asset: asset)
+    }
+
+    /// `code` when it is already the upper-case code the graph would use, else nil.
+    private static func canonical(_ code: String) -> String? {
+        (try? Currency(code: code))?.code == code ? code : nil
+    }
+
+    /// Whether the graph would take `code`, but upper-cased.
+    private static func isIrregular(_ code: String) -> Bool {
+        (try? Currency(code: code)).map { $0.code != code } ?? false
     }
 
     /// Replaces everything with a snapshot's updates; returns how many were refused.
@@ -59,6 +127,7 @@ public struct RateBook: Sendable {
         for update in updates {
             do { try apply(update) } catch { failures += 1 }
         }
+        marketChange = .reshaped
         return failures
     }
 
@@ -79,6 +148,14 @@ public struct RateBook: Sendable {
     public var preferredQuotes: [Quote] {
         quotes.keys.sorted().compactMap { preferredQuote(for: $0) }
     }
+
+    /// The preferred quote of each pair whose base is `asset`, sorted by symbol.
+    public func preferredQuotes(of asset: String) -> [Quote] {
+        (pairsByBase[asset] ?? []).sorted().compactMap { preferredQuote(for: $0) }
+    }
+
+    /// The assets quoted against something, sorted.
+    public var quotedAssets: [String] { pairsByBase.keys.sorted() }
 
     /// The preferred feed's quote of `pair`.
     public func preferredQuote(for pair: MarketPair) -> Quote? {
@@ -119,6 +196,20 @@ public struct RateBook: Sendable {
         if allFiat, let fiatSource { return fiatSource }
         return Self.marketSource
     }
+}
+
+/// What an update did to the `market` graph, and so which prices may have changed.
+public enum MarketChange: Equatable, Sendable {
+    /// Nothing the market's prices read from: another source's rate, a quote that is not preferred.
+    case none
+    /// The preferred quote of one of `asset`'s pairs changed, but not its rate: the asset's prices may take
+    /// another quote's 24 h change or time.
+    case quote(asset: String)
+    /// The given rate of `edge` changed and the graph kept its shape, so every path stays; the prices whose
+    /// path takes this edge (either way) changed, and those of `asset` when a quote of it moved.
+    case rate(edge: MarketPair, asset: String?)
+    /// The graph's shape, its fiat source or the quoted assets changed (or the book was reset): any price may have.
+    case reshaped
 }
 
 extension Quote {

@@ -17,43 +17,33 @@ public struct ConverterConfiguration: Sendable {
     public var pub: String
     /// The currencies every asset is re-priced into.
     public var displayCurrencies: [String]
-    /// How often changed prices are published at most.
-    public var repriceInterval: Duration
 
     /// A configuration; display currencies default to USD, SEK, EUR, MXN.
-    public init(
-        rep: String, pub: String,
-        displayCurrencies: [String] = ["USD", "SEK", "EUR", "MXN"], repriceInterval: Duration = .milliseconds(200)
-    ) {
+    public init(rep: String, pub: String, displayCurrencies: [String] = ["USD", "SEK", "EUR", "MXN"]) {
         self.rep = rep
         self.pub = pub
         self.displayCurrencies = displayCurrencies
-        self.repriceInterval = repriceInterval
     }
 }
 
 /// The converter: follows rates-fetcher, answers `convert`/`total`/`rates`/`sources`,
-/// and publishes `price.<ASSET>.<FIAT>`.
+/// and publishes `price.<ASSET>.<FIAT>` the moment an update changes it.
 public enum Converter {
     /// The services of one converter process, in start order, following rates-fetcher through `fetcher`.
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
-        let state = ConverterState(logger: runtime.logger)
+        let state = ConverterState(currencies: currencies, logger: runtime.logger)
         let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
         })
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
-        let logger = runtime.logger
         let rates = fetcher.updates([.rate, .quote])
         return [
             publisher, server,
-            LoopService { await state.follow(rates) },
             LoopService {
-                await every(configuration.repriceInterval, logger: logger) {
-                    for price in await state.changedPrices(in: currencies) {
-                        try publisher.publish(price, on: Topics.price(asset: price.asset, currency: price.currency), source: "converter", onlyIfChanged: true)
-                    }
+                await state.follow(rates) { price in
+                    try publisher.publish(price, on: Topics.price(asset: price.asset, currency: price.currency), source: "converter", onlyIfChanged: true)
                 }
             },
         ]

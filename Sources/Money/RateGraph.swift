@@ -15,7 +15,7 @@ public struct RateGraph: Sendable {
     public let currencies: [String]
     private let indexByCode: [String: Int]
     /// Outgoing edges per currency index, sorted by target index (that is, by target code).
-    private let edges: [[Edge]]
+    private var edges: [[Edge]]
 
     /// One usable step: 1 of the edge's source buys `fraction` of `target`.
     private struct Edge {
@@ -58,6 +58,24 @@ public struct RateGraph: Sendable {
         self.currencies = sorted
         self.indexByCode = indexByCode
         self.edges = edges.map { $0.sorted { $0.target < $1.target } }
+    }
+
+    /// This graph with the given rate `from` → `to` set to `rate`, or nil when the graph has no given rate
+    /// between them (the shape would change) or `rate` is not one ``init(_:)`` accepts. The shape stays
+    /// the same, so every path does too: only the fractions along paths through this pair change, and a
+    /// graph built anew from the updated rates derives exactly the same rates.
+    public func replacingRate(from: String, to: String, with rate: ExactDecimal) -> RateGraph? {
+        guard let fromCode = Currency.wellFormed(from), let toCode = Currency.wellFormed(to), fromCode != toCode,
+              let source = indexByCode[fromCode], let target = indexByCode[toCode],
+              rate.mantissa > 0, let fraction = Fraction(rate: rate),
+              let forward = edges[source].firstIndex(where: { $0.target == target && !$0.isInverse })
+        else { return nil }
+        var graph = self
+        graph.edges[source][forward] = Edge(target: target, fraction: fraction, isInverse: false)
+        if let backward = edges[target].firstIndex(where: { $0.target == source && $0.isInverse }) {
+            graph.edges[target][backward] = Edge(target: source, fraction: fraction.inverse, isInverse: true)
+        }
+        return graph
     }
 
     /// The rate from `from` to `to` along the shortest path (ties: lexicographically smallest codes).

@@ -1,40 +1,62 @@
+import DequeModule
 import Foundation
+import ReaderQueue
 import Synchronization
 import TickwireContract
 
 /// Fans price updates and alerts out to every open Server-Sent Events stream.
+///
+/// Each listener has a queue of its own that conflates: a price still waiting for a slow client is
+/// replaced, in its place, by a newer price of the same asset and currency, so a slow browser gets
+/// the latest price of each asset when it catches up, holds at most one price per asset, and never
+/// holds up the others (sending only writes to each queue, under its own lock).
 final class PriceBroadcast: Sendable {
     /// What a stream carries: a price, an alert, or a keep-alive that shows a dead client without either.
-    enum Event: Sendable {
+    enum Event: Sendable, Equatable {
         case price(AssetPrice)
         case alert(AlertFired)
         case keepalive
     }
 
+    /// Alerts a slow listener keeps at most; older ones go first.
+    static let alertLimit = 256
+
+    private struct Listener {
+        let currency: String?
+        let queue: ReaderQueue<ConflatingEvents>
+    }
+
     private struct Listeners {
-        var streams: [UUID: AsyncStream<Event>.Continuation] = [:]
+        var queues: [UUID: Listener] = [:]
         var closed = false
     }
 
     private let listeners = Synchronization.Mutex(Listeners())
 
-    /// A stream of every price from now on; it ends when the listener is cancelled or on ``close()``.
-    func subscribe() -> AsyncStream<Event> {
+    /// Every price in `currency` (all currencies when nil) and every alert from now on; it ends when the
+    /// listener's task is cancelled or on ``close()``.
+    func subscribe(currency: String? = nil) -> Events {
         let id = UUID()
-        let (stream, continuation) = AsyncStream<Event>.makeStream(bufferingPolicy: .bufferingNewest(1_000))
-        continuation.onTermination = { [weak self] _ in
-            _ = self?.listeners.withLock { $0.streams.removeValue(forKey: id) }
-        }
+        let queue = ReaderQueue(ConflatingEvents())
         let closed = listeners.withLock { listeners in
-            if !listeners.closed { listeners.streams[id] = continuation }
+            if !listeners.closed { listeners.queues[id] = Listener(currency: currency, queue: queue) }
             return listeners.closed
         }
-        if closed { continuation.finish() }
-        return stream
+        if closed { queue.finish() }
+        return Events(queue: queue) { [weak self] in
+            _ = self?.listeners.withLock { $0.queues.removeValue(forKey: id) }
+        }
     }
 
-    /// Passes a price to every listener.
-    func send(_ price: AssetPrice) { broadcast(.price(price)) }
+    /// How many listeners are subscribed.
+    var listenerCount: Int { listeners.withLock { $0.queues.count } }
+
+    /// Passes a price to every listener of its currency.
+    func send(_ price: AssetPrice) {
+        for listener in listeners.withLock({ Array($0.queues.values) }) where listener.currency == nil || listener.currency == price.currency {
+            listener.queue.write { $0.add(.price(price)) }
+        }
+    }
 
     /// Passes an alert to every listener.
     func send(_ alert: AlertFired) { broadcast(.alert(alert)) }
@@ -44,15 +66,101 @@ final class PriceBroadcast: Sendable {
 
     /// Ends every stream, now and later: the server's graceful shutdown must not wait on them.
     func close() {
-        let streams = listeners.withLock { listeners in
+        let queues = listeners.withLock { listeners in
             listeners.closed = true
-            defer { listeners.streams = [:] }
-            return Array(listeners.streams.values)
+            defer { listeners.queues = [:] }
+            return Array(listeners.queues.values)
         }
-        for continuation in streams { continuation.finish() }
+        for listener in queues { listener.queue.finish() }
     }
 
     private func broadcast(_ event: Event) {
-        for continuation in listeners.withLock({ Array($0.streams.values) }) { continuation.yield(event) }
+        for listener in listeners.withLock({ Array($0.queues.values) }) { listener.queue.write { $0.add(event) } }
+    }
+
+    /// One listener's events; the listener leaves the broadcast when the sequence is dropped.
+    final class Events: AsyncSequence, Sendable {
+        typealias Element = Event
+        typealias Failure = Never
+
+        private let queue: ReaderQueue<ConflatingEvents>
+        private let leave: @Sendable () -> Void
+
+        fileprivate init(queue: ReaderQueue<ConflatingEvents>, leave: @escaping @Sendable () -> Void) {
+            self.queue = queue
+            self.leave = leave
+        }
+
+        deinit {
+            queue.finish()
+            leave()
+        }
+
+        /// Takes the listener's events in order.
+        struct AsyncIterator: AsyncIteratorProtocol {
+            fileprivate let events: Events
+
+            /// The next event; nil once the broadcast closed or the task was cancelled.
+            mutating func next() async -> Event? { await events.queue.next() }
+        }
+
+        func makeAsyncIterator() -> AsyncIterator { AsyncIterator(events: self) }
+    }
+}
+
+/// A listener's waiting events, in order, with a waiting price replaced in its place by a newer one of
+/// the same asset and currency, at most ``PriceBroadcast/alertLimit`` alerts, and at most one keep-alive.
+struct ConflatingEvents: ReaderQueueBuffer {
+    private enum Slot {
+        case price(PriceKey)
+        case alert(AlertFired)
+        case keepalive
+    }
+
+    private struct PriceKey: Hashable {
+        let asset: String
+        let currency: String
+    }
+
+    private var slots = Deque<Slot>()
+    private var prices: [PriceKey: AssetPrice] = [:]
+    private var alerts = 0
+    private var keepaliveWaiting = false
+
+    /// How many events wait.
+    var count: Int { slots.count }
+
+    /// Adds `event`, or lets it replace the price it supersedes.
+    mutating func add(_ event: PriceBroadcast.Event) {
+        switch event {
+        case .price(let price):
+            let key = PriceKey(asset: price.asset, currency: price.currency)
+            if prices.updateValue(price, forKey: key) == nil { slots.append(.price(key)) }
+        case .alert(let alert):
+            if alerts == PriceBroadcast.alertLimit, let oldest = slots.firstIndex(where: { if case .alert = $0 { true } else { false } }) {
+                slots.remove(at: oldest)
+                alerts -= 1
+            }
+            slots.append(.alert(alert))
+            alerts += 1
+        case .keepalive:
+            guard !keepaliveWaiting else { return }
+            keepaliveWaiting = true
+            slots.append(.keepalive)
+        }
+    }
+
+    mutating func take() -> PriceBroadcast.Event? {
+        guard let slot = slots.popFirst() else { return nil }
+        switch slot {
+        case .price(let key):
+            return prices.removeValue(forKey: key).map { .price($0) }
+        case .alert(let alert):
+            alerts -= 1
+            return .alert(alert)
+        case .keepalive:
+            keepaliveWaiting = false
+            return .keepalive
+        }
     }
 }

@@ -167,13 +167,14 @@ struct WebServer {
     // MARK: Live prices
 
     /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes, and every
-    /// alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``).
+    /// alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``). A client that
+    /// reads slower than prices change gets the latest price of each asset (``PriceBroadcast``).
     private func events(_ request: Request) -> Response {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         let currency = (query.first { $0.name == "currency" }?.value ?? "USD").uppercased()
         let locale = query.first { $0.name == "locale" }.flatMap { ViewContext.supportedLocale($0.value) }
             ?? ViewContext.locale(fromAcceptLanguage: request.headers[.acceptLanguage])
-        let updates = broadcast.subscribe()
+        let updates = broadcast.subscribe(currency: currency)
         let state = state
         let body = ResponseBody { writer in
             for price in await state.prices(in: currency).values {
@@ -181,10 +182,8 @@ struct WebServer {
             }
             for await event in updates {
                 switch event {
-                case .price(let price) where price.currency == currency:
+                case .price(let price):
                     try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
-                case .price:
-                    continue
                 case .alert(let alert):
                     let fired = (try? Wire.encode(AlertsView.fired(of: alert, locale: locale))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                     try await writer.write(ByteBuffer(string: "event: alert\ndata: \(fired)\n\n"))

@@ -48,14 +48,12 @@ final class MockConverter: Sendable {
     let state: ConverterState
     let broadcast = Broadcast<AssetPrice>()
     let started = Date()
-    private let currencies: [String]
     private let prices = Mutex<[Topic: StreamUpdate<AssetPrice>]>([:])
     private let synchronized = Gate()
     private let following = Mutex<Task<Void, Never>?>(nil)
 
     init(currencies: [String], logger: Logger) {
-        state = ConverterState(logger: logger)
-        self.currencies = currencies
+        state = ConverterState(currencies: currencies, logger: logger)
     }
 
     deinit { following.withLock { $0?.cancel() } }
@@ -72,10 +70,10 @@ final class MockConverter: Sendable {
 
     /// Applies an event of rates-fetcher's, then publishes every price that changed.
     func apply(_ event: StreamEvent<FetcherUpdate>) async {
-        await state.apply(event)
+        let changed = await state.apply(event)
         if case .snapshot = event { synchronized.open() }
         let now = Date()
-        for price in await state.changedPrices(in: currencies) {
+        for price in changed {
             guard let topic = try? Topics.price(asset: price.asset, currency: price.currency).topic else { continue }
             let update = prices.withLock { prices -> StreamUpdate<AssetPrice>? in
                 if prices[topic]?.value == price { return nil }

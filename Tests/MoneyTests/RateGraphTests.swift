@@ -328,3 +328,28 @@ struct DerivedRateTests {
         }
     }
 }
+
+@Suite("RateGraph.replacingRate")
+struct ReplacingRateTests {
+    private let rates = [rate("EUR", "USD", "1.08"), rate("EUR", "SEK", "11.5"), rate("BTC", "USD", "70000"), rate("SEK", "NOK", "0.98")]
+
+    /// A replaced rate derives exactly what a graph built anew from the updated rates derives, inverse edges included.
+    @Test func replacingIsRebuilding() throws {
+        let graph = try RateGraph(rates)
+        for (index, value) in [(0, "1.0812"), (1, "11.49751"), (2, "70001.5"), (3, "0.975")] {
+            var updated = rates
+            updated[index] = rate(updated[index].from, updated[index].to, value)
+            let replaced = try #require(graph.replacingRate(from: updated[index].from, to: updated[index].to, with: dec(value)))
+            #expect(try snapshot(replaced) == snapshot(try RateGraph(updated)))
+        }
+    }
+
+    /// A pair the graph was not given, given only the other way, or a rate the graph refuses gives nil.
+    @Test func unknownPairsAndUnusableRatesGiveNil() throws {
+        let graph = try RateGraph(rates)
+        #expect(graph.replacingRate(from: "USD", to: "EUR", with: dec("0.9")) == nil)
+        #expect(graph.replacingRate(from: "EUR", to: "JPY", with: dec("160")) == nil)
+        #expect(graph.replacingRate(from: "EUR", to: "USD", with: dec("0")) == nil)
+        #expect(graph.replacingRate(from: "EUR", to: "EUR", with: dec("1")) == nil)
+    }
+}

@@ -8,7 +8,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing] [--no-peers]
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
@@ -82,7 +82,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -338,6 +338,90 @@ if only.contains("services") {
     }
 }
 
+// 7. A quote's way to a price and to the dashboard (issue 22): bench/repricing.py times both ends in one process.
+let flatSeconds = quick ? 10 : 60
+if only.contains("repricing") {
+    say("== 7. quote -> price (converter, event-driven) and -> SSE (presenter), from \(servicesBin); flat out for \(flatSeconds) s")
+    let names = ["rates-fetcher", "converter", "presenter"]
+    if !names.allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
+        say("skipped: build the services first (swift build -c release --product NAME in Benchmarks/)")
+        notes.append("Repricing: skipped, no release executables in `\(servicesBin)`.")
+    } else if let result = peers.run("repricing.py", ["run", "--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path,
+                                                       "--seconds", quick ? "5" : "10", "--flat-seconds", "\(flatSeconds)"]) {
+        repricingRows(result)
+    }
+}
+
+/// "p50 / p99" of a run of bench/repricing.py, in ms.
+func latencyText(_ run: [String: Any]?) -> String {
+    guard let run else { return "n/a" }
+    return "\(run.number("p50_ms").map { fmt($0, 3) } ?? "-") ms / \(run.number("p99_ms").map { fmt($0, 3) } ?? "-") ms"
+}
+
+/// "followed / quotes" of a run, with the quotes the converter's subscriber skipped for a newer one when it says.
+func followedText(_ run: [String: Any]?) -> String {
+    guard let run else { return "n/a" }
+    let superseded = run.number("superseded").map { ", \(fmt($0)) superseded by a newer quote before the converter read them" } ?? ""
+    let close = run.number("sent_within_100us").map { "; \(fmt($0)) quotes left the stand-in within 100 us of the one before" } ?? ""
+    return "\(fmt(run.number("followed") ?? 0)) of \(fmt(run.number("quotes") ?? 0))\(superseded)\(close)"
+}
+
+/// Whether every quote that changed BTC's price was followed by its price.
+func allFollowed(_ run: [String: Any]?) -> Bool {
+    guard let run, let quotes = run.number("quotes"), quotes > 0 else { return false }
+    return run.number("followed") == quotes
+}
+
+@MainActor func repricingRows(_ result: [String: Any]) {
+    let normal = result["normal"] as? [String: Any]
+    let paced = result["paced"] as? [String: [String: Any]]
+    let flat = result["flat"] as? [String: [String: Any]]
+    let sse = result["sse"] as? [String: Any]
+    func meets(_ run: [String: Any]?) -> String {
+        guard let p50 = run?.number("p50_ms"), let p99 = run?.number("p99_ms") else { return "?" }
+        return p50 < 0.5 && p99 < 2 ? "yes" : "NO"
+    }
+    say("7a. mock fetcher at its normal pace -> converter: quote -> price.BTC.USD \(latencyText(normal)), followed \(followedText(normal)) (feed \(normal?["feed"] ?? "-"), \(fmt(normal?.number("price_first") ?? 0)) prices before this process's copy of their quote, counted at 0)")
+    rows.append(Row(benchmark: "7a. quote -> `price.BTC.USD` at a pyzmq subscriber, mock fetcher at its normal pace, p50 / p99", tickwire: latencyText(normal),
+                    peer: "-", ratio: "-", target: "p50 < 0.5 ms, p99 < 2 ms", met: meets(normal)))
+    rows.append(Row(benchmark: "7a. quotes that change BTC's price followed by their price (normal pace)", tickwire: followedText(normal),
+                    peer: "-", ratio: "-", target: "all", met: allFollowed(normal) ? "yes" : "NO"))
+    let swift = paced?["converter"], python = paced?["python"]
+    say("7b. 1,000 quotes/s: converter \(latencyText(swift)), followed \(followedText(swift)); python peer \(latencyText(python)), followed \(followedText(python))")
+    for (label, key) in [("p50", "p50_ms"), ("p99", "p99_ms")] {
+        let mine = swift?.number(key), theirs = python?.number(key)
+        rows.append(Row(benchmark: "7b. quote -> `price.BTC.USD` at a pyzmq subscriber, 1,000 quotes/s, \(label)",
+                        tickwire: mine.map { "\(fmt($0, 3)) ms" } ?? "-", peer: theirs.map { "\(fmt($0, 3)) ms (pyzmq+decimal peer)" } ?? "n/a",
+                        ratio: ratio(mine.flatMap { m in theirs.map { $0 / m } }), target: label == "p50" ? "< 0.5 ms" : "< 2 ms",
+                        met: mine.map { $0 < (label == "p50" ? 0.5 : 2) ? "yes" : "NO" } ?? "?"))
+    }
+    rows.append(Row(benchmark: "7b. quotes that change BTC's price followed by their price (1,000 quotes/s)", tickwire: followedText(swift),
+                    peer: followedText(python), ratio: "-", target: "all", met: allFollowed(swift) ? "yes" : "NO"))
+    let flatSwift = flat?["converter"], flatPython = flat?["python"]
+    func flatText(_ run: [String: Any]?) -> String {
+        guard let run else { return "n/a" }
+        return "\(fmt(run.number("prices_per_second") ?? 0)) prices/s for \(fmt(run.number("quotes_per_second") ?? 0)) quotes/s"
+    }
+    func backlogText(_ run: [String: Any]?) -> String {
+        guard let run else { return "n/a" }
+        return "\(run.number("btc_p50_first_tenth_ms").map { fmt($0, 2) } ?? "-") -> \(run.number("btc_p50_last_tenth_ms").map { fmt($0, 2) } ?? "-") ms"
+    }
+    let steady = flatSwift.map { run in
+        guard let first = run.number("btc_p50_first_tenth_ms"), let last = run.number("btc_p50_last_tenth_ms") else { return false }
+        return last < max(first * 2, first + 1)
+    } ?? false
+    say("7c. flat out: converter \(flatText(flatSwift)) (superseded \(fmt(flatSwift?.number("superseded_per_second") ?? 0))/s), BTC p50 \(backlogText(flatSwift)); python peer \(flatText(flatPython)), BTC p50 \(backlogText(flatPython))")
+    rows.append(Row(benchmark: "7c. flat out, \(flatSeconds) s, 20 assets x 4 currencies: prices published vs quotes that change prices",
+                    tickwire: flatText(flatSwift), peer: flatText(flatPython),
+                    ratio: ratio(flatSwift?.number("prices_per_second").flatMap { m in flatPython?.number("prices_per_second").map { m / $0 } }),
+                    target: "-", met: "-"))
+    rows.append(Row(benchmark: "7c. flat out: quote -> `price.BTC.USD` p50, first -> last tenth of the run (backlog growth)",
+                    tickwire: backlogText(flatSwift), peer: backlogText(flatPython), ratio: "-", target: "no growth", met: steady ? "yes" : "NO"))
+    say("7d. quote -> SSE event at an HTTP client of the presenter: \(latencyText(sse)), followed \(followedText(sse))")
+    rows.append(Row(benchmark: "7d. quote -> SSE event at an HTTP client of the presenter, 200 quotes/s, p50 / p99", tickwire: latencyText(sse),
+                    peer: "-", ratio: "-", target: "p99 < 5 ms", met: sse?.number("p99_ms").map { $0 < 5 ? "yes" : "NO" } ?? "?"))
+}
+
 // Table and RESULTS.md
 @MainActor func table() -> String {
     var lines = ["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
@@ -409,6 +493,13 @@ let markdown = """
        presenter got to it; it conflates), and the lag from an update's `time` to its application
        (`tickwire_bus_delivery_lag_seconds`, read as the bucket holding p50 and p99). Its RSS is sampled every
        half second.
+    7. Quote to price (`bench/repricing.py`): one Python process hears the quote of BTC-USD on the fetcher's PUB (as the
+       converter does) and the `price.BTC.USD` carrying that quote's price on the converter's PUB (or the presenter's
+       SSE event of BTC, on an HTTP connection to `/events`), and times the two arrivals with one clock. 7a: the real
+       rates-fetcher with mock feeds, for three times the seconds (it quotes BTC-USD about once a second); 7b-7d: a stand-in fetcher (`repricing.py fetcher`, Clone pattern: sequence
+       numbers, heartbeats, `snapshot`) publishing BTC-USD quotes at 1,000/s (7b), 200/s (7d), or quotes of 20 assets
+       flat out (7c: every `price.*` counted, BTC timed in the first and the last tenth). The peer is the same
+       pipeline in Python (`repricing.py peer`: pyzmq SUB, snapshot, `fractions` + `decimal` half-even, pyzmq PUB).
     """
 do {
     try markdown.write(toFile: resultsPath, atomically: true, encoding: .utf8)
