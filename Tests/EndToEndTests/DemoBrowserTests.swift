@@ -38,24 +38,24 @@ struct DemoBrowserTests {
     /// With mock feeds and no network, every coin in USD and SEK has a 24 h change, and its detail a chart of at least
     /// 20 points in that currency, market data and no notices; every image is a path on the presenter that answers one.
     @Test func demoViewsAreComplete() async throws {
-        let stack = try await FullStack(feeds: "mock")
-        defer { Task { await stack.stop() } }
-        let coins = try await waitForCoins(stack)
-        for currency in ["USD", "SEK"] {
-            let list = try JSONDecoder().decode(CoinsJSON.self, from: Data(try await stack.get("/api/views/coins?currency=\(currency)").body.utf8))
-            #expect(list.notices.isEmpty, "\(currency): \(list.notices)")
-            for row in list.rows {
-                #expect(row.change24h != nil, "\(row.symbol) in \(currency) has a 24 h change")
-                let image = try #require(row.image)
-                try await expectImage(stack, image)
-                let answer = try await stack.get("/api/views/coin?symbol=\(row.symbol)&currency=\(currency)")
-                let coin = try JSONDecoder().decode(CoinJSON.self, from: Data(answer.body.utf8))
-                #expect(coin.notices.isEmpty, "\(row.symbol) in \(currency): \(coin.notices)")
-                #expect(coin.chart?.currency == currency && (coin.chart?.points.count ?? 0) >= 20, "\(row.symbol) in \(currency): a chart")
-                #expect(coin.high24h != nil || coin.marketCap != nil || coin.ask != nil, "\(row.symbol) in \(currency): market data")
+        try await FullStack.with(feeds: "mock") { stack in
+            let coins = try await waitForCoins(stack)
+            for currency in ["USD", "SEK"] {
+                let list = try JSONDecoder().decode(CoinsJSON.self, from: Data(try await stack.get("/api/views/coins?currency=\(currency)").body.utf8))
+                #expect(list.notices.isEmpty, "\(currency): \(list.notices)")
+                for row in list.rows {
+                    #expect(row.change24h != nil, "\(row.symbol) in \(currency) has a 24 h change")
+                    let image = try #require(row.image)
+                    try await expectImage(stack, image)
+                    let answer = try await stack.get("/api/views/coin?symbol=\(row.symbol)&currency=\(currency)")
+                    let coin = try JSONDecoder().decode(CoinJSON.self, from: Data(answer.body.utf8))
+                    #expect(coin.notices.isEmpty, "\(row.symbol) in \(currency): \(coin.notices)")
+                    #expect(coin.chart?.currency == currency && (coin.chart?.points.count ?? 0) >= 20, "\(row.symbol) in \(currency): a chart")
+                    #expect(coin.high24h != nil || coin.marketCap != nil || coin.ask != nil, "\(row.symbol) in \(currency): market data")
+                }
             }
+            #expect(coins.count >= 5)
         }
-        #expect(coins.count >= 5)
     }
 
     /// Headless Chromium loads every screen in USD, in SEK and in a comma-decimal locale: no notice, no console error,
@@ -63,36 +63,36 @@ struct DemoBrowserTests {
     @Test func everyScreenInTheBrowser() async throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
-        let stack = try await FullStack(feeds: "mock")
-        defer { Task { await stack.stop() } }
-        let coins = try await waitForCoins(stack)
-        // A holding, so the portfolio has something to show rather than its "no trades yet" guidance.
-        _ = try await stack.portfolioRPC.call("trades.add", params: [
-            "asset": "ETH", "amount": "1.5", "price": "2000", "currency": "USD",
-            "date": "2026-01-02T00:00:00.000Z", "requestId": "demo-browser-test",
-        ], as: [String: String].self)
-        let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/demo")
-        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
-        let screens = ["/coins", "/assets?filter=all", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products", "/products/T2006"]
-            + coins.map { "/coins/\($0)" }
-        for query in ["currency=USD", "currency=SEK", "currency=SEK&locale=sv_SE"] {
-            for screen in screens {
-                let path = screen + (screen.contains("?") ? "&" : "?") + query
-                let url = URL(string: path, relativeTo: stack.baseURL)!.absoluteString
-                let (dom, log) = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory)
-                #expect(dom.contains("<div id=\"notices\" class=\"notices\" role=\"alert\"></div>"), "\(path) shows a notice")
-                let consoleLines = log.split(separator: "\n").filter { $0.contains(":CONSOLE(") || $0.contains("Failed to load resource") }
-                #expect(consoleLines.isEmpty, "\(path): \(consoleLines.joined(separator: "\n"))")
-                for image in Self.images(in: dom) {
-                    try await expectImage(stack, image)
-                }
-                if query == "currency=SEK" {
-                    let file = screenshots.appendingPathComponent(
-                        path.dropFirst().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "?", with: "_")
-                            .replacingOccurrences(of: "&", with: "_").replacingOccurrences(of: "=", with: "-") + ".png")
-                    _ = try await Chromium.run(browser, ["--hide-scrollbars", "--window-size=1280,1000", "--screenshot=\(file.path)", url],
-                                               in: stack.endpoints.directory)
-                    #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot of \(path)")
+        try await FullStack.with(feeds: "mock") { stack in
+            let coins = try await waitForCoins(stack)
+            // A holding, so the portfolio has something to show rather than its "no trades yet" guidance.
+            _ = try await stack.portfolioRPC.call("trades.add", params: [
+                "asset": "ETH", "amount": "1.5", "price": "2000", "currency": "USD",
+                "date": "2026-01-02T00:00:00.000Z", "requestId": "demo-browser-test",
+            ], as: [String: String].self)
+            let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/demo")
+            try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+            let screens = ["/coins", "/assets?filter=all", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products", "/products/T2006"]
+                + coins.map { "/coins/\($0)" }
+            for query in ["currency=USD", "currency=SEK", "currency=SEK&locale=sv_SE"] {
+                for screen in screens {
+                    let path = screen + (screen.contains("?") ? "&" : "?") + query
+                    let url = URL(string: path, relativeTo: stack.baseURL)!.absoluteString
+                    let (dom, log) = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory)
+                    #expect(dom.contains("<div id=\"notices\" class=\"notices\" role=\"alert\"></div>"), "\(path) shows a notice")
+                    let consoleLines = log.split(separator: "\n").filter { $0.contains(":CONSOLE(") || $0.contains("Failed to load resource") }
+                    #expect(consoleLines.isEmpty, "\(path): \(consoleLines.joined(separator: "\n"))")
+                    for image in Self.images(in: dom) {
+                        try await expectImage(stack, image)
+                    }
+                    if query == "currency=SEK" {
+                        let file = screenshots.appendingPathComponent(
+                            path.dropFirst().replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "?", with: "_")
+                                .replacingOccurrences(of: "&", with: "_").replacingOccurrences(of: "=", with: "-") + ".png")
+                        _ = try await Chromium.run(browser, ["--hide-scrollbars", "--window-size=1280,1000", "--screenshot=\(file.path)", url],
+                                                   in: stack.endpoints.directory)
+                        #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot of \(path)")
+                    }
                 }
             }
         }

@@ -55,6 +55,19 @@ final class FullStack: @unchecked Sendable {
         return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
     }
 
+    /// Runs `body` with a stack of `feeds`, then stops it, also when `body` throws: a test process that exits
+    /// with a stop still pending would leave the services running.
+    static func with(feeds: String, _ body: (FullStack) async throws -> Void) async throws {
+        let stack = try await FullStack(feeds: feeds)
+        do {
+            try await body(stack)
+        } catch {
+            await stack.stop()
+            throw error
+        }
+        await stack.stop()
+    }
+
     func stop() async {
         await presenterRPC.close()
         await portfolioRPC.close()
