@@ -150,12 +150,13 @@ final class MockFetcher: Sendable {
             throw RPCError.notFound("no price history for \(asset) in \(currency)" + (known.isEmpty ? "" : "; it is quoted in \(known)"))
         }
         var generator = SeededGenerator(seed: seed, stream: "history:\(asset):\(currency):\(days)")
-        let day = 86_400.0
-        let today = (Date().timeIntervalSince1970 / day).rounded(.down) * day
+        // Whole days in seconds since 1970: the dates of the points, midnight UTC.
+        let day = 86_400
+        let today = Int(Date().timeIntervalSince1970) / day * day
         var offset = 0
         var points: [PricePoint] = []
         for back in 0...days {
-            points.append(PricePoint(time: Date(timeIntervalSince1970: today - Double(back) * day), price: try PriceWalk.scale(quote.last, by: offset)))
+            points.append(PricePoint(time: Date(timeIntervalSince1970: TimeInterval(today - back * day)), price: try PriceWalk.scale(quote.last, by: offset)))
             offset = min(max(offset + generator.int(in: -150...150), -PriceWalk.limit * 4), PriceWalk.limit * 4)
         }
         return PriceHistory(asset: asset, currency: currency, points: points.reversed())
