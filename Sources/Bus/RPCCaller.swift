@@ -38,11 +38,7 @@ public struct LocalRPC: RPCCaller {
     public func call<Params, Result>(
         _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
     ) async throws -> Result {
-        let due = [deadline, RPCDeadline.current.map { RPCDeadline.downstream(of: $0) }].compactMap { $0 }.min()
-        let timeoutMs = due.map { due in
-            let left = due - ContinuousClock.now
-            return max(0, Int(left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000))
-        }
+        let timeoutMs = RPCDeadline.due(deadline).map { RPCDeadline.milliseconds($0 - ContinuousClock.now) }
         let request = try Wire.encode(RPCRequest(id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs))
         let reply = await methods.handle(request)
         let (document, _) = try Wire.parse(reply) { _ in () }

@@ -59,7 +59,7 @@ public actor RPCClient: RPCCaller {
     public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
         _ method: String, params: Params, as resultType: Result.Type = Result.self, deadline: ContinuousClock.Instant? = nil
     ) async throws -> Result {
-        let due = [deadline, RPCDeadline.current.map { RPCDeadline.downstream(of: $0) }].compactMap { $0 }.min()
+        let due = RPCDeadline.due(deadline)
         await acquire()
         defer { release() }
         nextID += 1
@@ -70,8 +70,7 @@ public actor RPCClient: RPCCaller {
             let now = ContinuousClock.now
             if let due, now >= due { throw RPCClientError.deadlineExceeded(endpoint: endpoint, method: method, after: now - started) }
             let end = min(now + timeout, due ?? now + timeout)
-            let budget = end - now
-            let timeoutMs = Int(budget.components.seconds * 1000 + budget.components.attoseconds / 1_000_000_000_000_000)
+            let timeoutMs = RPCDeadline.milliseconds(end - now)
             let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs))
             if let reply = await exchange(request, id: id, until: end) {
                 return try Self.decode(reply, endpoint: endpoint, method: method, as: resultType)

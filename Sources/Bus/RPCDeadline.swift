@@ -16,4 +16,15 @@ public enum RPCDeadline {
         let reserve = min(max(left / 4, .milliseconds(50)), .seconds(1))
         return deadline - reserve
     }
+
+    /// When a call must give up: at `deadline` if one is given, and, while serving a request, before
+    /// that request's own deadline (``downstream(of:now:)``); nil for no limit.
+    static func due(_ deadline: ContinuousClock.Instant?) -> ContinuousClock.Instant? {
+        [deadline, current.map { downstream(of: $0) }].compactMap { $0 }.min()
+    }
+
+    /// Whole milliseconds in `duration`, never below zero: a request's `timeoutMs`.
+    static func milliseconds(_ duration: Duration) -> Int {
+        max(0, Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000))
+    }
 }

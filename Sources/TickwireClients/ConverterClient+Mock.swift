@@ -32,7 +32,7 @@ extension ConverterClient {
                 await converter.apply(event)
             }
         }
-        converter.stopOnRelease(following)
+        converter.loops.follow(following)
         return Self(
             convert: { request in try await converter.answer { try await $0.convert(request) } },
             total: { request in try await converter.answer { try await $0.total(request) } },
@@ -50,16 +50,12 @@ final class MockConverter: Sendable {
     let started = Date()
     private let prices = Mutex<[Topic: StreamUpdate<AssetPrice>]>([:])
     private let synchronized = Gate()
-    private let following = Mutex<Task<Void, Never>?>(nil)
+    /// The loop that follows rates-fetcher, ended when this converter goes.
+    let loops = Loops()
 
     init(currencies: [String], logger: Logger) {
         state = ConverterState(currencies: currencies, logger: logger)
     }
-
-    deinit { following.withLock { $0?.cancel() } }
-
-    /// Ends `task` (the loop that follows rates-fetcher) when this converter goes.
-    func stopOnRelease(_ task: Task<Void, Never>) { following.withLock { $0 = task } }
 
     /// `body`'s answer from the state once the first snapshot of rates came (or five seconds passed: then
     /// the answers are the errors of a converter without rates), with the errors the service answers.
@@ -88,38 +84,5 @@ final class MockConverter: Sendable {
     /// Every price held, sorted by topic.
     func priceSnapshot() -> [StreamUpdate<AssetPrice>] {
         prices.withLock { $0.values.sorted { $0.topic < $1.topic } }
-    }
-}
-
-/// Opens once; waiters go on then, or when their time is up.
-final class Gate: Sendable {
-    private let state = Mutex<(open: Bool, waiters: [UUID: CheckedContinuation<Void, Never>])>((false, [:]))
-
-    /// Lets every waiter go on, now and later.
-    func open() {
-        let waiters = state.withLock { state in
-            state.open = true
-            defer { state.waiters = [:] }
-            return Array(state.waiters.values)
-        }
-        for waiter in waiters { waiter.resume() }
-    }
-
-    /// Returns once the gate is open, or after `timeout`.
-    func wait(atMost timeout: Duration) async {
-        if state.withLock({ $0.open }) { return }
-        let id = UUID()
-        await withCheckedContinuation { continuation in
-            let resumeNow = state.withLock { state in
-                if state.open { return true }
-                state.waiters[id] = continuation
-                return false
-            }
-            if resumeNow { return continuation.resume() }
-            Task {
-                try? await Task.sleep(for: timeout)
-                state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
-            }
-        }
     }
 }

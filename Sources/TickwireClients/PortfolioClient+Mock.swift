@@ -42,7 +42,7 @@ extension PortfolioClient {
         let state = PortfolioState(store: .memory(), total: converter.total, publish: portfolio.publish, logger: logger, now: now)
         let documents = fetcher.updates([.assets, .wallets, .transactions])
         let prices = converter.prices()
-        portfolio.follow(
+        portfolio.loops.follow(
             Task { [weak portfolio] in
                 for await event in documents {
                     await state.applyFetcher(event)
@@ -81,12 +81,8 @@ final class MockPortfolio: Sendable {
     let synchronized = Gate()
     let started = Date()
     private let last = Mutex<StreamUpdate<PortfolioChange>?>(nil)
-    private let loops = Mutex<[Task<Void, Never>]>([])
-
-    deinit { loops.withLock { $0.forEach { $0.cancel() } } }
-
-    /// Ends `tasks` when this portfolio goes.
-    func follow(_ tasks: Task<Void, Never>...) { loops.withLock { $0 += tasks } }
+    /// The loops that follow its upstreams, ended when it goes.
+    let loops = Loops()
 
     /// Publishes a change on `portfolio.changed`, as the service does.
     @Sendable func publish(_ change: PortfolioChange) {

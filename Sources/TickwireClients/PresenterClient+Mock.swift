@@ -34,7 +34,7 @@ extension PresenterClient {
         let prices = converter.prices()
         let changes = portfolio.changes()
         let fired = alerts.alerts()
-        presenter.follow(
+        presenter.loops.follow(
             Task { await state.follow(alerts: fired) },
             Task { [weak presenter] in
                 for await event in updates {
@@ -64,10 +64,6 @@ final class MockPresenter: Sendable {
     let fetcherSynchronized = Gate()
     let pricesSynchronized = Gate()
     let started = Date()
-    private let loops = Mutex<[Task<Void, Never>]>([])
-
-    deinit { loops.withLock { $0.forEach { $0.cancel() } } }
-
-    /// Ends `tasks` when this presenter goes.
-    func follow(_ tasks: Task<Void, Never>...) { loops.withLock { $0 += tasks } }
+    /// The loops that follow its upstreams, ended when it goes.
+    let loops = Loops()
 }

@@ -80,7 +80,7 @@ extension PriceAlertsClient {
     public static func mock(converter: ConverterClient = .mock()) -> Self {
         let alerts = MockAlerts()
         let prices = converter.prices()
-        alerts.following = Task { [weak alerts] in
+        alerts.loops.follow(Task { [weak alerts] in
             for await event in prices {
                 switch event {
                 case .snapshot(let updates): for update in updates { alerts?.price(update.value) }
@@ -88,7 +88,7 @@ extension PriceAlertsClient {
                 case .unavailable: continue
                 }
             }
-        }
+        })
         return Self(
             add: { request in try await RPCError.answering { try alerts.add(request) } },
             list: { alerts.rules() },
@@ -99,11 +99,11 @@ extension PriceAlertsClient {
 }
 
 /// A mock price-alerts' rules, last prices and alerts.
-final class MockAlerts: @unchecked Sendable {
-    // @unchecked: `following` is set once, right after init, before the value is shared.
+final class MockAlerts: Sendable {
     let broadcast = Broadcast<AlertFired>()
     let started = Date()
-    var following: Task<Void, Never>?
+    /// The loop that follows the converter's prices, ended when this value goes.
+    let loops = Loops()
     private struct State {
         var rules: [AlertRule] = []
         var requests: [String: AlertRule] = [:]
@@ -111,8 +111,6 @@ final class MockAlerts: @unchecked Sendable {
         var last: [Topic: StreamUpdate<AlertFired>] = [:]
     }
     private let state = Mutex(State())
-
-    deinit { following?.cancel() }
 
     func rules() -> [AlertRule] { state.withLock { $0.rules } }
 
