@@ -58,7 +58,8 @@ struct CompletenessTests {
         }
     }
 
-    /// A history the source has in another currency is converted point by point at the converter's rate, and the view says so.
+    /// A history the source has in another currency is converted point by point at each day's ECB rate (the
+    /// mock fetcher's walked daily rates), and the view says so; the market data's path is on hover.
     @Test func convertedHistoryIsNoted() async throws {
         try await Self.fresh { client in
             guard case .coin(let coin) = try await Self.view(client, "/api/views/coin?symbol=ETH&currency=SEK") else {
@@ -66,7 +67,7 @@ struct CompletenessTests {
                 return
             }
             let chartNote = coin.chartNote ?? "", marketNote = coin.marketNote ?? ""
-            #expect(chartNote.hasPrefix("Converted from ") && chartNote.contains("→ SEK via"), "\(chartNote)")
+            #expect(chartNote.hasPrefix("Converted from ") && chartNote.hasSuffix(" at each day's ECB rate."), "\(chartNote)")
             #expect(marketNote.contains("→ SEK via"), "\(marketNote)")
             let page = try await client.execute(uri: "/coins/ETH?currency=SEK", method: .get)
             #expect(page.text.contains("id=\"chart-note\""))
