@@ -73,8 +73,27 @@ import TickwireContract
         let daily = try await FiatHistoryClient.test.history(CalendarDay(year: 2026, month: 9, day: 27), CalendarDay(year: 2026, month: 10, day: 1))
         let series = try Self.convert(try Self.history([("2026-10-01", "1")]), to: "SEK", daily: daily)
         #expect(series.kind == .today)
-        #expect(series.reason?.hasPrefix("the ECB rates of 2026-10-01 have no USD → SEK") == true, "\(series.reason ?? "")")
+        #expect(series.reason == "the ECB rates have no USD → SEK")
         #expect(series.history.points.first?.price == (try dec("9.32950000")))
+    }
+
+    /// A history in a crypto asset (ETH's in BTC) takes today's market rate whatever the daily rates: the ECB
+    /// has no BTC; the reason is said once, not per day.
+    @Test func cryptoHistoryIsAtTodaysRate() async throws {
+        var book = try book([rateMessage("ecb", "USD", "SEK", "9.3295"), quoteMessage("coingecko", "BTC", "USD", last: "90000")])
+        let daily = try await FiatHistoryClient.mock(seed: 1).history(CalendarDay(year: 2026, month: 9, day: 27), CalendarDay(year: 2026, month: 10, day: 2))
+        let history = PriceHistory(asset: "ETH", currency: "BTC", points: try Self.history([("2026-10-01", "0.05"), ("2026-10-02", "0.04")]).points)
+        let series = try SeriesConversion.convert(ConvertSeriesRequest(history: history, to: "SEK"), daily: daily, dailyProblem: nil, in: &book)
+        #expect(series.kind == .today && series.source == "market")
+        #expect(series.reason == "BTC is not a currency with daily reference rates")
+        // 0.05 × 90000 × 9.3295
+        #expect(series.history.points.first?.price == (try dec("41982.75000000")))
+        #expect(series.days.allSatisfy { $0.path == ["BTC", "USD", "SEK"] })
+        let (fetched, problem) = await SeriesConversion.dailyRates(for: ConvertSeriesRequest(history: history, to: "SEK"), fetch: { _ in
+            Issue.record("daily rates asked for a BTC series")
+            return daily
+        })
+        #expect(fetched == nil && problem == "BTC is not a currency with daily reference rates")
     }
 
     /// A history in the wanted currency's own currency is unchanged; an unknown currency is the converter's error.
