@@ -33,7 +33,10 @@ struct DailyRateChartTests {
 
     /// A presenter over the mocks, rates-fetcher's history of BTC being `history()` in USD only and its daily
     /// rates `dailyRates` (the mock converter takes them from it).
-    static func presenter(dailyRates: @escaping @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory) throws -> InProcessPresenter {
+    static func presenter(
+        dailyRates: @escaping @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory,
+        convertSeries: (@Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult)? = nil
+    ) throws -> InProcessPresenter {
         var fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
         let history = try history()
         fetcher.history = { request in
@@ -41,7 +44,8 @@ struct DailyRateChartTests {
             return history
         }
         fetcher.ratesHistory = dailyRates
-        let converter = ConverterClient.mock(fetcher: fetcher)
+        var converter = ConverterClient.mock(fetcher: fetcher)
+        if let convertSeries { converter.convertSeries = convertSeries }
         return try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: .mock(converter: converter))
     }
 
@@ -75,6 +79,19 @@ struct DailyRateChartTests {
             #expect(coin.chart?.points.map(\.price.raw) == ["559770.00000000", "569104.16475000", "578429.00000000"])
             let note = coin.chartNote ?? ""
             #expect(note.hasPrefix("Converted from USD at today's rate (no daily rates: the ECB's daily rates could not be had: HTTP 500): USD → SEK via ECB rate"), "\(note)")
+        }
+    }
+
+    /// A converter without `convert.series` (an older one): the presenter converts every point at the
+    /// converter's current rate itself, and the note says why.
+    @Test func olderConverter() async throws {
+        let rates = try Self.dailyRates()
+        try await Self.presenter(dailyRates: { _ in rates }, convertSeries: { _ in throw RPCError.methodNotFound("convert.series") }).test { client in
+            let coin = try await Self.coin(client)
+            // The product of 9.3295 and the price, exact (DisplayRate rounds to at most 8 places, without padding).
+            #expect(coin.chart?.points.map(\.price.raw) == ["559770.0000", "569104.16475", "578429.0000"])
+            let note = coin.chartNote ?? ""
+            #expect(note.hasPrefix("Converted from USD at today's rate (no daily rates: method not found: convert.series): USD → SEK via ECB rate"), "\(note)")
         }
     }
 }
