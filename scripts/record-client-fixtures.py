@@ -92,6 +92,7 @@ def main():
                 "feeds": call(ep["fetcher-rep"], "feeds"),
                 "history": call(ep["fetcher-rep"], "history", {"asset": "BTC", "currency": "USD", "days": 30}),
                 "refresh": call(ep["fetcher-rep"], "refresh", {"feed": "bitso"}),
+                "rates.history": call(ep["fetcher-rep"], "rates.history", {"start": "2026-09-30", "end": "2026-10-04"}),
                 "health": call(ep["fetcher-rep"], "health"),
             },
             "converter": {
@@ -100,6 +101,11 @@ def main():
                 "total": call(ep["converter-rep"], "total", {"items": [{"amount": "10", "currency": "EUR"}, {"amount": "5", "currency": "USD"}], "to": "EUR"}),
                 "rates": call(ep["converter-rep"], "rates", {"base": "USD"}),
                 "sources": call(ep["converter-rep"], "sources"),
+                # The recorded ECB series has 2026-09-30 to 10-02: a weekday, a Saturday (Friday's rate) and a
+                # day too far past it (today's rate).
+                "convert.series": call(ep["converter-rep"], "convert.series", {"history": {"asset": "BTC", "currency": "USD", "points": [
+                    {"time": "2026-10-01T00:00:00.000Z", "price": "60000"}, {"time": "2026-10-03T12:00:00.000Z", "price": "61000.5"},
+                    {"time": "2026-10-08T00:00:00.000Z", "price": "62000"}]}, "to": "INR"}),
                 "health": call(ep["converter-rep"], "health"),
             },
             "portfolio": {

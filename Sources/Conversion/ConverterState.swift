@@ -1,5 +1,6 @@
 import BusContract
 import Logging
+import Market
 import Money
 import TickwireContract
 
@@ -59,6 +60,10 @@ public actor ConverterState {
     public func convert(_ request: ConvertRequest) throws -> ConvertResult { try Conversions.convert(request, in: &book) }
     public func total(_ request: TotalRequest) throws -> TotalResult { try Conversions.total(request, in: &book) }
     public func rates(_ request: RatesRequest) throws -> RatesResult { try Conversions.rates(request, in: &book) }
+    /// `convert.series` with the daily rates fetched for it (nil, and why, when there are none).
+    public func convertSeries(_ request: ConvertSeriesRequest, daily: FiatRateHistory?, dailyProblem: String?) throws -> ConvertSeriesResult {
+        try SeriesConversion.convert(request, daily: daily, dailyProblem: dailyProblem, in: &book)
+    }
 
     public func sources() -> [RateSourceInfo] {
         book.sources.map { source in

@@ -36,7 +36,7 @@ public enum Converter {
         let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
-        })
+        }, dailyRates: fetcher.ratesHistory)
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
         let rates = fetcher.updates([.rate, .quote])
         return [
@@ -49,14 +49,22 @@ public enum Converter {
         ]
     }
 
-    /// `standard` and the converter's own methods, answered by `state`: what its server serves, and what
-    /// in-process tests call through `LocalRPC`.
-    public static func methods(_ state: ConverterState, standard: RPCMethods = RPCMethods()) -> RPCMethods {
+    /// `standard` and the converter's own methods, answered by `state` (`convert.series` with the daily rates
+    /// of `dailyRates`, rates-fetcher's `rates.history`): what its server serves, and what in-process tests
+    /// call through `LocalRPC`.
+    public static func methods(
+        _ state: ConverterState, standard: RPCMethods = RPCMethods(),
+        dailyRates: (@Sendable (RatesHistoryRequest) async throws -> FiatRateHistory)? = nil
+    ) -> RPCMethods {
         var methods = standard
         methods.register(ConverterAPI.convert) { try await state.convert($0) }
         methods.register(ConverterAPI.total) { try await state.total($0) }
         methods.register(ConverterAPI.rates) { try await state.rates($0) }
         methods.register(ConverterAPI.sources) { await state.sources() }
+        methods.register(ConverterAPI.convertSeries) { request in
+            let (daily, problem) = await SeriesConversion.dailyRates(for: request, fetch: dailyRates)
+            return try await state.convertSeries(request, daily: daily, dailyProblem: problem)
+        }
         return methods
     }
 }

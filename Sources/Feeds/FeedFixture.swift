@@ -14,6 +14,8 @@ public enum FeedFixture: String, CaseIterable, Sendable {
     case wazirxTickers = "wazirx/tickers_24hr.json"
     /// Frankfurter (ECB) `GET /latest?from=USD`.
     case frankfurterLatestUSD = "fiat/frankfurter-latest-from-USD.json"
+    /// Frankfurter (ECB) `GET /2026-09-30..2026-10-02`: three days of INR and USD from EUR.
+    case frankfurterTimeSeriesEUR = "fiat/frankfurter-timeseries-from-EUR.json"
     /// fixer.io `GET /latest`, base EUR.
     case fixerLatest = "fiat/fixer-latest.json"
     /// fixer.io's error body for an invalid base currency.

@@ -30,7 +30,8 @@ extension FiatClient {
         })
     }
 
-    private static func fixtureRates() throws -> FiatRates {
+    /// The recorded rates behind ``test``.
+    static func fixtureRates() throws -> FiatRates {
         let fixture = FeedFixture.frankfurterLatestUSD
         return try FiatWire.frankfurter(from: fixture.data(), origin: fixture.origin, base: "USD")
     }

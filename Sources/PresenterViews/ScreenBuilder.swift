@@ -24,6 +24,8 @@ public struct ViewSources: Sendable {
     public var alertRules: @Sendable () async throws -> [AlertRule]
     /// The converter's `convert`: the rate that brings a source's figures into the display currency.
     public var convert: @Sendable (ConvertRequest) async throws -> ConvertResult
+    /// The converter's `convert.series`: a history in the display currency at each day's rate.
+    public var convertSeries: @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
 
     /// Sources from their closures.
     public init(
@@ -35,7 +37,8 @@ public struct ViewSources: Sendable {
         watchlist: @escaping @Sendable () async throws -> [String],
         history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
         alertRules: @escaping @Sendable () async throws -> [AlertRule],
-        convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult
+        convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult,
+        convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
     ) {
         self.wallets = wallets
         self.holdings = holdings
@@ -46,6 +49,7 @@ public struct ViewSources: Sendable {
         self.history = history
         self.alertRules = alertRules
         self.convert = convert
+        self.convertSeries = convertSeries
     }
 }
 
@@ -179,22 +183,51 @@ public struct ScreenBuilder: Sendable {
     }
 
     /// `symbol`'s 30-day history in `currency`: as the source has it, else in a source's currency converted
-    /// point by point at the converter's current rate (with a note saying so). Throws the first failure
-    /// when no source has one.
+    /// point by point by the converter at each day's rate (today's where it has none), with a note saying
+    /// which. Throws the first failure when no source has one.
     private func history(of symbol: String, currency: String, priced: String?) async throws -> (history: PriceHistory, note: String?) {
         var firstError: (any Error)?
         for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
             do {
                 let history = try await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 30))
                 guard history.currency.uppercased() != currency.uppercased() else { return (history, nil) }
-                let rate = try await displayRate(from: history.currency.uppercased(), to: currency.uppercased())
-                let converted = try rate.convert(history)
-                return (converted, "Converted from \(rate.from) at today's rate: \(rate.explanation).")
+                return try await converted(history, to: currency.uppercased())
             } catch {
                 firstError = firstError ?? error
             }
         }
         throw firstError ?? RPCError.notFound("no price history for \(symbol)")
+    }
+
+    /// `history` in `currency` through the converter's `convert.series`, with the note the chart shows; when
+    /// the converter cannot convert a series (an older one, or it failed), every point at its current rate.
+    private func converted(_ history: PriceHistory, to currency: String) async throws -> (history: PriceHistory, note: String) {
+        let from = history.currency.uppercased()
+        do {
+            let series = try await sources.convertSeries(ConvertSeriesRequest(history: history, to: currency))
+            return (series.history, await Self.seriesNote(series, from: from, today: { try await self.displayRate(from: from, to: currency) }))
+        } catch {
+            let rate = try await displayRate(from: from, to: currency)
+            return (try rate.convert(history), "Converted from \(from) at today's rate (no daily rates: \(Self.describe(error))): \(rate.explanation).")
+        }
+    }
+
+    /// What the chart says about a converted series: "Converted from USD at each day's ECB rate.", or which
+    /// days are at today's rate (`today`, for its path in words) and why.
+    static func seriesNote(_ series: ConvertSeriesResult, from: String, today: () async throws -> DisplayRate) async -> String {
+        let source = series.source.uppercased()
+        let reason = series.reason ?? "none given"
+        switch series.kind {
+        case .daily:
+            return "Converted from \(from) at each day's \(source) rate."
+        case .mixed:
+            let todays = series.days.filter { $0.rateDay == nil }.map(\.day)
+            let days = todays.count == 1 ? "\(todays[0]) is" : "\(todays.count) days (\(todays.first ?? "")–\(todays.last ?? "")) are"
+            return "Converted from \(from) at each day's \(source) rate; \(days) at today's rate (\(reason))."
+        case .today:
+            let explanation = (try? await today())?.explanation
+            return "Converted from \(from) at today's rate (no daily rates: \(reason))" + (explanation.map { ": \($0)." } ?? ".")
+        }
     }
 
     /// `quote`'s market data in `currency`: as it is, or converted at the converter's rate, with the path in words.

@@ -49,6 +49,8 @@ public struct FetcherEnvironment: Sendable {
     public var wazirx: WazirXClient
     /// Fiat reference rates (ECB through Frankfurter, or fixer).
     public var fiat: FiatClient
+    /// Daily fiat rates over a span (ECB through Frankfurter), for histories converted at each day's rate.
+    public var fiatHistory: FiatHistoryClient
     /// CoinGecko markets and histories.
     public var coingecko: CoinGeckoClient
     /// GNB rates and transactions.
@@ -59,11 +61,15 @@ public struct FetcherEnvironment: Sendable {
     /// over the given days. nil (the default) when only real histories may be answered.
     public var quoteHistory: (@Sendable (_ quote: Quote, _ days: Int) throws -> PriceHistory)?
 
-    /// An environment from its clients.
-    public init(bitso: BitsoClient, wazirx: WazirXClient, fiat: FiatClient, coingecko: CoinGeckoClient, gnb: GNBClient, masterdata: MasterdataClient) {
+    /// An environment from its clients; without `fiatHistory`, `rates.history` answers that there are no daily rates.
+    public init(
+        bitso: BitsoClient, wazirx: WazirXClient, fiat: FiatClient, coingecko: CoinGeckoClient, gnb: GNBClient, masterdata: MasterdataClient,
+        fiatHistory: FiatHistoryClient = .failing(.notInFixtures("no daily fiat rate source was given"))
+    ) {
         self.bitso = bitso
         self.wazirx = wazirx
         self.fiat = fiat
+        self.fiatHistory = fiatHistory
         self.coingecko = coingecko
         self.gnb = gnb
         self.masterdata = masterdata
@@ -71,13 +77,13 @@ public struct FetcherEnvironment: Sendable {
 
     /// Every feed's recorded responses.
     public static let test = FetcherEnvironment(
-        bitso: .test, wazirx: .test, fiat: .test, coingecko: .test, gnb: .test, masterdata: .test)
+        bitso: .test, wazirx: .test, fiat: .test, coingecko: .test, gnb: .test, masterdata: .test, fiatHistory: .test)
 
     /// Every feed mocked with `seed`; every quoted market has a walked history ending at its current price.
     public static func mock(seed: UInt64) -> FetcherEnvironment {
         var environment = FetcherEnvironment(
             bitso: .mock(seed: seed), wazirx: .mock(seed: seed), fiat: .mock(seed: seed),
-            coingecko: .mock(seed: seed), gnb: .mock(seed: seed), masterdata: .mock(seed: seed))
+            coingecko: .mock(seed: seed), gnb: .mock(seed: seed), masterdata: .mock(seed: seed), fiatHistory: .mock(seed: seed))
         environment.quoteHistory = { quote, days in try quote.walkedHistory(days: days, seed: seed, end: Date()) }
         return environment
     }
@@ -151,7 +157,9 @@ public struct FeedSelection: Sendable, Equatable {
                 switch feed {
                 case .bitso: environment.bitso = .test
                 case .wazirx: environment.wazirx = .test
-                case .fiat: environment.fiat = .test
+                case .fiat:
+                    environment.fiat = .test
+                    environment.fiatHistory = .test
                 case .coingecko: environment.coingecko = .test
                 case .gnb: environment.gnb = .test
                 case .masterdata: environment.masterdata = .test
@@ -196,6 +204,10 @@ public struct FeedSelection: Sendable, Equatable {
         case .fiat:
             let provider: FiatProvider = fixerKey.map { .fixer(baseURL: url, accessKey: $0) } ?? .frankfurter(baseURL: url)
             environment.fiat = .live(http: http, provider: provider, logger: feedLogger)
+            // Daily series come from Frankfurter even when the latest rates come from fixer (whose
+            // time series is a paid plan's).
+            let frankfurter = fixerKey == nil ? url : URL(string: Self.defaultSources[.fiat] ?? "") ?? url
+            environment.fiatHistory = .live(http: http, baseURL: frankfurter, logger: feedLogger)
         }
     }
 }

@@ -30,7 +30,7 @@ public struct FetcherConfiguration: Sendable {
 }
 
 /// The rates-fetcher: polls every feed, publishes quotes, rates, books, masterdata,
-/// transactions and feed status, and answers `snapshot`, `history`, `refresh`, `feeds`.
+/// transactions and feed status, and answers `snapshot`, `history`, `refresh`, `feeds`, `rates.history`.
 public enum RatesFetcher {
     /// The services of one rates-fetcher process.
     public static func services(_ configuration: FetcherConfiguration, environment: FetcherEnvironment, runtime: Runtime) throws -> [any Service] {
@@ -61,6 +61,8 @@ public enum RatesFetcher {
             return await poller.poll()
         }
         methods.register(RatesFetcherAPI.history) { try await histories.history($0) }
+        let fiatHistories = FiatHistoryCache(client: environment.fiatHistory)
+        methods.register(RatesFetcherAPI.ratesHistory) { try await fiatHistories.history($0) }
         let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
         return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
     }

@@ -14,12 +14,14 @@ extension ConverterClient {
         total: Fixtures.answer("converter", "total"),
         rates: Fixtures.answer("converter", "rates"),
         sources: Fixtures.answer("converter", "sources"),
+        convertSeries: Fixtures.answer("converter", "convert.series"),
         health: Fixtures.answer("converter", "health"),
         prices: { .recorded { try Fixtures.snapshot("converter") { try $0.decode(ConverterAPI.prices)?.data } } })
 
     /// A converter that runs the real one's rules in memory over `fetcher`'s rates and quotes (by default
     /// ``RatesFetcherClient/mock(seed:interval:)``): conversions are exact and err as the service does,
-    /// and every asset is re-priced into `currencies` as soon as a quote or a rate changes.
+    /// and every asset is re-priced into `currencies` as soon as a quote or a rate changes; `convert.series`
+    /// takes its daily rates from `fetcher`'s `rates.history`.
     public static func mock(
         fetcher: RatesFetcherClient = .mock(), currencies: [String] = ["USD", "SEK", "EUR", "MXN"],
         logger: Logger = Logger(label: "tickwire.mock-converter")
@@ -38,6 +40,10 @@ extension ConverterClient {
             total: { request in try await converter.answer { try await $0.total(request) } },
             rates: { request in try await converter.answer { try await $0.rates(request) } },
             sources: { try await converter.answer { await $0.sources() } },
+            convertSeries: { request in
+                let (daily, problem) = await SeriesConversion.dailyRates(for: request, fetch: fetcher.ratesHistory)
+                return try await converter.answer { try await $0.convertSeries(request, daily: daily, dailyProblem: problem) }
+            },
             health: { Health(service: "converter", started: converter.started, upstreams: ["rates-fetcher": await converter.state.upstream]) },
             prices: { converter.broadcast.stream { converter.priceSnapshot() } })
     }

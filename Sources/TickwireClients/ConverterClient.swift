@@ -11,6 +11,8 @@ public struct ConverterClient: Sendable {
     public var rates: @Sendable (RatesRequest) async throws -> RatesResult
     /// `sources`: the rate sources held.
     public var sources: @Sendable () async throws -> [RateSourceInfo]
+    /// `convert.series`: a price history converted at each day's rate.
+    public var convertSeries: @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// `price.<ASSET>.<FIAT>`: every asset's price in every display currency, as it changes.
@@ -22,6 +24,7 @@ public struct ConverterClient: Sendable {
         total: @escaping @Sendable (TotalRequest) async throws -> TotalResult,
         rates: @escaping @Sendable (RatesRequest) async throws -> RatesResult,
         sources: @escaping @Sendable () async throws -> [RateSourceInfo],
+        convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult,
         health: @escaping @Sendable () async throws -> Health,
         prices: @escaping @Sendable () -> StreamEvents<AssetPrice>
     ) {
@@ -29,6 +32,7 @@ public struct ConverterClient: Sendable {
         self.total = total
         self.rates = rates
         self.sources = sources
+        self.convertSeries = convertSeries
         self.health = health
         self.prices = prices
     }
@@ -55,6 +59,7 @@ extension ConverterClient {
             total: { try await rpc.call(ConverterAPI.total, $0) },
             rates: { try await rpc.call(ConverterAPI.rates, $0) },
             sources: { try await rpc.call(ConverterAPI.sources) },
+            convertSeries: { try await rpc.call(ConverterAPI.convertSeries, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             prices: { prices })
     }
@@ -65,6 +70,7 @@ extension ConverterClient {
         total: unimplemented("ConverterClient.total"),
         rates: unimplemented("ConverterClient.rates"),
         sources: unimplemented("ConverterClient.sources"),
+        convertSeries: unimplemented("ConverterClient.convertSeries"),
         health: unimplemented("ConverterClient.health"),
         prices: { .failing("ConverterClient.prices is not implemented here") })
 }

@@ -12,6 +12,7 @@ extension RatesFetcherClient {
         history: Fixtures.answer("rates-fetcher", "history"),
         refresh: Fixtures.answer("rates-fetcher", "refresh"),
         feeds: Fixtures.answer("rates-fetcher", "feeds"),
+        ratesHistory: Fixtures.answer("rates-fetcher", "rates.history"),
         health: Fixtures.answer("rates-fetcher", "health"),
         updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
 
@@ -37,6 +38,7 @@ extension RatesFetcherClient {
             history: { request in try await RPCError.answering { try market.history(request) } },
             refresh: { request in try await RPCError.answering { try market.refresh(request) } },
             feeds: { market.statuses() },
+            ratesHistory: { request in try await RPCError.answering { try market.ratesHistory(request) } },
             health: { Health(service: "rates-fetcher", started: market.started, upstreams: market.statuses().reduce(into: [:]) { $0[$1.feed] = "ok" }) },
             updates: { kinds in market.broadcast.stream { market.snapshot(kinds) }.filter(kinds) })
     }
@@ -46,7 +48,8 @@ extension RatesFetcherClient {
         let reason = "\(name) could not start: \(error)"
         return Self(
             history: { _ in throw RPCError.unavailable(reason) }, refresh: { _ in throw RPCError.unavailable(reason) },
-            feeds: { throw RPCError.unavailable(reason) }, health: { throw RPCError.unavailable(reason) },
+            feeds: { throw RPCError.unavailable(reason) }, ratesHistory: { _ in throw RPCError.unavailable(reason) },
+            health: { throw RPCError.unavailable(reason) },
             updates: { _ in .failing(reason) })
     }
 }
@@ -79,6 +82,8 @@ final class MockFetcher: Sendable {
     private let state: Mutex<[Topic: StreamUpdate<FetcherUpdate>]>
     private let recordedQuotes: [(topic: Topic, quote: Quote)]
     private let recordedFeeds: [FeedStatus]
+    /// The recorded ECB rates (the `rate.ecb.*` topics), as one day's set.
+    private let recordedFiat: FiatRates
     private let walk: PriceWalk
     private let seed: UInt64
 
@@ -90,6 +95,11 @@ final class MockFetcher: Sendable {
             return nil
         }.sorted { $0.topic < $1.topic }
         recordedFeeds = try Fixtures.load("rates-fetcher", "feeds")
+        let ecb = updates.compactMap { update -> ExchangeRate? in
+            if case .rate(let rate) = update.value, update.topic.rawValue.hasPrefix("rate.ecb.") { return rate }
+            return nil
+        }.sorted { $0.to < $1.to }
+        recordedFiat = FiatRates(source: "ecb", base: ecb.first?.from ?? "USD", date: "", rates: ecb)
         walk = PriceWalk(seed: seed)
         self.seed = seed
     }
@@ -132,6 +142,17 @@ final class MockFetcher: Sendable {
             throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(recordedFeeds.map(\.feed).joined(separator: ", "))")
         }
         return status
+    }
+
+    /// `rates.history`: the recorded ECB rates on every weekday of the span, each day's moved by its own
+    /// seeded offset (``FiatRateHistory/walked(from:start:end:seed:)``), as the service's mock feed answers.
+    func ratesHistory(_ request: RatesHistoryRequest) throws -> FiatRateHistory {
+        guard let start = CalendarDay(iso: request.start) else { throw RPCError.invalidParams("start must be a day such as 2026-11-24, got \"\(request.start)\"") }
+        guard let end = CalendarDay(iso: request.end) else { throw RPCError.invalidParams("end must be a day such as 2026-11-24, got \"\(request.end)\"") }
+        guard start <= end else { throw RPCError.invalidParams("start \(start) is after end \(end)") }
+        let days = end.daysSince1970 - start.daysSince1970 + 1
+        guard days <= 366 else { throw RPCError.invalidParams("at most 366 days, got \(days)") }
+        return try FiatRateHistory.walked(from: recordedFiat, start: start, end: end, seed: seed)
     }
 
     /// `history`: daily prices of `asset` over `days` days, ending at its current quote in `currency`,

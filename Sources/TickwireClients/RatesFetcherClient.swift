@@ -11,6 +11,8 @@ public struct RatesFetcherClient: Sendable {
     public var refresh: @Sendable (RefreshRequest) async throws -> FeedStatus
     /// `feeds`: every feed's status.
     public var feeds: @Sendable () async throws -> [FeedStatus]
+    /// `rates.history`: the fiat source's daily rates over a span of days.
+    public var ratesHistory: @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// The streams of the given kinds, as they change.
@@ -21,12 +23,14 @@ public struct RatesFetcherClient: Sendable {
         history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
         refresh: @escaping @Sendable (RefreshRequest) async throws -> FeedStatus,
         feeds: @escaping @Sendable () async throws -> [FeedStatus],
+        ratesHistory: @escaping @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory,
         health: @escaping @Sendable () async throws -> Health,
         updates: @escaping @Sendable (Set<FetcherUpdate.Kind>) -> StreamEvents<FetcherUpdate>
     ) {
         self.history = history
         self.refresh = refresh
         self.feeds = feeds
+        self.ratesHistory = ratesHistory
         self.health = health
         self.updates = updates
     }
@@ -61,6 +65,7 @@ extension RatesFetcherClient {
             history: { try await rpc.call(RatesFetcherAPI.history, $0) },
             refresh: { try await rpc.call(RatesFetcherAPI.refresh, $0) },
             feeds: { try await rpc.call(RatesFetcherAPI.feeds) },
+            ratesHistory: { try await rpc.call(RatesFetcherAPI.ratesHistory, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             updates: updates)
     }
@@ -70,6 +75,7 @@ extension RatesFetcherClient {
         history: unimplemented("RatesFetcherClient.history"),
         refresh: unimplemented("RatesFetcherClient.refresh"),
         feeds: unimplemented("RatesFetcherClient.feeds"),
+        ratesHistory: unimplemented("RatesFetcherClient.ratesHistory"),
         health: unimplemented("RatesFetcherClient.health"),
         updates: { _ in .failing("RatesFetcherClient.updates is not implemented here") })
 }

@@ -10,6 +10,8 @@ public enum RatesFetcherAPI {
     public static let refresh = RPCMethod<RefreshRequest, FeedStatus>("refresh", changesState: true)
     /// `feeds`: every feed's status.
     public static let feeds = RPCMethod<NoParams, [FeedStatus]>("feeds")
+    /// `rates.history {start, end}`: the fiat source's rates of every day it published in a span.
+    public static let ratesHistory = RPCMethod<RatesHistoryRequest, FiatRateHistory>("rates.history")
 
     /// `quote.<feed>.<BASE>-<QUOTE>`.
     public static let quotes = TopicSpec<Quote>(kind: "quote")
@@ -29,7 +31,9 @@ public enum RatesFetcherAPI {
     public static let transactions = TopicSpec<[GNBTransaction]>(kind: "transactions")
 
     /// Every method it answers, the standard ones included.
-    public static let methods = StandardAPI.methods(publishes: true) + [AnyRPCMethod(history), AnyRPCMethod(refresh), AnyRPCMethod(feeds)]
+    public static let methods = StandardAPI.methods(publishes: true) + [
+        AnyRPCMethod(history), AnyRPCMethod(refresh), AnyRPCMethod(feeds), AnyRPCMethod(ratesHistory),
+    ]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [
         AnyTopicSpec(quotes), AnyTopicSpec(rates), AnyTopicSpec(books), AnyTopicSpec(coins), AnyTopicSpec(statuses),
@@ -47,13 +51,15 @@ public enum ConverterAPI {
     public static let rates = RPCMethod<RatesRequest, RatesResult>("rates")
     /// `sources`: the rate sources held.
     public static let sources = RPCMethod<NoParams, [RateSourceInfo]>("sources")
+    /// `convert.series {history, to}`: a price history converted point by point at each day's rate.
+    public static let convertSeries = RPCMethod<ConvertSeriesRequest, ConvertSeriesResult>("convert.series")
 
     /// `price.<ASSET>.<FIAT>`.
     public static let prices = TopicSpec<AssetPrice>(kind: "price")
 
     /// Every method it answers, the standard ones included.
     public static let methods = StandardAPI.methods(publishes: true)
-        + [AnyRPCMethod(convert), AnyRPCMethod(total), AnyRPCMethod(rates), AnyRPCMethod(sources)]
+        + [AnyRPCMethod(convert), AnyRPCMethod(total), AnyRPCMethod(rates), AnyRPCMethod(sources), AnyRPCMethod(convertSeries)]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [AnyTopicSpec(prices), AnyTopicSpec(StandardStreams.heartbeat)]
 }

@@ -1,4 +1,5 @@
 import Foundation
+import Market
 import Money
 
 /// `convert {amount, from, to, source?}`.
@@ -195,5 +196,74 @@ public struct RateSourceInfo: Codable, Sendable, Equatable {
         self.source = source
         self.rates = rates
         self.currencies = currencies
+    }
+}
+
+/// `convert.series {history, to}`: a price history in another currency, each point at the daily rate of its
+/// day (UTC) where the daily source has one, else at today's rate.
+public struct ConvertSeriesRequest: Codable, Sendable, Equatable {
+    /// The history, in its own currency.
+    public var history: PriceHistory
+    /// The currency wanted.
+    public var to: String
+
+    /// A series conversion request.
+    public init(history: PriceHistory, to: String) {
+        self.history = history
+        self.to = to
+    }
+}
+
+/// Which rates a converted series used.
+public enum SeriesRateKind: String, Codable, Sendable, Equatable {
+    /// Every point at the daily rate of its day (a weekend's or holiday's: the last published day's before it).
+    case daily
+    /// Every point at today's rate.
+    case today
+    /// Some points at their day's rate, the others at today's.
+    case mixed
+}
+
+/// The answer to `convert.series`.
+public struct ConvertSeriesResult: Codable, Sendable, Equatable {
+    /// The rate used for the points of one day.
+    public struct DayRate: Codable, Sendable, Equatable {
+        /// The points' day, "YYYY-MM-DD" (UTC).
+        public var day: String
+        /// The day whose published rate was used (the day itself, or the last published day before it);
+        /// nil when today's rate was used.
+        public var rateDay: String?
+        /// The derived rate, to 18 places.
+        public var rate: ExactDecimal
+        /// The currencies it was derived through.
+        public var path: [String]
+
+        /// A day's rate.
+        public init(day: String, rateDay: String?, rate: ExactDecimal, path: [String]) {
+            self.day = day
+            self.rateDay = rateDay
+            self.rate = rate
+            self.path = path
+        }
+    }
+
+    /// The history in the wanted currency, each price rounded half-even to 8 places.
+    public var history: PriceHistory
+    /// Which rates were used.
+    public var kind: SeriesRateKind
+    /// The daily rates' source (e.g. "ecb") when any point used one, else today's rate's source.
+    public var source: String
+    /// One rate per day of the points, oldest first.
+    public var days: [DayRate]
+    /// Why points are at today's rate (nil when none is).
+    public var reason: String?
+
+    /// A converted series.
+    public init(history: PriceHistory, kind: SeriesRateKind, source: String, days: [DayRate], reason: String? = nil) {
+        self.history = history
+        self.kind = kind
+        self.source = source
+        self.days = days
+        self.reason = reason
     }
 }

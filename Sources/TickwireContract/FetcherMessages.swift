@@ -23,3 +23,17 @@ public struct RefreshRequest: Codable, Sendable, Equatable {
     /// A refresh request.
     public init(feed: String) { self.feed = feed }
 }
+
+/// `rates.history {start, end}`: the fiat source's daily rates from its base, days written "YYYY-MM-DD".
+public struct RatesHistoryRequest: Codable, Sendable, Equatable {
+    /// The first day wanted.
+    public var start: String
+    /// The last day wanted, at most 366 days after `start`.
+    public var end: String
+
+    /// A request for the days from `start` to `end`.
+    public init(start: String, end: String) {
+        self.start = start
+        self.end = end
+    }
+}

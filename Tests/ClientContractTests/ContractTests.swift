@@ -88,6 +88,39 @@ struct ContractTests {
         }
     }
 
+    /// Daily fiat rates (`rates.history`) and a history converted at each day's rate (`convert.series`): ECB
+    /// business days only, Saturday at Friday's rate, the same errors for the same bad input.
+    @Test(arguments: Stack.allCases)
+    func dailyRates(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let daily = try await clients.fetcher.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04"))
+            #expect(daily.source == "ecb" && daily.start == "2026-09-30" && daily.end == "2026-10-04")
+            let days = daily.days.compactMap { CalendarDay(iso: $0.date) }
+            #expect(days.count == daily.days.count && days == days.sorted())
+            #expect(Set(daily.days.map(\.date)).isSuperset(of: ["2026-09-30", "2026-10-01", "2026-10-02"]))
+            #expect(days.allSatisfy { !$0.isWeekend && $0.iso <= "2026-10-04" })
+            #expect(daily.days.allSatisfy { day in day.base == daily.base && day.rates.contains { $0.to == "INR" } && day.rates.allSatisfy { $0.rate > .zero } })
+            for (start, end) in [("nope", "2026-10-04"), ("2026-10-04", "2026-09-30"), ("2025-01-01", "2026-10-04")] {
+                #expect(await code { try await clients.fetcher.ratesHistory(RatesHistoryRequest(start: start, end: end)) } == RPCError.Code.invalidParams)
+            }
+
+            let converter = clients.converter
+            #expect(await eventually { try await converter.sources().contains { $0.source == "ecb" } })
+            let october1 = try #require(CalendarDay(iso: "2026-10-01")).start, october3 = try #require(CalendarDay(iso: "2026-10-03")).start
+            let history = PriceHistory(asset: "BTC", currency: "USD", points: [
+                PricePoint(time: october1, price: try ExactDecimal("60000")), PricePoint(time: october3.addingTimeInterval(43_200), price: try ExactDecimal("61000.5")),
+            ])
+            let series = try await converter.convertSeries(ConvertSeriesRequest(history: history, to: "INR"))
+            #expect(series.kind == .daily && series.source == "ecb" && series.reason == nil)
+            #expect(series.history.currency == "INR" && series.history.points.map(\.time) == history.points.map(\.time))
+            #expect(series.days.map(\.day) == ["2026-10-01", "2026-10-03"])
+            #expect(series.days.map(\.rateDay) == ["2026-10-01", "2026-10-02"])
+            #expect(series.history.points.allSatisfy { $0.price > .zero && $0.price.scale == 8 })
+            #expect(await code { try await converter.convertSeries(ConvertSeriesRequest(history: history, to: "not a code")) } == RPCError.Code.invalidParams)
+            #expect(await code { try await converter.convertSeries(ConvertSeriesRequest(history: history, to: "XYZ")) } == RPCError.Code.unknownCurrency)
+        }
+    }
+
     /// The portfolio: idempotent trades, validation errors, valuations, the watch list, wallets, products, changes.
     @Test(arguments: Stack.allCases)
     func portfolio(_ stack: Stack) async throws {

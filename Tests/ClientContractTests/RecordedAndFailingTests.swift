@@ -13,6 +13,8 @@ struct RecordedAndFailingTests {
         #expect(try await fetcher.refresh(RefreshRequest(feed: "bitso")).feed == "bitso")
         #expect(!(try await fetcher.feeds()).isEmpty)
         #expect(try await fetcher.health().service == "rates-fetcher")
+        #expect(try await fetcher.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04")).days.count == 3)
+        #expect(try await converter.convertSeries(ConvertSeriesRequest(history: PriceHistory(asset: "BTC", currency: "USD", points: []), to: "INR")).kind == .mixed)
         #expect(try await converter.convert(ConvertRequest(amount: 10, from: "EUR", to: "USD")).currency == "USD")
         #expect(try await converter.total(TotalRequest(items: [], to: "EUR")).currency == "EUR")
         #expect(!(try await converter.rates(RatesRequest(base: "USD")).rates.isEmpty))
@@ -58,6 +60,12 @@ struct RecordedAndFailingTests {
         await #expect(throws: Unimplemented("PortfolioClient.holdings")) { try await PortfolioClient.failing.holdings(HoldingsRequest()) }
         await #expect(throws: Unimplemented("ConverterClient.total")) { try await ConverterClient.failing.total(TotalRequest(items: [], to: "EUR")) }
         await #expect(throws: Unimplemented("RatesFetcherClient.history")) { try await RatesFetcherClient.failing.history(HistoryRequest(asset: "BTC")) }
+        await #expect(throws: Unimplemented("RatesFetcherClient.ratesHistory")) {
+            try await RatesFetcherClient.failing.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04"))
+        }
+        await #expect(throws: Unimplemented("ConverterClient.convertSeries")) {
+            try await ConverterClient.failing.convertSeries(ConvertSeriesRequest(history: PriceHistory(asset: "BTC", currency: "USD", points: []), to: "INR"))
+        }
         await #expect(throws: Unimplemented("PresenterClient.view")) { try await PresenterClient.failing.view(ViewRequest(screen: "coins")) }
         await #expect(throws: Unimplemented("PriceAlertsClient.add")) {
             try await PriceAlertsClient.failing.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1))

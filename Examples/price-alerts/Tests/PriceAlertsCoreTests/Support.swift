@@ -83,7 +83,8 @@ final class FakeConverter: Sendable {
         let failing = ConverterClient.failing
         let events = feed.events
         return ConverterClient(
-            convert: failing.convert, total: failing.total, rates: failing.rates, sources: failing.sources, health: failing.health,
+            convert: failing.convert, total: failing.total, rates: failing.rates, sources: failing.sources,
+            convertSeries: failing.convertSeries, health: failing.health,
             prices: { events })
     }
 
