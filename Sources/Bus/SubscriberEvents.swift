@@ -10,7 +10,7 @@ import ReaderQueue
 /// Every stream message carries the whole value of its topic, so a reader that falls behind loses
 /// nothing by skipping values that were superseded before it got to them: it does work in proportion
 /// to the topics that changed, not to the rate they changed at, and what waits for it is at most
-/// `backlog` events and one message per topic. A reader that keeps up (a few messages waiting after a
+/// `backlog` events, plus one message per topic. A reader that keeps up (a few messages waiting after a
 /// late wake-up) gets every message. A snapshot replaces everything still waiting (it holds the newer state).
 ///
 /// One reader at a time; iterators made one after another continue where the last stopped.
