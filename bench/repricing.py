@@ -16,7 +16,9 @@ Figures are taken by one Python process listening on loopback, on CLOCK_MONOTONI
 
 Runs (`run` does them all and prints one JSON object):
 
-7a. the real rates-fetcher (mock feeds, Bitso polled every second as in benchmark 5) -> converter;
+7a. the real rates-fetcher (mock feeds, Bitso polled every second as in benchmark 5) -> converter; and, for a
+    p99 from enough samples, the stand-in fetcher (below) -> converter at 20 BTC-USD quotes a second, 50 ms
+    apart, so that the converter idles between quotes as it does at the mock's pace;
 7b. a stand-in rates-fetcher (`repricing.py fetcher`: a PUB with sequence numbers, heartbeats and a
     ROUTER answering `snapshot`, the Clone pattern as docs/protocol.md has it) publishing a new BTC-USD
     quote 1,000 times a second -> the converter, and the same stand-in -> the Python peer;
@@ -280,7 +282,8 @@ class Watcher:
         self.price_messages = 0
         self.feed_last = {}        # feed -> its last BTC-USD `last`
         self.stamped = stamped     # quotes of the stand-in fetcher: a price's changePercent24h is its quote's send time
-        self.seen = set()
+        self.seen = set()          # the send times of the prices (or events) heard, from the start: a price may come first
+        self.quote_stamps = set()  # the send times of the quotes heard since the last reset
         self.early = {}            # price text -> arrival, for a price that came before this process's copy of its quote
         self.beaten = 0            # quotes whose price came first (counted as latency 0)
 
@@ -303,7 +306,7 @@ class Watcher:
                         break
                     arrived = time.perf_counter()
                     if sock is self.quotes and self.stamped:
-                        self.triggers += 1
+                        self.quote(orjson.loads(frames[1])["data"].get("changePercent24h"))
                     elif sock is self.quotes:
                         data = orjson.loads(frames[1])["data"]
                         feed, last = data["source"], data["last"]
@@ -330,18 +333,39 @@ class Watcher:
                             else:
                                 self.early[price] = arrived
 
+    def quote(self, stamp):
+        """Counts a quote of the stand-in fetcher, which carries its send time `stamp`."""
+        self.triggers += 1
+        if stamp is not None:
+            self.quote_stamps.add(int(Decimal(stamp)))
+
     def stamp(self, stamp, arrived):
         """Records the latency of the price or event carrying the send time `stamp`, once per quote."""
-        if stamp is None or stamp in self.seen:
+        if stamp is None:
+            return
+        stamp = int(Decimal(stamp))
+        if stamp in self.seen:
             return
         self.seen.add(stamp)
-        self.latencies.append((arrived, (time.monotonic_ns() - int(stamp)) / 1e9))
+        self.latencies.append((arrived, (time.monotonic_ns() - stamp) / 1e9))
+
+    def reset(self):
+        """Forgets the quotes and latencies so far (the prices heard stay known: a quote's price may beat it here)."""
+        self.latencies.clear()
+        self.triggers = 0
+        self.price_messages = 0
+        self.pending.clear()
+        self.quote_stamps.clear()
+
+    def followed(self):
+        """The quotes heard since the reset whose price (or event) was heard too."""
+        return len(self.quote_stamps & self.seen) if self.stamped else len(self.latencies)
 
     def summary(self, prefix=""):
         p50, p99 = percentiles([l for _, l in self.latencies])
         return {prefix + "p50_ms": p50 * 1000 if p50 is not None else None,
                 prefix + "p99_ms": p99 * 1000 if p99 is not None else None,
-                prefix + "quotes": self.triggers, prefix + "followed": len(self.latencies)}
+                prefix + "quotes": self.triggers, prefix + "followed": self.followed()}
 
 
 def start_fetcher(bench_dir, env, rate, assets, seconds, delay):
@@ -384,11 +408,7 @@ def with_stand_in(bin_dir, bench_dir, target, rate, assets, seconds, count_all=F
             extra_setup(env, ctx, procs)
         watcher = (watcher_class or Watcher)(ctx, env["TICKWIRE_RATES_FETCHER_PUB"], env["TICKWIRE_CONVERTER_PUB"], count_all, stamped=True)
         watcher.run(max(delay - (time.monotonic() - began), 0.5))  # connect; the flood starts after the delay
-        watcher.latencies.clear()
-        watcher.triggers = 0
-        watcher.price_messages = 0
-        watcher.pending.clear()
-        watcher.seen.clear()
+        watcher.reset()
         metrics_before = scrape(ctx, env["TICKWIRE_CONVERTER_REP"]) if target == "converter" else ""
         started = time.perf_counter()
         watcher.run(seconds + 1.5)  # and the answers still on their way
@@ -428,9 +448,7 @@ def normal_pace(bin_dir, seconds):
         launch(bin_dir, "converter", [], env, ctx, env["TICKWIRE_CONVERTER_REP"], procs)
         watcher = Watcher(ctx, env["TICKWIRE_RATES_FETCHER_PUB"], env["TICKWIRE_CONVERTER_PUB"])
         watcher.run(2)
-        watcher.latencies.clear()
-        watcher.triggers = 0
-        watcher.pending.clear()
+        watcher.reset()
         watcher.run(seconds * 3)  # the mock quotes BTC-USD about once a second
         return dict(watcher.summary(), feed=watcher.preferred(), price_first=watcher.beaten)
     finally:
@@ -438,9 +456,9 @@ def normal_pace(bin_dir, seconds):
         ctx.destroy(linger=0)
 
 
-def paced(bin_dir, bench_dir, target, seconds):
-    """7b: 1,000 BTC-USD quotes a second."""
-    watcher, info = with_stand_in(bin_dir, bench_dir, target, 1000, 1, seconds)
+def paced(bin_dir, bench_dir, target, seconds, rate=1000):
+    """7b: 1,000 BTC-USD quotes a second (7a's idle run: `rate` 20, the converter idle between quotes)."""
+    watcher, info = with_stand_in(bin_dir, bench_dir, target, rate, 1, seconds)
     return dict(watcher.summary(), quotes_per_second=info["published"] / max(info["seconds"], 1e-9), alive=info["alive"],
                 superseded=info["superseded"], sent_within_100us=info["close"])
 
@@ -458,7 +476,7 @@ def flat_out(bin_dir, bench_dir, target, seconds):
             "superseded_per_second": info["superseded"] / info["seconds"] if info["superseded"] is not None else None,
             "btc_p50_first_tenth_ms": p50_first * 1000 if p50_first is not None else None,
             "btc_p50_last_tenth_ms": p50_last * 1000 if p50_last is not None else None,
-            "btc_quotes": watcher.triggers, "btc_followed": len(watcher.latencies),
+            "btc_quotes": watcher.triggers, "btc_followed": watcher.followed(),
             "rss_mb_end": info["rss_mb"], "alive": info["alive"]}
 
 
@@ -481,10 +499,10 @@ class SSEWatcher(Watcher):
                 if item is self.quotes:
                     while True:
                         try:
-                            self.quotes.recv_multipart(zmq.NOBLOCK)
+                            frames = self.quotes.recv_multipart(zmq.NOBLOCK)
                         except zmq.Again:
                             break
-                        self.triggers += 1
+                        self.quote(orjson.loads(frames[1])["data"].get("changePercent24h"))
                 elif item is self.prices:
                     while True:
                         try:
@@ -579,6 +597,9 @@ if __name__ == "__main__":
         out = {}
         if "normal" in only:
             out["normal"] = attempt(normal_pace, args.bin_dir, args.seconds)
+            # The mock quotes BTC-USD about once a second: too few samples for a p99. The stand-in at 20 a second,
+            # each quote 50 ms after the last (the converter idles between them, as at the mock's pace), gives 60 times more.
+            out["idle"] = attempt(paced, args.bin_dir, here, "converter", args.seconds * 6, 20)
         if "paced" in only:
             out["paced"] = {"converter": attempt(paced, args.bin_dir, here, "converter", args.seconds),
                             "python": attempt(paced, args.bin_dir, here, "python", args.seconds)}

@@ -32,11 +32,13 @@ public enum SubscriberEvent: Sendable {
 /// the last `heartbeatTimeout` (the publisher was away) is provisional: the next heartbeat
 /// brings another.
 ///
-/// It conflates: every message carries the whole value of its topic, so when messages
-/// come faster than they are read, only the newest of each topic is passed on
-/// (``SubscriberEvents``), and the others are counted as superseded; of a topic's run read
-/// in one go only the first (for its sequence number) and the newest are parsed. Its work
-/// then grows with the number of topics that change, not with the rate they change at.
+/// It conflates where it is behind, and only there: every message carries the whole value of its
+/// topic, so when more than `backlog` messages wait to be taken in, or more than `backlog` events wait
+/// for the reader, only the newest of each topic is passed on (``SubscriberEvents``) and the others are
+/// counted as superseded; of a topic's run read in one such go only the first (for its sequence number)
+/// and the newest are parsed. Its work then grows with the number of topics that change, not with the
+/// rate they change at. A subscriber that keeps up passes on every message, even two of a topic that
+/// came together.
 public final class Subscriber: Service, Sendable {
     /// Everything the subscriber learns; finishes when it stops.
     public let events: SubscriberEvents
@@ -45,7 +47,9 @@ public final class Subscriber: Service, Sendable {
     /// The topic prefixes subscribed to.
     public let prefixes: [String]
 
-    private let queue = EventQueue()
+    private let queue: EventQueue
+    /// More messages than this waiting at once: the subscriber is behind, and conflates.
+    private let backlog: Int
     private let socket: OwnedSocket
     private let fetchSnapshot: @Sendable (String) async throws -> Snapshot
     private let heartbeatTimeout: Duration
@@ -64,11 +68,13 @@ public final class Subscriber: Service, Sendable {
     /// - Parameters:
     ///   - receiveBuffer: how many messages may wait in the socket's queue for the subscriber.
     ///     One that falls further behind re-synchronises from a snapshot instead.
+    ///   - backlog: how many messages may wait, read off the socket or for the reader, before the
+    ///     subscriber counts as behind and conflates (0: whenever two of a topic wait).
     ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
     ///     its `snapshot` JSON-RPC method.
     public init(
         context: ZMQContext, name: String, endpoint: String, prefixes: [String],
-        heartbeatTimeout: Duration = .seconds(3), receiveBuffer: Int = 20_000,
+        heartbeatTimeout: Duration = .seconds(3), receiveBuffer: Int = 20_000, backlog: Int = 64,
         snapshot: @escaping @Sendable (String) async throws -> Snapshot, logger: Logger
     ) throws {
         self.name = name
@@ -77,6 +83,8 @@ public final class Subscriber: Service, Sendable {
         self.heartbeatTimeout = heartbeatTimeout
         self.fetchSnapshot = snapshot
         self.logger = logger
+        self.backlog = backlog
+        queue = EventQueue(backlog: backlog)
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
         self.superseded = Counter(label: "tickwire_bus_superseded_total", dimensions: [("subscriber", name)])
         self.dropped = Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)])
@@ -187,14 +195,16 @@ public final class Subscriber: Service, Sendable {
         replica.nextAttempt = now
     }
 
-    /// Takes in a batch of messages: each topic's run of messages in it by its newest alone when the
-    /// sequence numbers show the older ones are only superseded, else each in turn.
+    /// Takes in a batch of messages: each in turn when the subscriber keeps up (at most `backlog` of them);
+    /// when it is behind, each topic's run of messages by its newest alone where the sequence numbers show
+    /// the older ones are only superseded, else each in turn.
     ///
     /// The older messages of a run taken whole are not parsed: a malformed one among them counts as
     /// superseded, not as malformed.
     private func receive(_ batch: [[Data]], into replica: inout Replica, at now: ContinuousClock.Instant) {
         received.increment(by: batch.count)
-        for run in Self.runsPerTopic(batch) {
+        let runs = batch.count > backlog ? Self.runsPerTopic(batch) : batch.indices.map { (first: $0, newest: $0, older: 0) }
+        for run in runs {
             guard let newest = parse(batch[run.newest]) else {
                 receiveEach(batch[run.first..<run.newest], of: batch[run.newest].first, into: &replica, at: now)
                 continue
@@ -281,7 +291,7 @@ public final class Subscriber: Service, Sendable {
         for (position, frames) in batch.enumerated() {
             runs[frames.first ?? Data(), default: (position, 0)].count += 1
         }
-        if runs.count == batch.count { return batch.indices.map { ($0, $0, 0) } }
+        if runs.count == batch.count { return batch.indices.map { (first: $0, newest: $0, older: 0) } }
         var result: [(first: Int, newest: Int, older: Int)] = []
         var seen: [Data: Int] = [:]
         for (position, frames) in batch.enumerated() {

@@ -3,13 +3,15 @@ import Foundation
 import Metrics
 import ReaderQueue
 
-/// The events of a ``Subscriber`` as its reader takes them: in order, except that a message still
-/// waiting is replaced, in its place, by a newer message of the same topic (conflation).
+/// The events of a ``Subscriber`` as its reader takes them: in order, except that once the reader is
+/// behind (more than the subscriber's `backlog` events wait for it), a newer message of a topic replaces,
+/// in its place, the one of that topic still waiting (conflation).
 ///
 /// Every stream message carries the whole value of its topic, so a reader that falls behind loses
 /// nothing by skipping values that were superseded before it got to them: it does work in proportion
 /// to the topics that changed, not to the rate they changed at, and what waits for it is at most
-/// one message per topic. A snapshot replaces everything still waiting (it holds the newer state).
+/// `backlog` events, plus one message per topic. A reader that keeps up (a few messages waiting after a
+/// late wake-up) gets every message. A snapshot replaces everything still waiting (it holds the newer state).
 ///
 /// One reader at a time; iterators made one after another continue where the last stopped.
 public struct SubscriberEvents: AsyncSequence, Sendable {
@@ -41,12 +43,16 @@ public struct SubscriberEvents: AsyncSequence, Sendable {
 /// The conflating queue between a ``Subscriber`` and the reader of its ``SubscriberEvents``.
 final class EventQueue: Sendable {
     private struct Buffer: ReaderQueueBuffer {
+        /// More events than this waiting: the reader is behind, and messages conflate.
+        let backlog: Int
         var events = Deque<SubscriberEvent>()
         /// How many events were taken since the queue was last emptied by a snapshot:
         /// the position of `events.first` in the positions of `waiting`.
         var taken = 0
-        /// The position of each topic's waiting message, for messages behind the last other event.
+        /// The position of each topic's newest waiting message, for messages behind the last other event.
         var waiting: [Topic: Int] = [:]
+
+        init(backlog: Int) { self.backlog = backlog }
 
         mutating func take() -> SubscriberEvent? {
             guard let event = events.popFirst() else { return nil }
@@ -61,7 +67,7 @@ final class EventQueue: Sendable {
         mutating func add(_ event: SubscriberEvent) -> Int {
             switch event {
             case .message(let message):
-                if let position = waiting[message.topic] {
+                if events.count > backlog, let position = waiting[message.topic] {
                     events[position - taken] = event
                     return 1
                 }
@@ -86,7 +92,10 @@ final class EventQueue: Sendable {
         }
     }
 
-    private let queue = ReaderQueue(Buffer())
+    private let queue: ReaderQueue<Buffer>
+
+    /// An empty queue whose reader is behind when more than `backlog` events wait (0: whenever one waits).
+    init(backlog: Int) { queue = ReaderQueue(Buffer(backlog: backlog)) }
 
     /// Adds an event, or lets it replace what it supersedes; returns how many
     /// waiting messages it superseded.

@@ -26,7 +26,7 @@ private func describe(_ event: SubscriberEvent?) -> String {
 @Suite("Conflation: a reader behind gets the newest value of each topic")
 struct ConflationTests {
     @Test func distinctTopicsPassInOrder() async throws {
-        let queue = EventQueue()
+        let queue = EventQueue(backlog: 0)
         for topic in ["quote.a.X", "quote.a.Y", "quote.a.Z"] { #expect(queue.push(.message(try message(topic, 1))) == 0) }
         queue.finish()
         var seen: [String] = []
@@ -36,7 +36,7 @@ struct ConflationTests {
 
     /// A newer message takes the waiting one's place; once taken, the next one queues again.
     @Test func waitingMessageIsReplacedInPlace() async throws {
-        let queue = EventQueue()
+        let queue = EventQueue(backlog: 0)
         queue.push(.message(try message("quote.a.X", 1)))
         queue.push(.message(try message("quote.a.Y", 1)))
         #expect(queue.push(.message(try message("quote.a.X", 2))) == 1)
@@ -50,7 +50,7 @@ struct ConflationTests {
     /// A snapshot replaces whatever waits; consecutive reasons collapse; messages after another
     /// event queue behind it.
     @Test func snapshotsAndReasons() async throws {
-        let queue = EventQueue()
+        let queue = EventQueue(backlog: 0)
         queue.push(.message(try message("quote.a.X", 1)))
         queue.push(.message(try message("quote.a.Y", 1)))
         #expect(queue.push(.snapshot(publisher: "p", instance: "i", messages: [])) == 2)
@@ -66,7 +66,7 @@ struct ConflationTests {
 
     /// A reader already waiting gets the event at once, and a finished queue gives its rest, then nil.
     @Test func waitingReaderAndFinish() async throws {
-        let queue = EventQueue()
+        let queue = EventQueue(backlog: 0)
         let reader = Task { describe(await queue.next()) }
         try await Task.sleep(for: .milliseconds(50))
         queue.push(.message(try message("quote.a.X", 1)))
@@ -78,11 +78,29 @@ struct ConflationTests {
         #expect(await queue.next() == nil)
     }
 
+    /// A reader that keeps up gets every message: below the backlog nothing conflates, above it a newer
+    /// message replaces the newest waiting one of its topic.
+    @Test func conflatesOnlyBeyondTheBacklog() async throws {
+        let queue = EventQueue(backlog: 2)
+        #expect(queue.push(.message(try message("quote.a.X", 1))) == 0)
+        #expect(queue.push(.message(try message("quote.a.X", 2))) == 0)
+        #expect(queue.push(.message(try message("quote.a.Y", 1))) == 0)
+        #expect(queue.push(.message(try message("quote.a.X", 3))) == 1)
+        #expect(describe(await queue.next()) == "quote.a.X#1")
+        #expect(describe(await queue.next()) == "quote.a.X#3")
+        #expect(queue.push(.message(try message("quote.a.Y", 2))) == 0)
+        queue.finish()
+        var seen: [String] = []
+        while let event = await queue.next() { seen.append(describe(event)) }
+        #expect(seen == ["quote.a.Y#1", "quote.a.Y#2"])
+    }
+
     /// Random pushes and takes against a plain model of the rules: the same events, in the same order.
-    @Test func matchesModel() async throws {
+    @Test(arguments: [0, 1, 4])
+    func matchesModel(backlog: Int) async throws {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<50 {
-            let queue = EventQueue()
+            let queue = EventQueue(backlog: backlog)
             var model: [SubscriberEvent] = []
             var seq: UInt64 = 0
             for _ in 0..<400 {
@@ -103,7 +121,7 @@ struct ConflationTests {
                     let event = SubscriberEvent.message(try message("quote.a.\(Int.random(in: 0..<6, using: &random))", seq))
                     let barrier = model.lastIndex { if case .message = $0 { false } else { true } } ?? -1
                     let topic = "\(describe(event).split(separator: "#")[0])#"
-                    if let same = model.indices.last(where: { $0 > barrier && describe(model[$0]).hasPrefix(topic) }) {
+                    if model.count > backlog, let same = model.indices.last(where: { $0 > barrier && describe(model[$0]).hasPrefix(topic) }) {
                         model[same] = event
                     } else {
                         model.append(event)
@@ -160,7 +178,7 @@ struct SubscriberConflationTests {
         let tasks: [Task<Void, Never>]
         let reader: Task<(events: Int, values: [String: String]), Never>
 
-        init(topics: [String] = [btc], start: UInt64, receiveBuffer: Int = 20_000) async throws {
+        init(topics: [String] = [btc], start: UInt64, receiveBuffer: Int = 20_000, backlog: Int = 0) async throws {
             let context = try ZMQContext()
             let address = ipcEndpoint()
             raw = try OwnedSocket(context: context, type: .pub, name: "raw") { socket in
@@ -172,7 +190,7 @@ struct SubscriberConflationTests {
                 // The raw publisher sends heartbeats only until the first snapshot: only what a test
                 // sends may make it re-synchronise.
                 context: context, name: "test", endpoint: address, prefixes: ["quote."], heartbeatTimeout: .seconds(3_600),
-                receiveBuffer: receiveBuffer,
+                receiveBuffer: receiveBuffer, backlog: backlog,
                 snapshot: { _ in
                     calls.count.add(1, ordering: .relaxed)
                     while calls.holding.load(ordering: .relaxed) { try await Task.sleep(for: .milliseconds(5)) }
@@ -235,6 +253,17 @@ struct SubscriberConflationTests {
         #expect(seen.values == Dictionary(uniqueKeysWithValues: topics.map { ($0, "300") }))
         #expect(rig.calls.snapshots == 1)
         #expect(seen.events < 1_500)
+    }
+
+    /// A reader that keeps up with its backlog gets every message of a burst read in one go, in order:
+    /// nothing is superseded where the subscriber is not behind.
+    @Test func keepingUpReaderGetsEveryMessage() async throws {
+        let rig = try await Rig(start: 10, backlog: 64)
+        try await rig.sendWhileSynchronizing { for seq in 11...40 { rig.send(UInt64(seq)) } }
+        let seen = try await rig.finish()
+        #expect(seen.values[Rig.btc] == "40")
+        #expect(rig.calls.snapshots == 2)
+        #expect(seen.events == 2 + 30)
     }
 
     /// A burst read in one go after the snapshot ends at its newest value, without a re-synchronisation:
