@@ -44,6 +44,11 @@ public struct ExposureError: Error, Equatable, CustomStringConvertible {
     /// The endpoint it refused to bind.
     public var endpoint: String
 
+    /// The refusal to bind `endpoint`.
+    public init(endpoint: String) {
+        self.endpoint = endpoint
+    }
+
     public var description: String {
         """
         refusing to bind \(endpoint) without keys: anyone who reaches it could read every stream and change state. \
