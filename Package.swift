@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "converter", targets: ["converter"]),
         .executable(name: "portfolio", targets: ["portfolio"]),
         .executable(name: "presenter", targets: ["presenter"]),
+        .executable(name: "tickwire-keys", targets: ["tickwire-keys"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -152,6 +153,10 @@ let package = Package(
         service("converter", core: "ConverterCore"),
         service("portfolio", core: "PortfolioCore"),
         service("presenter", core: "PresenterCore", also: ["Feeds"]),  // Feeds: the icons it fetches once
+        // Makes a stack's CURVE certificates.
+        .executableTarget(name: "tickwire-keys", dependencies: [
+            "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Services/tickwire-keys"),
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),

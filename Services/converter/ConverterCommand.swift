@@ -19,7 +19,7 @@ struct ConverterCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "converter", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "converter", options: common)
         let currencies = Setting.resolve(currencies, environmentVariable: "TICKWIRE_DISPLAY_CURRENCIES", default: "USD,SEK,EUR,MXN")
         let fetcherClient = try RatesFetcherClient.live(runtime.connection(), rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run(Converter.services(ConverterConfiguration(

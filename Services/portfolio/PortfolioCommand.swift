@@ -22,7 +22,7 @@ struct PortfolioCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "portfolio", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "portfolio", options: common)
         let environment = ProcessInfo.processInfo.environment
         let dataHome = environment["XDG_DATA_HOME"].map { URL(fileURLWithPath: $0) }
             ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")

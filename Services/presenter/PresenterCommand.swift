@@ -41,7 +41,7 @@ struct PresenterCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "presenter", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "presenter", options: common)
         let connection = try runtime.connection()
         let upstreams = PresenterUpstreams(
             portfolio: try .live(connection, rep: portfolio.repEndpoint, pub: portfolio.pubEndpoint),

@@ -14,7 +14,7 @@ struct RatesFetcherCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "rates-fetcher", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "rates-fetcher", options: common)
         let configuration = try options.configuration()
         let http = configuration.selection.needsHTTP ? HTTPClient.shared : nil
         let environment = try configuration.selection.environment(http: http, logger: runtime.logger)

@@ -55,13 +55,14 @@ public final class Publisher: Service, Sendable {
         var kept: ComparedPayload?
     }
 
-    /// Binds a PUB socket to each of `endpoints`.
+    /// Binds a PUB socket to each of `endpoints`, with `security` (CURVE server, message size limit).
     public init(
         context: ZMQContext,
         service: String,
         endpoints: [String],
         highWaterMark: Int32 = 100_000,
         heartbeatInterval: Duration = .seconds(1),
+        security: SocketSecurity = SocketSecurity(),
         logger: Logger
     ) throws {
         self.service = service
@@ -72,6 +73,7 @@ public final class Publisher: Service, Sendable {
         self.published = Counter(label: "tickwire_bus_published_total", dimensions: [("service", service)])
         socket = try LockedSocket(context: context, type: .pub) { socket in
             try socket.set(.sendHighWaterMark, highWaterMark)
+            try security.apply(to: socket)
             for endpoint in endpoints { try socket.bind(endpoint) }
         }
     }

@@ -23,10 +23,10 @@ public actor RPCClient: RPCCaller {
     private var busy = false
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
-    /// A client of the server at `endpoint`.
+    /// A client of the server at `endpoint`, with `security` (CURVE client, message size limit).
     public init(
         context: ZMQContext, endpoint: String, timeout: Duration = .seconds(2), retries: Int = 2,
-        logger: Logger = Logger(label: "tickwire.rpc-client")
+        security: SocketSecurity = SocketSecurity(), logger: Logger = Logger(label: "tickwire.rpc-client")
     ) throws {
         self.endpoint = endpoint
         self.timeout = timeout
@@ -35,6 +35,7 @@ public actor RPCClient: RPCCaller {
         socket = try OwnedSocket(context: context, type: .req, name: "rpc-client") { socket in
             try socket.set(.reqRelaxed, true)
             try socket.set(.reqCorrelate, true)
+            try security.apply(to: socket)
             try socket.connect(endpoint)
         }
     }

@@ -17,6 +17,8 @@ public struct RPCMethods: Sendable {
     }
 
     private var handlers: [String: Handler] = [:]
+    /// The methods registered as changing state (``RPCMethod/changesState``).
+    private var stateChanging: Set<String> = []
 
     /// No methods yet.
     public init() {}
@@ -29,6 +31,7 @@ public struct RPCMethods: Sendable {
         _ method: RPCMethod<Params, Result>, _ handler: @escaping @Sendable (Params) async throws -> Result
     ) {
         register(method.name, params: Params.self, handler)
+        if method.changesState { stateChanging.insert(method.name) }
     }
 
     /// Registers the handler of `method`, which takes no params (any or none are accepted).
@@ -36,7 +39,11 @@ public struct RPCMethods: Sendable {
         _ method: RPCMethod<NoParams, Result>, _ handler: @escaping @Sendable () async throws -> Result
     ) {
         handlers[method.name] = { _, id in await RPCMethods.respond(id) { try await handler() } }
+        if method.changesState { stateChanging.insert(method.name) }
     }
+
+    /// Whether `method` was registered as changing state.
+    public func changesState(_ method: String) -> Bool { stateChanging.contains(method) }
 
     private mutating func register<Params: Decodable & Sendable, Result: Encodable & Sendable>(
         _ method: String, params: Params.Type,
@@ -53,12 +60,14 @@ public struct RPCMethods: Sendable {
         }
     }
 
-    /// Answers one request: bytes in, bytes out.
-    public func handle(_ request: Data) async -> Data {
-        await reply(to: request).body
+    /// Answers one request from `caller` (default: one that may do anything): bytes in, bytes out.
+    public func handle(_ request: Data, from caller: RPCCallerIdentity = .trusted) async -> Data {
+        await reply(to: request, from: caller).body
     }
 
-    func reply(to request: Data) async -> Reply {
+    /// Answers one request from `caller`: a method that changes state answers -32030 (forbidden) unless
+    /// `caller.mayChangeState`.
+    func reply(to request: Data, from caller: RPCCallerIdentity = .trusted) async -> Reply {
         let header: RPCRequestHeader
         do {
             header = try Wire.decode(RPCRequestHeader.self, from: request)
@@ -71,6 +80,11 @@ public struct RPCMethods: Sendable {
         guard header.jsonrpc == "2.0" else { return Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\"")) }
         guard let method = header.method else { return Self.failure(id, .invalidRequest("missing \"method\"")) }
         guard let handler = handlers[method] else { return Self.failure(id, .methodNotFound(method)) }
+        if !caller.mayChangeState, stateChanging.contains(method) {
+            var refused = Self.failure(id, .forbidden(method: method, caller: caller.userID))
+            refused.method = method
+            return refused
+        }
         let deadline = header.timeoutMs.map { ContinuousClock.now + .milliseconds(max(0, $0)) }
         var reply = await RPCDeadline.$current.withValue(deadline) { await handler(request, id) }
         reply.method = method
@@ -92,4 +106,21 @@ public struct RPCMethods: Sendable {
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#.utf8)
         return Reply(body: body, failed: true)
     }
+}
+
+/// Who sent a request, as far as write rights go.
+public struct RPCCallerIdentity: Sendable, Hashable {
+    /// The ZAP User-Id of the caller's connection ("" without one).
+    public var userID: String
+    /// Whether it may call methods that change state.
+    public var mayChangeState: Bool
+
+    /// A caller known as `userID`.
+    public init(userID: String, mayChangeState: Bool) {
+        self.userID = userID
+        self.mayChangeState = mayChangeState
+    }
+
+    /// A caller of a server that does not check write rights (no keys): may do anything.
+    public static let trusted = RPCCallerIdentity(userID: "", mayChangeState: true)
 }

@@ -16,17 +16,34 @@ public final class RPCServer: Service, Sendable {
     public let endpoints: [String]
 
     private let methods: RPCMethods
+    private let writeAccess: WriteAccess
     private let socket: OwnedSocket
     private let logger: Logger
     private let metrics: Mutex<[String: (duration: Metrics.Timer, errors: Counter)]> = Mutex([:])
 
-    /// Binds a ROUTER socket to each of `endpoints`; requests are served once ``run()`` starts.
-    public init(context: ZMQContext, service: String, endpoints: [String], methods: RPCMethods, logger: Logger) throws {
+    /// Who may call the methods that change state.
+    public enum WriteAccess: Sendable {
+        /// Every client (a stack without keys).
+        case everyone
+        /// Only clients whose connection's ZAP User-Id is a writer's (``KeyDirectory/isWriter(_:)``); others get
+        /// -32030 (forbidden).
+        case writersOnly
+    }
+
+    /// Binds a ROUTER socket to each of `endpoints` with `security`; requests are served once ``run()`` starts.
+    public init(
+        context: ZMQContext, service: String, endpoints: [String], methods: RPCMethods,
+        security: SocketSecurity = SocketSecurity(), writeAccess: WriteAccess = .everyone, logger: Logger
+    ) throws {
         self.service = service
         self.endpoints = endpoints
         self.methods = methods
+        self.writeAccess = writeAccess
         self.logger = logger
-        socket = try OwnedSocket(context: context, type: .router, name: "\(service)-rpc") { socket in
+        socket = try OwnedSocket(
+            context: context, type: .router, name: "\(service)-rpc", peerProperty: writeAccess == .writersOnly ? "User-Id" : nil
+        ) { socket in
+            try security.apply(to: socket)
             for endpoint in endpoints { try socket.bind(endpoint) }
         }
     }
@@ -52,8 +69,15 @@ public final class RPCServer: Service, Sendable {
         logger.info("rpc server closed", metadata: ["service": "\(service)"])
     }
 
-    /// Answers one ROUTER message: `[identity..., "", request]` -> `[identity..., "", response]`.
-    private func answer(_ frames: [Data]) async {
+    /// Answers one ROUTER message: `[identity..., "", request]` -> `[identity..., "", response]`; when write
+    /// rights are checked, the connection's User-Id comes first (`[user-id, identity..., "", request]`).
+    private func answer(_ message: [Data]) async {
+        var frames = message[...]
+        var caller = RPCCallerIdentity.trusted
+        if writeAccess == .writersOnly, let userID = frames.popFirst() {
+            let id = String(decoding: userID, as: UTF8.self)
+            caller = RPCCallerIdentity(userID: id, mayChangeState: KeyDirectory.isWriter(id))
+        }
         guard let delimiter = frames.firstIndex(where: \.isEmpty) else {
             logger.warning("dropped a request without an envelope delimiter", metadata: ["frames": "\(frames.count)"])
             Counter(label: "tickwire_rpc_malformed_total", dimensions: [("service", service)]).increment()
@@ -64,7 +88,7 @@ public final class RPCServer: Service, Sendable {
         let start = ContinuousClock.now
         let reply: RPCMethods.Reply
         if body.count == 1, let request = body.first {
-            reply = await methods.reply(to: request)
+            reply = await methods.reply(to: request, from: caller)
         } else {
             reply = RPCMethods.failure(.null, .invalidRequest("expected one JSON frame, got \(body.count)"))
         }

@@ -70,11 +70,13 @@ public final class Subscriber: Service, Sendable {
     ///     One that falls further behind re-synchronises from a snapshot instead.
     ///   - backlog: how many messages may wait, read off the socket or for the reader, before the
     ///     subscriber counts as behind and conflates (0: whenever two of a topic wait).
+    ///   - security: CURVE (as a client of the publisher) and the message size limit.
     ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
     ///     its `snapshot` JSON-RPC method.
     public init(
         context: ZMQContext, name: String, endpoint: String, prefixes: [String],
         heartbeatTimeout: Duration = .seconds(3), receiveBuffer: Int = 20_000, backlog: Int = 64,
+        security: SocketSecurity = SocketSecurity(),
         snapshot: @escaping @Sendable (String) async throws -> Snapshot, logger: Logger
     ) throws {
         self.name = name
@@ -92,6 +94,7 @@ public final class Subscriber: Service, Sendable {
             queue: queue, lag: Metrics.Timer(label: "tickwire_bus_delivery_lag_seconds", dimensions: [("subscriber", name)]))
         socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: receiveBuffer) { socket in
             try socket.set(.receiveHighWaterMark, 0)
+            try security.apply(to: socket)
             for prefix in prefixes + ["heartbeat."] { try socket.subscribe(prefix) }
             try socket.connect(endpoint)
         }

@@ -89,6 +89,15 @@ extension RPCError {
         public static let invalidRate = -32012
         /// A rate source the converter does not hold.
         public static let unknownSource = -32013
+        /// The method changes state and the caller's key is not a writer's.
+        public static let forbidden = -32030
+    }
+
+    /// -32030: `method` changes state, and `caller` (its ZAP User-Id) may only read.
+    public static func forbidden(method: String, caller: String) -> RPCError {
+        .init(code: Code.forbidden,
+              message: "forbidden: \(method) changes state and answers only clients whose key is in the keys directory's writers/; this client is \(caller.isEmpty ? "unidentified" : caller)",
+              data: ["method": method])
     }
 
     /// -32002: the call's deadline passed before an answer.

@@ -33,11 +33,11 @@ public enum Converter {
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
         let state = ConverterState(currencies: currencies, logger: runtime.logger)
-        let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
+        let publisher = try runtime.publisher(binding: [configuration.pub])
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
         }, dailyRates: fetcher.ratesHistory)
-        let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         let rates = fetcher.updates([.rate, .quote])
         return [
             publisher, server,

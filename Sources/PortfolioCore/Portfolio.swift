@@ -29,7 +29,7 @@ public enum Portfolio {
         _ configuration: PortfolioConfiguration, store: PortfolioStore, converter: ConverterClient, fetcher: RatesFetcherClient,
         runtime: Runtime, now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> [any Service] {
-        let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
+        let publisher = try runtime.publisher(binding: [configuration.pub])
         let state = PortfolioState(store: store, total: converter.total, publish: { change in
             try publisher.publish(change, on: Topics.portfolioChanged)
         }, logger: runtime.logger, now: now)
@@ -38,7 +38,7 @@ public enum Portfolio {
             Health(service: runtime.service, started: runtime.started,
                    upstreams: ["rates-fetcher": await state.fetcher, "converter": await state.converterStream])
         })
-        let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         let logger = runtime.logger
         let documents = fetcher.updates([.assets, .wallets, .transactions])
         let prices = converter.prices()

@@ -68,7 +68,7 @@ public enum Presenter {
             source: configuration.icons, directory: configuration.iconCache.map { URL(fileURLWithPath: $0, isDirectory: true) },
             maxBytes: configuration.iconCacheBytes)
         let core = Core(upstreams: upstreams, runtime: runtime, icons: icons)
-        let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: core.methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: core.methods)
         runtime.logger.info("dashboard", metadata: ["url": "\(configuration.http)"])
         return [server] + core.followers + [
             core.web.application(host: address.host, port: address.port),

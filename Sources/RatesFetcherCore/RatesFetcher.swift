@@ -34,7 +34,7 @@ public struct FetcherConfiguration: Sendable {
 public enum RatesFetcher {
     /// The services of one rates-fetcher process.
     public static func services(_ configuration: FetcherConfiguration, environment: FetcherEnvironment, runtime: Runtime) throws -> [any Service] {
-        let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
+        let publisher = try runtime.publisher(binding: [configuration.pub])
         let pollers = Feed.allCases.map { feed in
             FeedPoller(
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
@@ -63,7 +63,7 @@ public enum RatesFetcher {
         methods.register(RatesFetcherAPI.history) { try await histories.history($0) }
         let fiatHistories = FiatHistoryCache(client: environment.fiatHistory)
         methods.register(RatesFetcherAPI.ratesHistory) { try await fiatHistories.history($0) }
-        let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
     }
 }

@@ -1,11 +1,22 @@
 import ArgumentParser
+import Foundation
 import Logging
+import ZeroMQ
 
 /// Flags every service takes.
 public struct CommonOptions: ParsableArguments {
     /// `--log-level`: trace, debug, info, notice, warning, error or critical.
     @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (env TICKWIRE_LOG_LEVEL; default info)")
     public var logLevel: String?
+    /// `--keys`: the stack's keys directory; CURVE on every tcp socket when given.
+    @Option(help: "keys directory (public/, private/, writers/) that turns on CURVE on every socket, made by `tickwire-keys generate DIR` (env TICKWIRE_KEYS; default none: plain)")
+    public var keys: String?
+    /// `--insecure`: bind non-loopback tcp addresses without keys anyway.
+    @Flag(help: "allow binding a non-loopback tcp address without --keys (everything on it is readable and writable by anyone who reaches it)")
+    public var insecure = false
+    /// `--max-message-bytes`: the largest message a socket takes.
+    @Option(name: .customLong("max-message-bytes"), help: "the largest message a socket takes; a peer sending more is disconnected (env TICKWIRE_MAX_MESSAGE_BYTES; default 4194304)")
+    public var maxMessageBytes: Int64?
 
     public init() {}
 
@@ -17,6 +28,22 @@ public struct CommonOptions: ParsableArguments {
                 throw ValidationError("unknown log level \"\(text)\"; use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return level
+        }
+    }
+
+    /// The security asked for by flags or environment; loads the keys directory.
+    public var security: SecuritySettings {
+        get throws {
+            let limitText = Setting.resolve(maxMessageBytes.map(String.init), environmentVariable: "TICKWIRE_MAX_MESSAGE_BYTES")
+            var limit = SocketSecurity.defaultMaxMessageBytes
+            if let limitText {
+                guard let value = Int64(limitText), value > 0 else {
+                    throw ValidationError("--max-message-bytes must be a positive number of bytes, got \"\(limitText)\"")
+                }
+                limit = value
+            }
+            let keys = try Setting.resolve(keys, environmentVariable: "TICKWIRE_KEYS").map { try KeyDirectory(URL(fileURLWithPath: $0)) }
+            return SecuritySettings(keys: keys, insecure: insecure, maxMessageBytes: limit)
         }
     }
 }

@@ -5,6 +5,7 @@ import Logging
 import Metrics
 import Prometheus
 import ServiceLifecycle
+import Synchronization
 import ZeroMQ
 
 /// What every service process sets up once: logging, metrics, the ZeroMQ context.
@@ -19,10 +20,19 @@ public struct Runtime: Sendable {
     public let context: ZMQContext
     /// When the process started.
     public let started: Date
+    /// How its sockets are secured.
+    public let security: SecuritySettings
+    /// The context's ZAP handler, running while the service has keys.
+    public let zapHandler: ZAPHandler?
+    /// The monitors of the CURVE server sockets made by ``publisher(binding:)`` and ``rpcServer(binding:methods:)``;
+    /// ``run(_:)`` runs them.
+    private let monitors = HandshakeMonitors()
 
-    /// Bootstraps logging (to standard error, at `logLevel`) and Prometheus metrics.
-    /// Call once per process, from `main`.
-    public static func bootstrap(service: String, logLevel: Logger.Level) throws -> Runtime {
+    /// Bootstraps logging (to standard error, at the options' level) and Prometheus metrics, and loads the keys
+    /// the options name. Call once per process, from `main`.
+    public static func bootstrap(service: String, options: CommonOptions) throws -> Runtime {
+        let logLevel = try options.level
+        let security = try options.security
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel
@@ -30,22 +40,67 @@ public struct Runtime: Sendable {
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry)
+        return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry, security: security)
     }
 
-    /// A runtime that bootstraps nothing global: for tests that run services in-process.
-    public init(service: String, logger: Logger, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) throws {
+    /// A runtime that bootstraps nothing global: for tests that run services in-process. With keys, it starts its
+    /// context's ZAP handler.
+    public init(
+        service: String, logger: Logger, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
+        security: SecuritySettings = SecuritySettings()
+    ) throws {
         self.service = service
         self.logger = logger
         self.registry = registry
         self.context = try ZMQContext()
         self.started = Date()
+        self.security = security
+        if let keys = security.keys {
+            _ = try keys.certificate(of: service)
+            zapHandler = try PeerAuthenticator(keys: keys, service: service, logger: logger).start(in: context)
+        } else {
+            zapHandler = nil
+        }
+    }
+
+    /// How the sockets this service binds are secured; throws ``ExposureError`` for a non-loopback endpoint
+    /// without keys (unless `--insecure`). With keys, the socket's refused handshakes go to a fresh monitor endpoint.
+    public func serverSecurity(binding endpoints: [String]) throws -> SocketSecurity {
+        try security.checkExposure(binding: endpoints)
+        guard let keys = security.keys else { return SocketSecurity(maxMessageBytes: security.maxMessageBytes) }
+        return SocketSecurity(curve: .server(try keys.certificate(of: service)), maxMessageBytes: security.maxMessageBytes,
+                              handshakeMonitor: HandshakeMonitor.endpoint(for: service))
+    }
+
+    /// The service's publisher, bound to `endpoints` with its security.
+    public func publisher(binding endpoints: [String]) throws -> Publisher {
+        let security = try serverSecurity(binding: endpoints)
+        let publisher = try Publisher(context: context, service: service, endpoints: endpoints, security: security, logger: logger)
+        try monitor(security)
+        return publisher
+    }
+
+    /// The service's JSON-RPC server of `methods`, bound to `endpoints` with its security; with keys, only writers
+    /// may call the methods that change state.
+    public func rpcServer(binding endpoints: [String], methods: RPCMethods) throws -> RPCServer {
+        let security = try serverSecurity(binding: endpoints)
+        let server = try RPCServer(context: context, service: service, endpoints: endpoints, methods: methods,
+                                   security: security, writeAccess: self.security.keys == nil ? .everyone : .writersOnly,
+                                   logger: logger)
+        try monitor(security)
+        return server
+    }
+
+    /// Starts reading the handshake monitor `security` names, if any.
+    private func monitor(_ security: SocketSecurity) throws {
+        guard let endpoint = security.handshakeMonitor else { return }
+        monitors.add(try HandshakeMonitor(context: context, endpoint: endpoint, service: service, logger: logger))
     }
 
     /// Runs `services` until SIGTERM or SIGINT, then shuts them down in reverse order.
     public func run(_ services: [any Service]) async throws {
         let group = ServiceGroup(configuration: .init(
-            services: services.map { .init(service: $0) },
+            services: (services + monitors.all).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         logger.info("started", metadata: ["service": "\(service)", "libzmq": "\(ZMQContext.libraryVersion)"])
@@ -66,8 +121,19 @@ public struct Runtime: Sendable {
     }
 
     /// How this process's live clients reach other services: its context and logger, the stack's
-    /// default timeout (2 s) and one retry.
+    /// default timeout (2 s) and one retry; with keys, CURVE with the service's own certificate.
     public func connection(timeout: Duration = .seconds(2), retries: Int = 1) throws -> LiveConnection {
-        try LiveConnection(context: context, timeout: timeout, retries: retries, logger: logger)
+        try LiveConnection(context: context, timeout: timeout, retries: retries, logger: logger,
+                           keys: security.keys.map { ClientKeys(directory: $0, name: service) },
+                           maxMessageBytes: security.maxMessageBytes)
     }
+}
+
+/// The handshake monitors a runtime made, shared by its copies.
+private final class HandshakeMonitors: Sendable {
+    private let monitors = Mutex<[HandshakeMonitor]>([])
+
+    func add(_ monitor: HandshakeMonitor) { monitors.withLock { $0.append(monitor) } }
+
+    var all: [HandshakeMonitor] { monitors.withLock { $0 } }
 }

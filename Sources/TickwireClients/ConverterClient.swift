@@ -45,7 +45,7 @@ extension ConverterClient {
         _ connection: LiveConnection,
         rep: String = DefaultEndpoint.converterRep.resolve(nil), pub: String = DefaultEndpoint.converterPub.resolve(nil)
     ) throws -> Self {
-        let rpc = try connection.rpc(rep)
+        let rpc = try connection.rpc(rep, service: "converter")
         let prices = try connection.stream("converter", pub: pub, rep: rep, prefixes: [ConverterAPI.prices.prefix]) {
             try $0.decode(ConverterAPI.prices)?.data
         }

@@ -70,7 +70,7 @@ extension PortfolioClient {
         _ connection: LiveConnection,
         rep: String = DefaultEndpoint.portfolioRep.resolve(nil), pub: String = DefaultEndpoint.portfolioPub.resolve(nil)
     ) throws -> Self {
-        let rpc = try connection.rpc(rep)
+        let rpc = try connection.rpc(rep, service: "portfolio")
         let changes = try connection.stream("portfolio", pub: pub, rep: rep, prefixes: [PortfolioAPI.changes.prefix]) {
             try $0.decode(PortfolioAPI.changes)?.data
         }

@@ -22,7 +22,7 @@ public struct PresenterClient: Sendable {
 extension PresenterClient {
     /// The presenter at `rep`, by default where the stack puts it (`TICKWIRE_PRESENTER_REP`).
     public static func live(_ connection: LiveConnection, rep: String = DefaultEndpoint.presenterRep.resolve(nil)) throws -> Self {
-        .live(try connection.rpc(rep))
+        .live(try connection.rpc(rep, service: "presenter"))
     }
 
     /// The presenter's methods through `rpc`.

@@ -39,7 +39,7 @@ extension PriceAlertsClient {
         _ connection: LiveConnection,
         rep: String = DefaultEndpoint.priceAlertsRep.resolve(nil), pub: String = DefaultEndpoint.priceAlertsPub.resolve(nil)
     ) throws -> Self {
-        let rpc = try connection.rpc(rep)
+        let rpc = try connection.rpc(rep, service: "price-alerts")
         let alerts = try connection.stream("price-alerts", pub: pub, rep: rep, prefixes: [PriceAlertsAPI.alerts.prefix]) {
             try $0.decode(PriceAlertsAPI.alerts)?.data
         }

@@ -45,7 +45,7 @@ extension RatesFetcherClient {
         rep: String = DefaultEndpoint.ratesFetcherRep.resolve(nil), pub: String = DefaultEndpoint.ratesFetcherPub.resolve(nil),
         historyTimeout: Duration = .seconds(5)
     ) throws -> Self {
-        let rpc = try connection.rpc(rep, timeout: max(connection.timeout, historyTimeout))
+        let rpc = try connection.rpc(rep, service: "rates-fetcher", timeout: max(connection.timeout, historyTimeout))
         return .live(rpc) { kinds in
             do {
                 let prefixes = FetcherUpdate.Kind.allCases.filter(kinds.contains).map(\.prefix)

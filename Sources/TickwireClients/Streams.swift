@@ -59,14 +59,15 @@ extension StreamEvents {
     /// from `snapshot`, whose messages `decode` turns into values. A message that does not decode is logged,
     /// counted (`tickwire_client_undecodable_total`) and skipped; so is one of a topic `decode` does not know (nil).
     static func live(
-        context: ZMQContext, name: String, pub: String, prefixes: [String], logger: Logger,
+        context: ZMQContext, name: String, pub: String, prefixes: [String], security: SocketSecurity = SocketSecurity(), logger: Logger,
         snapshot: @escaping @Sendable (String) async throws -> Snapshot,
         decode: @escaping @Sendable (BusMessage) throws -> Value?
     ) -> Self {
         Self {
             let subscriber: Subscriber
             do {
-                subscriber = try Subscriber(context: context, name: name, endpoint: pub, prefixes: prefixes, snapshot: snapshot, logger: logger)
+                subscriber = try Subscriber(
+                    context: context, name: name, endpoint: pub, prefixes: prefixes, security: security, snapshot: snapshot, logger: logger)
             } catch {
                 return failing("cannot subscribe to \(pub): \(error)").open()
             }

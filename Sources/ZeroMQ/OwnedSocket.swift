@@ -37,12 +37,15 @@ public final class OwnedSocket: Sendable {
     /// - Parameters:
     ///   - receiveBuffer: how many received messages may wait for a reader; past
     ///     it the newest are dropped and counted (a subscriber sees a sequence gap).
+    ///   - peerProperty: a metadata property (e.g. `"User-Id"`) whose value, for the connection each message
+    ///     came on, comes first in the message as a frame of its own (empty when the connection has none).
     ///   - configure: also re-run by ``reset()`` on a fresh socket.
     public init(
         context: ZMQContext,
         type: SocketType,
         name: String,
         receiveBuffer: Int = 100_000,
+        peerProperty: String? = nil,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         let socket = try Socket(context: context, type: type)
@@ -54,7 +57,8 @@ public final class OwnedSocket: Sendable {
         for fd in pipeFDs { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
         let inbox = Inbox(limit: receiveBuffer)
         let shared = Shared(
-            socket: socket, context: context, configure: configure, pipeReadEnd: pipeFDs[0], pipeWriteEnd: pipeFDs[1])
+            socket: socket, context: context, configure: configure, peerProperty: peerProperty,
+            pipeReadEnd: pipeFDs[0], pipeWriteEnd: pipeFDs[1])
         self.name = name
         self.type = type
         let reachable = Reachable(shared)
@@ -125,6 +129,7 @@ private final class Shared: Sendable {
     private let context: ZMQContext
     private let configure: @Sendable (Socket) throws -> Void
     private let receives: Bool
+    private let peerProperty: String?
     private let state: Mutex<State>
 
     private struct State {
@@ -162,8 +167,12 @@ private final class Shared: Sendable {
 
     static let closed = ZMQError(operation: "socket", code: ENOTSOCK, message: "socket is closed")
 
-    init(socket: sending Socket, context: ZMQContext, configure: @escaping @Sendable (Socket) throws -> Void, pipeReadEnd: Int32, pipeWriteEnd: Int32) {
+    init(
+        socket: sending Socket, context: ZMQContext, configure: @escaping @Sendable (Socket) throws -> Void, peerProperty: String?,
+        pipeReadEnd: Int32, pipeWriteEnd: Int32
+    ) {
         receives = socket.type.receives
+        self.peerProperty = peerProperty
         state = Mutex(State(socket: socket))
         self.context = context
         self.configure = configure
@@ -267,7 +276,7 @@ private final class Shared: Sendable {
             guard let socket = state.socket else { return .closed }
             do throws(ZMQError) {
                 for _ in 0..<limit {
-                    if try !Self.receiveOne(into: &batch, from: socket) { return try socket.hasInput() ? .more : .drained }
+                    if try !Self.receiveOne(into: &batch, from: socket, property: peerProperty) { return try socket.hasInput() ? .more : .drained }
                 }
                 return .more
             } catch where error.code == EINTR {
@@ -283,9 +292,9 @@ private final class Shared: Sendable {
     /// Receives one message into `batch`; false when none waits. A REQ that is not waiting for a reply has
     /// none: libzmq refuses its receive with `EFSM`, without looking at the socket's commands, so the
     /// `hasInput()` that follows is what notices a terminated context.
-    private static func receiveOne(into batch: inout ReceivedBatch, from socket: Socket) throws(ZMQError) -> Bool {
+    private static func receiveOne(into batch: inout ReceivedBatch, from socket: Socket, property: String?) throws(ZMQError) -> Bool {
         do {
-            return try batch.receive(from: socket)
+            return try batch.receive(from: socket, property: property)
         } catch where error.code == ZMQError.stateMachine {
             return false
         }

@@ -47,11 +47,11 @@ struct ReceivedBatch: Sendable {
     }
 
     /// Receives one whole multipart message from `socket` into the batch without blocking; false when none
-    /// was waiting.
-    mutating func receive(from socket: Socket) throws(ZMQError) -> Bool {
+    /// was waiting. With `property`, its value comes first (``Socket/receiveFrames(dontWait:property:_:)``).
+    mutating func receive(from socket: Socket, property: String? = nil) throws(ZMQError) -> Bool {
         let firstFrame = frameEnds.count
         do throws(ZMQError) {
-            guard try socket.receiveFrames(dontWait: true, { start, count in
+            guard try socket.receiveFrames(dontWait: true, property: property, { start, count in
                 bytes.append(contentsOf: UnsafeRawBufferPointer(start: start, count: count))
                 frameEnds.append(bytes.count)
             }) else { return false }

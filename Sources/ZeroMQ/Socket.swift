@@ -132,7 +132,10 @@ public final class Socket {
 
     /// Receives one whole multipart message, handing each frame's bytes (valid only during the call) to
     /// `frame`; false when none is waiting (with `dontWait`) or the receive timeout passed.
-    func receiveFrames(dontWait: Bool, _ frame: (UnsafeRawPointer, Int) -> Void) throws(ZMQError) -> Bool {
+    ///
+    /// With `property` (e.g. `"User-Id"`, which a ZAP handler sets), the value of that metadata property of the
+    /// message's first frame comes first, as a frame of its own (empty when the connection has none).
+    func receiveFrames(dontWait: Bool, property: String? = nil, _ frame: (UnsafeRawPointer, Int) -> Void) throws(ZMQError) -> Bool {
         let handle = try live("zmq_msg_recv")
         var message = zmq_msg_t()
         zmq_msg_init(&message)
@@ -146,6 +149,13 @@ public final class Socket {
                 // whose rest is already queued: give up on it half-way and the rest would read as a new message.
                 if error.code == EINTR && received > 0 { continue }
                 throw error
+            }
+            if received == 0, let property {
+                if let value = zmq_msg_gets(&message, property) {
+                    frame(UnsafeRawPointer(value), strlen(value))
+                } else {
+                    withUnsafeBytes(of: 0) { frame($0.baseAddress!, 0) }
+                }
             }
             frame(zmq_msg_data(&message), zmq_msg_size(&message))
             received += 1
@@ -193,10 +203,11 @@ public final class Socket {
 
     /// Byte-string socket options (CURVE keys are 32 raw bytes or 40 Z85 characters).
     public enum BytesOption: Sendable {
-        case curvePublicKey, curveSecretKey, curveServerKey, routingID
+        case curvePublicKey, curveSecretKey, curveServerKey, routingID, zapDomain
 
         var rawValue: Int32 {
             switch self {
+            case .zapDomain: ZMQ_ZAP_DOMAIN
             case .curvePublicKey: ZMQ_CURVE_PUBLICKEY
             case .curveSecretKey: ZMQ_CURVE_SECRETKEY
             case .curveServerKey: ZMQ_CURVE_SERVERKEY
@@ -216,6 +227,24 @@ public final class Socket {
     /// Sets a boolean option.
     public func set(_ option: IntOption, _ value: Bool) throws(ZMQError) {
         try set(option, value ? 1 : 0)
+    }
+
+    /// Sets `ZMQ_MAXMSGSIZE`: a peer that sends a larger message is disconnected (-1: no limit).
+    public func setMaxMessageSize(_ bytes: Int64) throws(ZMQError) {
+        var value = bytes
+        if zmq_setsockopt(try live("zmq_setsockopt"), ZMQ_MAXMSGSIZE, &value, MemoryLayout<Int64>.size) != 0 {
+            throw ZMQError.last("zmq_setsockopt(ZMQ_MAXMSGSIZE)")
+        }
+    }
+
+    /// Reads `ZMQ_MAXMSGSIZE`.
+    public func maxMessageSize() throws(ZMQError) -> Int64 {
+        var value: Int64 = 0
+        var size = MemoryLayout<Int64>.size
+        if zmq_getsockopt(try live("zmq_getsockopt"), ZMQ_MAXMSGSIZE, &value, &size) != 0 {
+            throw ZMQError.last("zmq_getsockopt(ZMQ_MAXMSGSIZE)")
+        }
+        return value
     }
 
     /// Sets a byte-string option.
@@ -252,6 +281,19 @@ public final class Socket {
     func fileDescriptor() throws(ZMQError) -> Int32 {
         try int(ZMQ_FD, named: "ZMQ_FD")
     }
+
+    /// Reports the socket's handshake failures that a ZAP handler does not decide (a peer with another
+    /// mechanism, a broken handshake) to a PAIR socket that connects to `endpoint` (`inproc://`): libzmq's
+    /// monitor events, two frames each (`[UInt16 event, UInt32 value]` in host order, then the peer's address).
+    public func monitorHandshakeFailures(_ endpoint: String) throws(ZMQError) {
+        let events = ZMQ_EVENT_HANDSHAKE_FAILED_NO_DETAIL | ZMQ_EVENT_HANDSHAKE_FAILED_PROTOCOL
+        if zmq_socket_monitor(try live("zmq_socket_monitor"), endpoint, events) != 0 {
+            throw ZMQError.last("zmq_socket_monitor(\(endpoint))")
+        }
+    }
+
+    /// The raw handle, for `zmq_poll`; only while the socket is open.
+    func rawHandle() throws(ZMQError) -> UnsafeMutableRawPointer { try live("zmq_poll") }
 
     /// Whether a message waits to be received (`ZMQ_EVENTS` has `ZMQ_POLLIN`).
     func hasInput() throws(ZMQError) -> Bool {

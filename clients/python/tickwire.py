@@ -5,6 +5,12 @@
     for topic, envelope in sub.updates():
         print(topic, envelope["data"]["price"])  # money is a decimal string: "70229.10000000"
 
+With a stack started with ``--keys DIR`` (CurveZMQ), pass ``Curve``: the client's own certificate
+and the service's public key, from the keys directory ``tickwire-keys generate`` made::
+
+    keys = Curve.from_directory("/etc/tickwire/keys", "alice", "converter")
+    sub = Subscriber("tcp://host:7202", "tcp://host:7201", ["price.BTC."], curve=keys)
+
 ``Client`` calls a service's JSON-RPC 2.0 methods (Lazy Pirate: timeout, new socket, resend).
 ``Subscriber`` follows a publisher with the Clone pattern: a snapshot, then only the next
 ``seq`` of each topic, re-synchronising on a gap, on silence or when the publisher restarts.
@@ -13,11 +19,16 @@ JSON numbers with a fraction are read as ``decimal.Decimal`` (money is a string 
 import decimal
 import itertools
 import json
+import os
 import time
 
 import zmq
+import zmq.auth
 
-__all__ = ["Client", "Subscriber", "RPCError", "Unreachable", "TickwireError"]
+__all__ = ["Client", "Subscriber", "Curve", "RPCError", "Unreachable", "TickwireError"]
+
+FORBIDDEN = -32030
+"""The error code of a call to a method that changes state from a client whose key is not a writer's."""
 
 
 class TickwireError(Exception):
@@ -60,16 +71,43 @@ def dumps(value):
     return json.dumps(value, default=encode, separators=(",", ":"))
 
 
+class Curve:
+    """CurveZMQ options of a client socket: its own key pair and the server's public key (Z85 bytes)."""
+
+    def __init__(self, public_key, secret_key, server_key):
+        self.public_key, self.secret_key, self.server_key = public_key, secret_key, server_key
+
+    @classmethod
+    def from_directory(cls, directory, name, service):
+        """The client `name`'s certificate (DIR/private/<name>.key_secret) and `service`'s public key
+        (DIR/public/<service>.key), loaded with zmq.auth.load_certificate."""
+        if not zmq.has("curve"):
+            raise TickwireError("this libzmq was built without CURVE: install pyzmq's wheel or a libzmq with libsodium")
+        public, secret = zmq.auth.load_certificate(os.path.join(directory, "private", f"{name}.key_secret"))
+        if secret is None:
+            raise TickwireError(f"{directory}/private/{name}.key_secret holds no secret-key")
+        server, _ = zmq.auth.load_certificate(os.path.join(directory, "public", f"{service}.key"))
+        return cls(public, secret, server)
+
+    def apply(self, socket):
+        """Sets the socket's CURVE options; before it connects."""
+        socket.curve_publickey = self.public_key
+        socket.curve_secretkey = self.secret_key
+        socket.curve_serverkey = self.server_key
+
+
 class Client:
     """A JSON-RPC 2.0 client of one service's REQ/ROUTER endpoint (Lazy Pirate pattern).
 
     Each attempt waits `timeout` seconds; without a reply the REQ socket is closed (linger 0),
     a new one opened and the request sent again, `retries` more times; then ``Unreachable``.
     The client works again as soon as the service is back. Not thread-safe: one per thread.
+    With `curve` (a ``Curve``), it connects with CurveZMQ; a server that does not know its key
+    never answers (``Unreachable``).
     """
 
-    def __init__(self, endpoint, timeout=2.0, retries=2, context=None):
-        self.endpoint, self.timeout, self.retries = endpoint, timeout, retries
+    def __init__(self, endpoint, timeout=2.0, retries=2, context=None, curve=None):
+        self.endpoint, self.timeout, self.retries, self.curve = endpoint, timeout, retries, curve
         self._context = context or zmq.Context.instance()
         self._ids = itertools.count(1)
         self._socket = None
@@ -80,6 +118,8 @@ class Client:
         socket.setsockopt(zmq.REQ_RELAXED, 1)    # may send again without a reply...
         socket.setsockopt(zmq.REQ_CORRELATE, 1)  # ...and then ignores the late replies of earlier sends
         socket.setsockopt(zmq.SNDTIMEO, int(self.timeout * 1000))
+        if self.curve is not None:
+            self.curve.apply(socket)
         socket.connect(self.endpoint)
         return socket
 
@@ -148,20 +188,22 @@ class Subscriber:
     Attributes: `state` (topic -> envelope dict), `seqs` (topic -> seq), `instance`, and the
     counters `snapshots`, `resyncs` (snapshots after the first), `gaps`, `malformed`.
     `on_snapshot(state)` is called with the new state after each snapshot, before its entries
-    are yielded.
+    are yielded. With `curve` (a ``Curve``), both its sockets connect with CurveZMQ.
     """
 
     def __init__(self, pub_endpoint, rep_endpoint, prefixes, heartbeat_timeout=3.0,
-                 context=None, client=None, on_snapshot=None):
+                 context=None, client=None, on_snapshot=None, curve=None):
         if isinstance(prefixes, str):
             prefixes = [prefixes]
         self.pub_endpoint, self.prefixes = pub_endpoint, list(prefixes)
         self.heartbeat_timeout, self.on_snapshot = heartbeat_timeout, on_snapshot
-        self.client = client or Client(rep_endpoint, context=context)
+        self.client = client or Client(rep_endpoint, context=context, curve=curve)
         self.state, self.seqs, self.instance, self.publisher = {}, {}, None, None
         self.snapshots = self.resyncs = self.gaps = self.malformed = 0
         self._socket = (context or zmq.Context.instance()).socket(zmq.SUB)
         self._socket.setsockopt(zmq.LINGER, 0)
+        if curve is not None:
+            curve.apply(self._socket)
         for prefix in self.prefixes + ["heartbeat."]:
             self._socket.setsockopt(zmq.SUBSCRIBE, prefix.encode())
         self._socket.connect(pub_endpoint)

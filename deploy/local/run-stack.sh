@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Starts the four services from BIN_DIR (and price-alerts from PLUGIN_BIN_DIR, when given) on their
 # default endpoints, in demo mode (mock feeds: no network needed), and stops all of them on Ctrl-C or SIGTERM.
+# With TICKWIRE_KEYS=DIR (a keys directory made by `tickwire-keys generate DIR`), every socket uses CurveZMQ.
 set -uo pipefail
 bin_dir=${1:?usage: run-stack.sh BIN_DIR [PLUGIN_BIN_DIR]}
 plugin_dir=${2:-}
@@ -34,6 +35,9 @@ fi
 
 echo
 echo "Tickwire is running (mock feeds). Dashboard: ${TICKWIRE_PRESENTER_HTTP:-http://127.0.0.1:8080}"
+if [ -n "${TICKWIRE_KEYS:-}" ]; then
+    echo "CurveZMQ on every socket, keys in $TICKWIRE_KEYS: clients need a certificate there (README, Security)"
+fi
 if [ -n "$plugin_dir" ]; then
     echo "price-alerts: add a rule with JSON-RPC on ${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}, e.g."
     echo "  python3 -c 'import sys; sys.path.append(\"clients/python\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"

@@ -13,7 +13,7 @@ struct PriceAlertsCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "price-alerts", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "price-alerts", options: common)
         let path = options.databasePath()
         let store = try AlertStore.open(path)
         runtime.logger.info("price-alerts database", metadata: ["path": "\(path)", "converter": "\(options.converter.rawValue)"])

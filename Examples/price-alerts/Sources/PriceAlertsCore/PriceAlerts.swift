@@ -27,7 +27,7 @@ public enum PriceAlerts {
         _ configuration: PriceAlertsConfiguration, converter: ConverterClient, store: AlertStore, runtime: Runtime,
         now: @escaping @Sendable () -> Date = { Date() }
     ) async throws -> [any Service] {
-        let publisher = try Publisher(context: runtime.context, service: runtime.service, endpoints: [configuration.pub], logger: runtime.logger)
+        let publisher = try runtime.publisher(binding: [configuration.pub])
         let source = runtime.service
         let state = PriceAlertsState(store: store, publish: { alert in
             try publisher.publish(alert, on: Topics.alert(asset: alert.asset, currency: alert.currency), source: source)
@@ -36,7 +36,7 @@ public enum PriceAlerts {
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             await state.health(service: runtime.service, started: runtime.started)
         })
-        let server = try RPCServer(context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         let prices = converter.prices()
         return [publisher, server, LoopService { await state.follow(prices: prices) }]
     }

@@ -1,0 +1,96 @@
+import Bus
+import Foundation
+import Testing
+import ZeroMQ
+
+/// A stack started with `--keys`, as a Python user with pyzmq meets it; and a service that will not bind a
+/// non-loopback address in the clear.
+@Suite("security end to end", .serialized)
+struct SecurityEndToEndTests {
+    /// Known readers get prices and answers, unknown and plain clients nothing, readers cannot add trades and
+    /// writers can (Tests/EndToEndTests/python/secure_stack.py against rates-fetcher, converter and portfolio on
+    /// loopback tcp with CURVE).
+    @Test func pythonClientsMeetAStackWithKeys() async throws {
+        let endpoints = try Endpoints()
+        let keys = endpoints.directory.appendingPathComponent("keys")
+        let made = try await runTool("tickwire-keys", ["generate", keys.path, "--clients", "alice", "--writers", "bob"])
+        #expect(made.status == 0, "tickwire-keys: \(made.output)")
+        // Ports below 32768 (libzmq's outgoing connections use the ones above), apart per run.
+        let base = Int.random(in: 20_000..<31_000)
+        func tcp(_ offset: Int) -> String { "tcp://127.0.0.1:\(base + offset)" }
+        let (fetcherPub, fetcherRep, converterRep, converterPub, portfolioRep, portfolioPub) = (tcp(0), tcp(1), tcp(2), tcp(3), tcp(4), tcp(5))
+        let secured = ["--keys", keys.path]
+        let fetcher = try ServiceProcess("rates-fetcher", ["--pub", fetcherPub, "--rep", fetcherRep, "--feeds", "mock"] + secured, in: endpoints.directory)
+        let upstreams = ["--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep]
+        let converter = try ServiceProcess("converter", ["--rep", converterRep, "--pub", converterPub] + upstreams + secured, in: endpoints.directory)
+        let portfolio = try ServiceProcess("portfolio", [
+            "--rep", portfolioRep, "--pub", portfolioPub, "--converter-pub", converterPub, "--converter-rep", converterRep,
+            "--database", ":memory:",
+        ] + upstreams + secured, in: endpoints.directory)
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/secure_stack.py")
+        let result = try await runTool("python3", [script.path], environment: [
+            "PYTHONPATH": root.appendingPathComponent("clients/python").path, "PYTHONDONTWRITEBYTECODE": "1",
+            "TICKWIRE_KEYS": keys.path, "TICKWIRE_CONVERTER_PUB": converterPub, "TICKWIRE_CONVERTER_REP": converterRep,
+            "TICKWIRE_PORTFOLIO_REP": portfolioRep,
+        ], within: .seconds(180))
+        #expect(result.status == 0, "secure_stack.py:\n\(result.output.suffix(4000))\nconverter:\n\(converter.log.suffix(2000))")
+        #expect(result.output.contains("OK"), "\(result.output.suffix(500))")
+        #expect(converter.log.contains("refused a peer at the handshake"), "a refused peer is logged: \(converter.log.suffix(2000))")
+        // The refusals are counted; the metrics method answers a known key only.
+        let context = try ZMQContext()
+        let reader = try RPCClient(context: context, endpoint: converterRep, timeout: .seconds(5), retries: 1,
+                                   security: try KeyDirectory(keys).clientSecurity("alice", connectingTo: "converter"))
+        let metrics = try await reader.call("metrics", as: String.self)
+        for reason in ["unknown-key", "mechanism"] {
+            let counted = metrics.split(separator: "\n").contains { $0.hasPrefix("tickwire_auth_refused_total{") && $0.contains(#"reason="\#(reason)""#) }
+            #expect(counted, "no refusal counted for \(reason): \(metrics.suffix(3000))")
+        }
+        await reader.close()
+        #expect(await portfolio.stop() == 0)
+        #expect(await converter.stop() == 0)
+        #expect(await fetcher.stop() == 0)
+    }
+
+    /// Asked to bind every interface without keys, a service exits non-zero and says how to make keys.
+    @Test func serviceRefusesANonLoopbackBindWithoutKeys() async throws {
+        let endpoints = try Endpoints()
+        let port = Int.random(in: 20_000..<31_000)
+        let refused = try await runTool("converter", [
+            "--rep", "tcp://0.0.0.0:\(port)", "--pub", endpoints.converterPub,
+            "--fetcher-pub", endpoints.fetcherPub, "--fetcher-rep", endpoints.fetcherRep,
+        ])
+        #expect(refused.status != 0)
+        #expect(refused.output.contains("refusing to bind tcp://0.0.0.0:\(port) without keys"), "\(refused.output)")
+        #expect(refused.output.contains("tickwire-keys generate"), "\(refused.output)")
+    }
+}
+
+/// Runs `tool` (one of the built executables, else a program on the PATH) with `arguments` and waits at most
+/// `within` for it to end; its standard output and error together.
+func runTool(
+    _ tool: String, _ arguments: [String], environment: [String: String] = [:], within: Duration = .seconds(30)
+) async throws -> (status: Int32, output: String) {
+    let built = ServiceProcess.binDirectory.appendingPathComponent(tool)
+    let process = Process()
+    if FileManager.default.isExecutableFile(atPath: built.path) {
+        process.executableURL = built
+        process.arguments = arguments
+    } else {
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+    }
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+    let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-tool-\(UUID().uuidString.prefix(8)).out")
+    #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
+    defer { try? FileManager.default.removeItem(at: outputURL) }
+    let output = try FileHandle(forWritingTo: outputURL)
+    process.standardOutput = output
+    process.standardError = output
+    try process.run()
+    // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
+    _ = await eventually(within: within) { !process.isRunning }
+    if process.isRunning { process.terminate() }
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self))
+}
