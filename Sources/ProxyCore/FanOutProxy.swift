@@ -49,7 +49,6 @@ public final class FanOutProxy: Service, Sendable {
 
     private let proxy: SteerableProxy
     private let logger: Logger
-    private let started: ContinuousClock.Instant
     private let heard = Mutex<Heard>(Heard())
     private let forwarded: Counter
     private let forwardedBytes: Counter
@@ -70,7 +69,6 @@ public final class FanOutProxy: Service, Sendable {
         self.service = service
         self.configuration = configuration
         self.logger = logger
-        self.started = .now
         forwarded = Counter(label: "tickwire_proxy_forwarded_total", dimensions: [("service", service)])
         forwardedBytes = Counter(label: "tickwire_proxy_forwarded_bytes_total", dimensions: [("service", service)])
         subscriptions = Counter(label: "tickwire_proxy_subscriptions_total", dimensions: [("service", service)])
@@ -92,19 +90,23 @@ public final class FanOutProxy: Service, Sendable {
     }
 
     /// Reads the proxy's counts every second until graceful shutdown, then stops the proxy.
-    public func run() async {
+    ///
+    /// - Throws: the error that stopped the proxy before that (its context shut down), so the process
+    ///   exits with a failure and its supervisor restarts it.
+    public func run() async throws {
         await cancelWhenGracefulShutdown {
             while !Task.isCancelled, self.proxy.result == nil {
                 await self.readStatistics()
                 try? await Task.sleep(for: .seconds(1))
             }
         }
+        let endedByItself = proxy.result
         await proxy.terminate()
-        if case .failure(let error) = proxy.result {
-            logger.error("proxy stopped", metadata: ["error": "\(error)"])
-        } else {
-            logger.info("proxy stopped")
+        if case .failure(let error)? = endedByItself {
+            logger.error("proxy failed", metadata: ["error": "\(error)"])
+            throw error
         }
+        logger.info("proxy stopped")
     }
 
     /// What has passed so far: messages from upstream (`frontendReceived`), subscriptions from
@@ -115,9 +117,7 @@ public final class FanOutProxy: Service, Sendable {
     public func upstreamState(at now: ContinuousClock.Instant = .now) -> String {
         if proxy.result != nil { return "the proxy has stopped" }
         let last = heard.withLock { $0.lastGrowth }
-        guard let last else {
-            return now - started < configuration.upstreamTimeout ? "ok" : "no message from upstream yet"
-        }
+        guard let last else { return "no message from upstream yet" }
         let silence = now - last
         return silence <= configuration.upstreamTimeout ? "ok" : "no message from upstream for \(silence.components.seconds) s"
     }

@@ -53,7 +53,7 @@ final class ProxiedPublisher: @unchecked Sendable {
         let proxy = try FanOutProxy(
             context: context, configuration: ProxyConfiguration(upstreams: [upstream], binds: [bind], rep: "inproc://unused"),
             logger: testLogger)
-        return (proxy, Task { await proxy.run() })
+        return (proxy, Task { try? await proxy.run() })
     }
 
     /// Stops the proxy and starts a fresh one on the same endpoints.
@@ -197,6 +197,11 @@ struct FanOutProxyTests {
             try socket.subscribe("heartbeat.")
             try socket.connect(endpoint)
         }
+        // Closing the socket finishes its messages: the reads below end after 20 s at the latest.
+        let watchdog = Task {
+            try? await Task.sleep(for: .seconds(20))
+            await sub.close()
+        }
         var incoming = sub.incoming.makeAsyncIterator()
         let heartbeat = await incoming.next()
         #expect(heartbeat.map { String(decoding: $0[0], as: UTF8.self) } == "heartbeat.feed")
@@ -209,6 +214,7 @@ struct FanOutProxyTests {
         }
         #expect(received == [Data("tick.feed.T0".utf8), Data(entry.body.utf8)])
         #expect(seq == 1)
+        watchdog.cancel()
         await sub.close()
         await stack.stop()
     }
