@@ -92,7 +92,7 @@ struct AcrossHostsTests {
 
         // Everyone recovers by itself: subscribers re-synchronise, clients reconnect, no process restarted.
         for service in watched { try await waitUntilHealthy(rpc[service.name]!, service, within: .seconds(40)) }
-        #expect(services.allSatisfy(\.isRunning))
+        #expect(services.allSatisfy { $0.isRunning })
         #expect(services.map(\.processIdentifier) == processIDs)
         #expect(try await coinRows(dashboard) > 0, "the dashboard answers after the outage")
 
