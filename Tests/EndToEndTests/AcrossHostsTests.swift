@@ -118,6 +118,8 @@ struct AcrossHostsTests {
         watchdog.cancel()
         following.cancel()
         #expect(snapshotTopics > 0, "a snapshot of the converter's prices for a subscriber of the proxy")
+        let proxy = try #require(services.first { $0.name == "tickwire-proxy" })
+        #expect(await proxy.stop() == 0, "SIGTERM stops the proxy through its control socket, and it exits cleanly")
     }
 }
 
