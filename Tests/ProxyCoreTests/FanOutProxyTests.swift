@@ -158,7 +158,7 @@ struct FanOutProxyTests {
         await stream.value
         let final = try stack.state()
         #expect(final.count == 5)
-        let converged = await eventually { replicas.allSatisfy { $0.current == final } }
+        let converged = await eventually(within: .seconds(60)) { replicas.allSatisfy { $0.current == final } }
         #expect(converged, "\(replicas.filter { $0.current != final }.count) of 100 subscribers differ from the publisher")
         #expect(replicas.allSatisfy { $0.snapshots >= 1 })
 
@@ -179,7 +179,7 @@ struct FanOutProxyTests {
         }
         let (late, tasks) = follow(try stack.subscriber(0))
         let expected = try stack.state()
-        #expect(await eventually { late.current == expected })
+        #expect(await eventually(within: .seconds(60)) { late.current == expected })
         #expect(late.current["tick.feed.T0"] == 20)
 
         try stack.publisher.publish(Tick(value: 21), on: Topic("tick.feed.T0"))
