@@ -15,7 +15,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 test-deps:
-	@WITH_PYTHON=1 WITH_BROWSER=1 bash scripts/install-deps.sh
+	@WITH_PYTHON=1 WITH_BROWSER=1 WITH_DEPLOY=1 bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build

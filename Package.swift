@@ -20,6 +20,7 @@ let package = Package(
         .executable(name: "portfolio", targets: ["portfolio"]),
         .executable(name: "presenter", targets: ["presenter"]),
         .executable(name: "tickwire-keys", targets: ["tickwire-keys"]),
+        .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -149,6 +150,15 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
 
+        // publishers -> tickwire-proxy -> subscribers (libzmq's XSUB/XPUB proxy)
+        .target(name: "ProxyCore", dependencies: [
+            "Bus", "ServiceSupport", "ZeroMQ",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         service("rates-fetcher", core: "RatesFetcherCore"),
         service("converter", core: "ConverterCore"),
         service("portfolio", core: "PortfolioCore"),
@@ -157,6 +167,7 @@ let package = Package(
         .executableTarget(name: "tickwire-keys", dependencies: [
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Services/tickwire-keys"),
+        service("tickwire-proxy", core: "ProxyCore"),
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -189,6 +200,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
+        .testTarget(name: "ProxyCoreTests", dependencies: ["ProxyCore", "Bus", "ServiceSupport", "ZeroMQ"]),
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
             "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",

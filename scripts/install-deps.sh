@@ -12,6 +12,12 @@ pkg-config --exists libzmq 2>/dev/null || apt_packages+=(libzmq3-dev)
 if [ "${WITH_BROWSER:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
     apt_packages+=(chromium)
 fi
+# The deploy tests: `ip netns` (iproute2) for the stack spread over namespaces, systemd-analyze to verify the
+# units (Debian's systemd package installs in a container without starting anything).
+if [ "${WITH_DEPLOY:-0}" = 1 ]; then
+    command -v ip >/dev/null 2>&1 || apt_packages+=(iproute2)
+    command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)
+fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
     echo "installing ${apt_packages[*]} with apt-get"
     as_root apt-get update -qq

@@ -56,7 +56,7 @@ public final class Socket {
         handle = nil
     }
 
-    private func live(_ operation: String) throws(ZMQError) -> UnsafeMutableRawPointer {
+    func live(_ operation: String) throws(ZMQError) -> UnsafeMutableRawPointer {
         guard let handle else {
             throw ZMQError(operation: operation, code: ENOTSOCK, message: "socket is closed")
         }

@@ -9,6 +9,8 @@ final class ServiceProcess: @unchecked Sendable {
     let name: String
     let arguments: [String]
     let logURL: URL
+    /// The network namespace it runs in (`ip netns exec`), or nil for the test's own.
+    let namespace: String?
     private var process: Process
 
     /// The folder holding the built executables (next to the test bundle).
@@ -22,10 +24,12 @@ final class ServiceProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug")
     }()
 
-    /// Starts `name` with `arguments`; its standard error goes to a log file in `directory`.
-    init(_ name: String, _ arguments: [String], in directory: URL) throws {
+    /// Starts `name` with `arguments`, in network namespace `namespace` if given; its standard error goes to
+    /// a log file in `directory`.
+    init(_ name: String, _ arguments: [String], in directory: URL, namespace: String? = nil) throws {
         self.name = name
         self.arguments = arguments
+        self.namespace = namespace
         self.logURL = directory.appendingPathComponent("\(name).log")
         self.process = Process()
         try start()
@@ -44,8 +48,14 @@ final class ServiceProcess: @unchecked Sendable {
         let log = try FileHandle(forWritingTo: logURL)
         log.seekToEndOfFile()
         process = Process()
-        process.executableURL = executable
-        process.arguments = arguments + ["--log-level", "debug"]
+        if let namespace {
+            // `ip netns exec` executes the service in place: the process (and its id) is the service's.
+            process.executableURL = try NetworkTool.ip()
+            process.arguments = ["netns", "exec", namespace, executable.path] + arguments + ["--log-level", "debug"]
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments + ["--log-level", "debug"]
+        }
         process.standardError = log
         process.standardOutput = log
         try process.run()
@@ -55,6 +65,9 @@ final class ServiceProcess: @unchecked Sendable {
     func restart() throws { try start() }
 
     var isRunning: Bool { process.isRunning }
+
+    /// The running process's id.
+    var processIdentifier: Int32 { process.processIdentifier }
 
     /// SIGTERM, then waits for the exit; returns the exit status.
     @discardableResult

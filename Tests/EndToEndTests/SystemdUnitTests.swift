@@ -1,0 +1,136 @@
+import Foundation
+import Testing
+
+/// The repository's root, from this file's place in it.
+private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+private let systemdDirectory = repositoryRoot.appendingPathComponent("deploy/systemd")
+
+/// Each executable with a unit, and its unit's file name.
+private let units: [(executable: String, unit: String)] = [
+    ("rates-fetcher", "tickwire-rates-fetcher.service"), ("converter", "tickwire-converter.service"),
+    ("portfolio", "tickwire-portfolio.service"), ("presenter", "tickwire-presenter.service"),
+    ("price-alerts", "tickwire-price-alerts.service"), ("tickwire-proxy", "tickwire-proxy.service"),
+]
+
+/// Where `executable` was built: the main package's products beside the tests, price-alerts in its own package.
+private func builtExecutable(_ executable: String) -> URL? {
+    let candidates = executable == "price-alerts"
+        ? ["debug", "release"].map { repositoryRoot.appendingPathComponent("Examples/price-alerts/.build/\($0)/price-alerts") }
+        : [ServiceProcess.binDirectory.appendingPathComponent(executable)]
+    return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
+/// Runs `executable` with `arguments`; its exit status and everything it wrote.
+private func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let output = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
+}
+
+/// Every `TICKWIRE_…` name in `text`.
+private func variables(in text: String) -> Set<String> {
+    Set(text.matches(of: /TICKWIRE_[A-Z0-9_]*[A-Z0-9]/).map { String($0.output) })
+}
+
+/// The variables an environment file sets (`NAME=value` lines).
+private func assigned(inEnvironmentFile name: String) throws -> Set<String> {
+    let text = try String(contentsOf: systemdDirectory.appendingPathComponent("env/\(name).env"), encoding: .utf8)
+    return Set(text.split(separator: "\n").compactMap { line in
+        line.hasPrefix("#") ? nil : line.split(separator: "=", maxSplits: 1).first.map(String.init)
+    })
+}
+
+private func systemdAnalyze() -> URL? {
+    ["/usr/bin/systemd-analyze", "/bin/systemd-analyze"].map(URL.init(fileURLWithPath:))
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+}
+
+@Suite("systemd units and their environment files")
+struct SystemdUnitTests {
+    /// `systemd-analyze verify` accepts every unit (each `ExecStart` pointed at the executable built here).
+    @Test func unitsVerify() throws {
+        guard let analyze = systemdAnalyze() else {
+            print("skipped: systemd-analyze is not installed, so the units are not verified")
+            return
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-units-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var paths: [String] = []
+        for (executable, unit) in units {
+            var text = try String(contentsOf: systemdDirectory.appendingPathComponent(unit), encoding: .utf8)
+            let built = builtExecutable(executable)
+            if built == nil { print("\(unit): \(executable) is not built here; verified with /bin/true as its ExecStart") }
+            text = text.replacingOccurrences(of: "ExecStart=/usr/local/bin/\(executable)", with: "ExecStart=\(built?.path ?? "/bin/true")")
+            let copy = directory.appendingPathComponent(unit)
+            try text.write(to: copy, atomically: true, encoding: .utf8)
+            paths.append(copy.path)
+        }
+        let (status, output) = try run(analyze, ["verify", "--man=no"] + paths)
+        #expect(status == 0, "systemd-analyze verify failed:\n\(output)")
+        #expect(!output.contains("tickwire"), "systemd-analyze verify complained:\n\(output)")
+    }
+
+    /// Every unit takes its settings from `/etc/tickwire/<name>.env` and runs hardened, with a restart policy.
+    @Test func unitsAreHardened() throws {
+        for (executable, unit) in units {
+            let text = try String(contentsOf: systemdDirectory.appendingPathComponent(unit), encoding: .utf8)
+            let lines = Set(text.split(separator: "\n").map(String.init))
+            for required in [
+                "ExecStart=/usr/local/bin/\(executable)", "EnvironmentFile=/etc/tickwire/\(executable).env",
+                "DynamicUser=yes", "ProtectSystem=strict", "ProtectHome=yes", "PrivateTmp=yes", "NoNewPrivileges=yes",
+                "RestrictAddressFamilies=AF_INET AF_INET6 AF_UNIX", "Restart=on-failure",
+            ] {
+                #expect(lines.contains(required), "\(unit) lacks \(required)")
+            }
+            #expect(!lines.contains { $0.hasPrefix("Environment=") }, "\(unit) sets a variable itself instead of in its environment file")
+        }
+        let portfolio = try String(contentsOf: systemdDirectory.appendingPathComponent("tickwire-portfolio.service"), encoding: .utf8)
+        #expect(portfolio.contains("StateDirectory=tickwire\n"))
+        #expect(try assigned(inEnvironmentFile: "portfolio").contains("TICKWIRE_DATABASE"))
+    }
+
+    /// Each service's environment file lists every variable it reads (those its `--help` names), and no other.
+    @Test func environmentFilesListEveryVariable() throws {
+        for (executable, _) in units {
+            guard let built = builtExecutable(executable) else {
+                print("skipped for \(executable): not built here (build it to check its environment file)")
+                continue
+            }
+            let help = try run(built, ["--help"])
+            #expect(help.status == 0)
+            let read = variables(in: help.output)
+            #expect(read.contains("TICKWIRE_LOG_LEVEL"), "\(executable)'s help names no variable:\n\(help.output)")
+            let listed = try assigned(inEnvironmentFile: executable)
+            #expect(read.subtracting(listed).isEmpty, "\(executable).env lacks \(read.subtracting(listed).sorted())")
+            #expect(listed.subtracting(read).isEmpty, "\(executable).env sets what it does not read: \(listed.subtracting(read).sorted())")
+        }
+        let fetcher = try assigned(inEnvironmentFile: "rates-fetcher")
+        #expect(fetcher.isSuperset(of: ["TICKWIRE_GNB_URL", "TICKWIRE_MASTERDATA"]))
+    }
+
+    /// Every variable named in the services' sources is in some environment file (a variable whose flag's help
+    /// forgot it is caught here).
+    @Test func everyVariableInTheSourcesIsListed() throws {
+        var named: Set<String> = []
+        for folder in ["Sources", "Services", "Examples/price-alerts/Sources", "Examples/price-alerts/Services"] {
+            let root = repositoryRoot.appendingPathComponent(folder)
+            guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
+            for case let file as URL in files where file.pathExtension == "swift" {
+                let text = try String(contentsOf: file, encoding: .utf8)
+                named.formUnion(text.matches(of: /"(TICKWIRE_[A-Z0-9_]*[A-Z0-9])"/).map { String($0.output.1) })
+            }
+        }
+        var listed: Set<String> = []
+        for (executable, _) in units { listed.formUnion(try assigned(inEnvironmentFile: executable)) }
+        #expect(named.count > 10)
+        #expect(named.subtracting(listed).isEmpty, "no environment file lists \(named.subtracting(listed).sorted())")
+    }
+}
