@@ -19,6 +19,8 @@ let package = Package(
         .executable(name: "converter", targets: ["converter"]),
         .executable(name: "portfolio", targets: ["portfolio"]),
         .executable(name: "presenter", targets: ["presenter"]),
+        // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
+        .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -152,6 +154,14 @@ let package = Package(
         service("converter", core: "ConverterCore"),
         service("portfolio", core: "PortfolioCore"),
         service("presenter", core: "PresenterCore", also: ["Feeds"]),  // Feeds: the icons it fetches once
+        // A container's or a pod's health check: one `health` call with a deadline, and its verdict.
+        .target(name: "ProbeCore", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "tickwire-probe",
+            dependencies: ["ProbeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/tickwire-probe",
+            linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))]
+        ),
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -183,6 +193,9 @@ let package = Package(
             "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "ProbeCoreTests", dependencies: [
+            "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
         ]),
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
