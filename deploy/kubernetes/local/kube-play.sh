@@ -30,13 +30,14 @@ up)
         chown 10001:10001 "$data_dir/$service" 2>/dev/null || podman unshare chown 10001:10001 "$data_dir/$service"
     done
     podman kube play --replace "$play" >/dev/null
-    podman pod ps --filter label=app.kubernetes.io/part-of=tickwire --format '{{.Name}} {{.Status}}' 2>/dev/null || true
+    podman pod ps --format '  {{.Name}}: {{.Status}}' | grep -E '^  (rates-fetcher|converter|portfolio|price-alerts|presenter)-pod' || true
     echo "Tickwire is running in pods (podman pod ps). Dashboard: http://127.0.0.1:8080; prices: tcp://127.0.0.1:7202"
     echo "Data: $data_dir. Stop with: make kube-down"
     ;;
 down)
     render
-    podman kube down "$play" >/dev/null
+    # Without systemd podman has no health check timers to remove, and says so: not a failure.
+    podman kube down "$play" 2> >(grep -v "unable to get systemd connection" >&2) >/dev/null
     echo "Tickwire's pods are stopped and removed (data kept in $data_dir)"
     ;;
 *)
