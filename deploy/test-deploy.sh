@@ -26,20 +26,31 @@ service = sys.argv[1]
 image = json.load(sys.stdin)
 config = image["Config"]
 problems = []
-if config.get("User") != "10001:10001": problems.append(f"user {config.get(\"User\")!r}, not 10001:10001")
+user = config.get("User")
+if user != "10001:10001": problems.append(f"user {user!r}, not 10001:10001")
 if not config.get("ExposedPorts"): problems.append("no ports declared")
 if "/var/lib/tickwire" not in (config.get("Volumes") or {}): problems.append("no volume at /var/lib/tickwire")
 if not (image.get("HealthCheck") or config.get("Healthcheck")): problems.append("no health check")
 if problems: sys.exit(f"tickwire-{service}: " + "; ".join(problems))
-print(f"   tickwire-{service}: user {config[\"User\"]}, ports {\" \".join(sorted(config[\"ExposedPorts\"]))}, volume /var/lib/tickwire, health check")
+ports = " ".join(sorted(config["ExposedPorts"]))
+print(f"   tickwire-{service}: user {user}, ports {ports}, volume /var/lib/tickwire, health check")
 ' "$1"
+}
+# check_libraries SERVICE: every shared library the service and the probe load is in the image.
+check_libraries() {
+    local missing
+    missing=$(podman run --rm --entrypoint /usr/bin/ldd "localhost/tickwire-$1:latest" \
+        "/opt/tickwire/$1" /opt/tickwire/tickwire-probe | grep "not found" || true)
+    if [ -n "$missing" ]; then echo "tickwire-$1 lacks: $missing" >&2; return 1; fi
 }
 check_images() {
     local service
-    for service in rates-fetcher converter portfolio price-alerts presenter; do check_image "$service" || return 1; done
+    for service in rates-fetcher converter portfolio price-alerts presenter; do
+        check_image "$service" && check_libraries "$service" || return 1
+    done
 }
 
-step "images: non-root, ports, volume, health check" check_images
+step "images: non-root, ports, volume, health check, every shared library present" check_images
 step "manifests validate against the Kubernetes schemas" kubernetes-validate --strict --quiet "$@"
 step "podman kube play of the manifests: prices flow, the dashboard answers, kube down stops it" \
     bash "$here/kubernetes/local/test-kube-play.sh"

@@ -34,7 +34,7 @@ for entry in "${services[@]}"; do
     # The bundles this binary reads: their names are in its resource accessors.
     bundles=$(grep -aoE '[A-Za-z0-9-]+_[A-Za-z0-9]+\.resources' "$dir/$service" | sort -u || true)
     for bundle in $bundles; do
-        if [ -d "$dir/$bundle" ]; then cp -R "$dir/$bundle" "$context/bin/"; fi
+        if [ -d "$dir/$bundle" ]; then cp -RL "$dir/$bundle" "$context/bin/"; fi
     done
     echo "== tickwire-$service: $(du -sh "$context/bin" | cut -f1) ($(cd "$context/bin" && echo *))"
     format=(); [ "$engine" = podman ] && format=(--format docker)  # OCI images have no HEALTHCHECK

@@ -3,9 +3,11 @@
 
 What podman needs changed, and nothing else:
 - host networking, with every endpoint on 127.0.0.1 (the ConfigMap's service names become the loopback,
-  and each service binds its own endpoints there, not on every interface of the host);
+  and each service binds its own endpoints there, not on every interface of the host), and so no
+  declared ports (podman would map them, which it refuses with host networking);
 - a StatefulSet becomes a Deployment (podman plays Pods, Deployments and PersistentVolumeClaims), its
   volume claim a hostPath directory under DATA_DIR (`make kube-up` gives it to the services' user);
+- an emptyDir is named after its pod (podman makes a named volume of it, which pods would share);
 - an httpGet probe becomes the same check by tickwire-probe (podman would run curl in the container,
   which has none);
 - Services, NetworkPolicies and the Namespace are left out (no cluster network to route or police).
@@ -44,6 +46,14 @@ def workload(doc, data_dir):
             "hostPath": {"path": str(pathlib.Path(data_dir) / name), "type": "DirectoryOrCreate"},
         })
     spec.pop("serviceName", None)
+    # podman makes a named volume of each emptyDir, shared by every pod that names it: one per pod.
+    for volume in pod.get("volumes", []):
+        if "emptyDir" in volume:
+            for container in pod["containers"]:
+                for mount in container.get("volumeMounts", []):
+                    if mount["name"] == volume["name"]:
+                        mount["name"] = f"{name}-{volume['name']}"
+            volume["name"] = f"{name}-{volume['name']}"
     for container in pod["containers"]:
         container["args"] = [loopback(a) for a in container.get("args", [])]
         for kind in ("readinessProbe", "livenessProbe"):
@@ -51,6 +61,8 @@ def workload(doc, data_dir):
             if probe and "httpGet" in probe:
                 del probe["httpGet"]
                 probe.update(probe_for(container))
+        # With host networking podman refuses port mappings, which it makes of the declared ports.
+        container.pop("ports", None)
     doc["kind"] = "Deployment"
     return doc
 
