@@ -15,7 +15,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 test-deps:
-	@WITH_PYTHON=1 WITH_BROWSER=1 WITH_DEPLOY=1 bash scripts/install-deps.sh
+	@WITH_PYTHON=1 WITH_BROWSER=1 WITH_DEPLOY=1 WITH_KUBERNETES=1 bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -30,6 +30,7 @@ run: release
 
 # The main package's tests, then the plugin's (whose end-to-end test runs the main package's binaries).
 test: test-deps
+	kubernetes-validate --strict --quiet $(KUBE_MANIFESTS)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) build --build-tests --package-path $(PLUGIN)
@@ -49,3 +50,29 @@ bench: deps
 	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
 	    $(SWIFT) build $(RELEASE_FLAGS) --product $$service || exit 1; done
 	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release --command "make bench" $(BENCH_FLAGS)
+
+# Deploy (issue 25; README "Deploy"). `make images`: one image per service, localhost/tickwire-<service>,
+# from the release binaries on a base made locally from Debian's packages (no registry needed).
+# `make kube-up` / `make kube-down`: the Kubernetes manifests played by podman on this host.
+# `make test-deploy`: the images, the manifests validated and played (prices flow, the dashboard
+# answers, kube down stops every pod), and compose where podman-compose is present.
+KUBE_MANIFESTS = $(filter-out deploy/kubernetes/kustomization.yaml,$(wildcard deploy/kubernetes/*.yaml))
+
+.PHONY: podman-deps images kube-up kube-down test-deploy
+
+podman-deps:
+	@bash deploy/containers/setup-podman.sh
+
+images: release podman-deps
+	@bash deploy/containers/base-image.sh
+	@bash deploy/containers/build-images.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
+	    "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+
+kube-up: images
+	@bash deploy/kubernetes/local/kube-play.sh up
+
+kube-down: podman-deps
+	@bash deploy/kubernetes/local/kube-play.sh down
+
+test-deploy: images test-deps
+	@bash deploy/test-deploy.sh $(KUBE_MANIFESTS)

@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "presenter", targets: ["presenter"]),
         .executable(name: "tickwire-keys", targets: ["tickwire-keys"]),
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
+        // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
+        .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -168,6 +170,14 @@ let package = Package(
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Services/tickwire-keys"),
         service("tickwire-proxy", core: "ProxyCore"),
+        // A container's or a pod's health check: one `health` call with a deadline, and its verdict.
+        .target(name: "ProbeCore", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        .executableTarget(
+            name: "tickwire-probe",
+            dependencies: ["ProbeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            path: "Services/tickwire-probe",
+            linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))]
+        ),
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -201,6 +211,9 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ProxyCoreTests", dependencies: ["ProxyCore", "Bus", "ServiceSupport", "ZeroMQ"]),
+        .testTarget(name: "ProbeCoreTests", dependencies: [
+            "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
+        ]),
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
             "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building and testing Tickwire needs on a fresh Debian machine:
-# libzmq3-dev (and pkg-config) through apt-get, pyzmq for the Python peer tests.
+# libzmq3-dev (and pkg-config) through apt-get, pyzmq for the Python peer tests, kubernetes-validate
+# (offline, with the Kubernetes schemas) for the manifests' test.
 # Safe to run again: it installs only what is missing.
 set -euo pipefail
 
@@ -27,4 +28,9 @@ fi
 if [ "${WITH_PYTHON:-0}" = 1 ] && ! python3 -c 'import zmq' >/dev/null 2>&1; then
     echo "installing pyzmq with pip"
     python3 -m pip install --quiet pyzmq
+fi
+
+if [ "${WITH_KUBERNETES:-0}" = 1 ] && ! command -v kubernetes-validate >/dev/null 2>&1; then
+    echo "installing kubernetes-validate with pip"
+    python3 -m pip install --quiet kubernetes-validate
 fi
