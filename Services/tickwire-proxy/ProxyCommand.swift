@@ -14,7 +14,7 @@ struct ProxyCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "tickwire-proxy", logLevel: common.level)
+        let runtime = try Runtime.bootstrap(service: "tickwire-proxy", options: common)
         try await runtime.run(Proxy.services(options.configuration(), runtime: runtime))
     }
 }

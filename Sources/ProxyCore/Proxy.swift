@@ -11,8 +11,7 @@ public enum Proxy {
         let methods = runtime.standardMethods(publisher: nil) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["upstream": proxy.upstreamState()])
         }
-        let server = try RPCServer(
-            context: runtime.context, service: runtime.service, endpoints: [configuration.rep], methods: methods, logger: runtime.logger)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         return [proxy, server]
     }
 }
