@@ -49,3 +49,13 @@ bench: deps
 	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
 	    $(SWIFT) build $(RELEASE_FLAGS) --product $$service || exit 1; done
 	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release --command "make bench" $(BENCH_FLAGS)
+
+# Soak (issue 24): the release stack under steady load for DURATION (e.g. 10m, 1h), one CSV row a
+# minute (RSS, quote -> price and request p99, subscriber lag and losses) and an SVG plot in bench/soak/.
+DURATION ?= 1h
+.PHONY: soak
+soak: release
+	@python3 -c 'import zmq' 2>/dev/null || python3 -m pip install --quiet pyzmq
+	python3 scripts/soak.py --duration $(DURATION) --out-dir bench/soak \
+	    --bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
+	    --plugin-bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
