@@ -218,6 +218,8 @@ def main():
     parser.add_argument("--duration", type=parse_duration, default=parse_duration("1h"))
     parser.add_argument("--interval", type=float, default=60.0)
     parser.add_argument("--out-dir", default="bench/soak")
+    parser.add_argument("--report", default="", help="Markdown file to write the figures into (e.g. bench/CHAOS.md)")
+    parser.add_argument("--command", default="make soak", help="the command named in the report")
     args = parser.parse_args()
 
     out = args.out_dir
@@ -300,7 +302,57 @@ def main():
     svgplot.write(os.path.join(out, "soak.svg"), rows, SERVICES,
                   title=f"Tickwire soak, {args.duration / 60:.0f} min, one point a minute")
     print(json.dumps(summary, indent=2))
+    if args.report:
+        write_report(args, rows, summary)
     return 0 if summary["flat"]["all"] and not summary["exited"] else 1
+
+
+def write_report(args, rows, summary):
+    """The soak's section of the report: the summary, a few rows of the CSV, the plot."""
+    from chaos import replace_section
+    keys = ["minute", "time"] + [f"rss_mb_{name}" for name in SERVICES] + [
+        "quote_price_ms_p50", "quote_price_ms_p99", "request_ms_p50", "request_ms_p99", "prices", "requests",
+        "client_errors", "sse_events"] + [f"{kind}_{name}" for name in ("converter", "presenter") for kind in ("superseded", "gaps")]
+    picks = sorted({0, len(rows) // 4, len(rows) // 2, 3 * len(rows) // 4, len(rows) - 1}) if rows else []
+
+    def cell(value):
+        return f"{value:.1f}" if isinstance(value, float) else str(value)
+    table = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n" + "\n".join(
+        "| " + " | ".join(cell(rows[i].get(k)) for k in keys) + " |" for i in picks)
+    series = "\n".join(f"| {key} | {v.get('first', '-')} | {v['second_quarter_max']} | {v['last_quarter_max']} | {v['max']} | "
+                       f"{v.get('slope_mb_per_hour', '-')} | {'flat' if summary['flat'][key] else 'NOT flat'} |"
+                       for key, v in summary["series"].items())
+    plot = os.path.relpath(os.path.join(args.out_dir, "soak.svg"), os.path.dirname(os.path.abspath(args.report)))
+    csv_path = os.path.relpath(os.path.join(args.out_dir, "soak.csv"), os.path.dirname(os.path.abspath(args.report)))
+    section = f"""<!-- soak:begin -->
+## Soak
+
+`{args.command}`: {summary['minutes']} minutes, ended {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
+(load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, shared with other builds and runs).
+{summary['trades_acknowledged']} trades added, {summary['client_errors']} client errors; services that exited: {summary['exited'] or 'none'}.
+
+![soak plot]({plot})
+
+| series | first minute | max of the 2nd quarter | max of the last quarter | max | MB/h after the 1st quarter | verdict |
+|---|---|---|---|---|---|---|
+{series}
+
+Flat means: {summary['flatness']}. Every minute's row is in [{os.path.basename(csv_path)}]({csv_path}); some of them:
+
+{table}
+<!-- soak:end -->"""
+    replace_section(args.report, "soak", section)
+
+
+def slope(rows, key):
+    """The least-squares slope of `key` against elapsed time, per hour (None with fewer than 3 points)."""
+    points = [(r["elapsed_s"] / 3600, r[key]) for r in rows if isinstance(r.get(key), (int, float))]
+    if len(points) < 3:
+        return None
+    mean_x = sum(x for x, _ in points) / len(points)
+    mean_y = sum(y for _, y in points) / len(points)
+    spread = sum((x - mean_x) ** 2 for x, _ in points)
+    return round(sum((x - mean_x) * (y - mean_y) for x, y in points) / spread, 3) if spread else None
 
 
 def summarize(rows, trades, args):
@@ -319,7 +371,7 @@ def summarize(rows, trades, args):
         key = f"rss_mb_{name}"
         early, late = peak(second, key), peak(last, key)
         series[key] = {"first": rows[0].get(key) if rows else None, "second_quarter_max": early, "last_quarter_max": late,
-                       "max": peak(rows, key)}
+                       "max": peak(rows, key), "slope_mb_per_hour": slope(rows[quarter:], key)}
         flat[key] = early is not None and late is not None and late <= early * 1.10 + 2
     for key in ("quote_price_ms_p99", "request_ms_p99"):
         early, late = peak(second, key), peak(last, key)

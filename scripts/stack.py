@@ -85,7 +85,9 @@ class Stack:
                 "price-alerts": ["--database", os.path.join(self.data_dir, "price-alerts.sqlite")]}.get(name, [])
         command = [path] + args
         if name in self.netns:
-            command = ["ip", "netns", "exec", self.netns[name]] + command
+            # nsenter joins only the network namespace (`ip netns exec` would also give the process a mount
+            # namespace of its own, holding on to file systems unmounted outside).
+            command = ["nsenter", f"--net=/run/netns/{self.netns[name]}", "--"] + command
         return command
 
     def start(self, name, wait=True):
