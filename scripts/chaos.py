@@ -92,9 +92,28 @@ class Environment:
         self.made = []
 
     def create(self):
+        """Makes the namespace and the disk; returns the fault kinds they allow (a machine without root, a
+        network namespace or loop devices runs only the others)."""
         os.makedirs(self.disk, exist_ok=True)
+        kinds = {"kill", "stop", "stall"}
         if not self.with_root:
-            return
+            return kinds
+        try:
+            self.create_network()
+            kinds |= {"netem", "cut"}
+        except (RuntimeError, OSError) as error:
+            print(f"chaos: no network namespace ({error}): no netem or cut faults", flush=True)
+            self.destroy()
+        try:
+            run(["truncate", "-s", "48M", self.image])
+            run(["mkfs.ext4", "-q", "-F", "-m", "0", self.image])
+            self.mount()
+            kinds |= {"disk-full", "disk-ro"}
+        except (RuntimeError, OSError) as error:
+            print(f"chaos: no loop-mounted disk ({error}): no disk faults", flush=True)
+        return kinds
+
+    def create_network(self):
         run(["ip", "netns", "add", self.netns])
         self.made.append("netns")
         run(["ip", "link", "add", self.veth_root, "type", "veth", "peer", "name", self.veth_ns])
@@ -105,9 +124,6 @@ class Environment:
         run(["ip", "-n", self.netns, "addr", "add", f"{self.ns_ip}/30", "dev", self.veth_ns])
         run(["ip", "-n", self.netns, "link", "set", self.veth_ns, "up"])
         run(["ip", "-n", self.netns, "link", "set", "lo", "up"])
-        run(["truncate", "-s", "48M", self.image])
-        run(["mkfs.ext4", "-q", "-F", "-m", "0", self.image])
-        self.mount()
 
     def mount(self):
         run(["mount", "-o", "loop,errors=remount-ro", self.image, self.disk])
@@ -133,6 +149,9 @@ class Environment:
         for prefix, dev in self.qdisc_targets():
             run(prefix + ["qdisc", "replace", "dev", dev, "root", "tbf", "rate", "4mbit", "burst", "16kb",
                           "latency", f"{delay_ms}ms"])
+        if not shutil.which("iptables"):
+            self.netem_mode = "tbf (no iptables: no loss)"
+            return
         probability = f"{loss_percent / 100:.3f}"
         for chain, flag in (("INPUT", "-i"), ("OUTPUT", "-o")):
             run(["ip", "netns", "exec", self.netns, "iptables", "-A", chain, flag, self.veth_ns, "-m", "statistic",
@@ -563,14 +582,15 @@ class Chaos:
 
     def check_trades(self, fault, final=False):
         """No acknowledged trade lost, none recorded twice."""
+        # The acknowledged ones first: a trade acknowledged after the list was read is not in it.
+        with self.record.lock:
+            acked = dict(self.record.acked)
         with Client(self.stack.rep("portfolio"), timeout=2.0, retries=5) as client:
             try:
                 trades = client.call("trades.list")
             except TickwireError as error:
                 self.violation(fault, f"trades.list failed: {error}")
                 return None
-        with self.record.lock:
-            acked = dict(self.record.acked)
         ids = collections.Counter(t["id"] for t in trades)
         markers = collections.Counter(str(Decimal(t["price"])) for t in trades)
         lost = [rid for rid, (tid, marker) in acked.items()
@@ -613,20 +633,30 @@ class Chaos:
     def main(self):
         args = self.args
         plan = self.schedule()
+        args.strict = not args.best_effort
         print(f"chaos: seed {args.seed}, {len(plan)} faults of {sorted({f['kind'] for f in plan})}, at most "
               f"{args.seconds} s" + ("" if self.with_root else " (not root: no network or disk faults)"), flush=True)
         os.makedirs(self.work_dir, exist_ok=True)
         began, totals = time.monotonic(), None
         try:
-            self.env.create()
+            available = self.env.create()
+            missing = [kind for kind in self.kinds if kind not in available]
+            if missing and args.strict:
+                raise RuntimeError(f"fault kinds {missing} cannot run on this machine (run as root, with ip, tc, "
+                                   "mkfs.ext4 and loop devices; or pass --best-effort)")
+            if missing:
+                self.kinds = [kind for kind in self.kinds if kind in available]
+                plan = [fault for fault in plan if fault["kind"] in available]
+                print(f"chaos: left out {missing}: {len(plan)} faults", flush=True)
             hosts, netns = {}, {}
-            if self.with_root:
+            if "netem" in available:
                 hosts = {name: (self.env.ns_ip if name in NAMESPACED else self.env.root_ip) for name in SERVICES}
                 netns = {name: self.env.netns for name in NAMESPACED}
             self.stack = Stack(args.bin_dir, args.plugin_bin_dir, os.path.join(self.work_dir, "data"),
                                os.path.join(self.work_dir, "logs"),
                                fetcher_args=["--period", "bitso=0"] if args.flood else [], hosts=hosts, netns=netns,
                                portfolio_db=os.path.join(self.env.disk, "portfolio.sqlite"))
+            self.kinds_run = list(self.kinds)
             self.stack.start_all()
             self.warm_up()
             self.start_load()
@@ -786,15 +816,23 @@ def main():
     parser.add_argument("--max-rss-mb", type=float, default=400.0)
     parser.add_argument("--no-flood", dest="flood", action="store_false", help="Bitso at its demo period, not flat out")
     parser.add_argument("--no-root", action="store_true", help="leave out the network and disk faults")
+    parser.add_argument("--best-effort", action="store_true",
+                        help="leave out the fault kinds this machine cannot run instead of failing")
     parser.add_argument("--work-dir", default=None)
     parser.add_argument("--report", default="", help="Markdown file to write the figures into (e.g. bench/CHAOS.md)")
     parser.add_argument("--command", default="make chaos", help="the command named in the report")
     args = parser.parse_args()
+    keep = args.work_dir is not None
     args.work_dir = os.path.abspath(args.work_dir or f"/tmp/tickwire-chaos-{os.getpid()}")
     chaos = Chaos(args)
     # SIGTERM (e.g. a CI timeout) takes the same way out as Ctrl-C: the finally clause cleans up.
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
-    return chaos.main()
+    status = chaos.main()
+    if status == 0 and not keep:
+        shutil.rmtree(args.work_dir, ignore_errors=True)
+    else:
+        print(f"chaos: logs and data in {args.work_dir}", flush=True)
+    return status
 
 
 if __name__ == "__main__":
