@@ -11,6 +11,11 @@ runs, each in its own thread:
   of each, and its errors;
 - an SSE client of the presenter's `/events`: events received, reconnections.
 
+The depth signals, per service and minute: `lag_ms_p99_<service>` (its subscribers' delivery lag, the p99
+bucket of `tickwire_bus_delivery_lag_seconds`: how long a message waited before its reader took it),
+`superseded_`, `dropped_` and `gaps_` (its subscribers' conflated, lost and re-synchronised messages) and
+`publisher_dropped_` (messages its publisher could not give a subscriber a high-water mark behind).
+
 Every `--interval` seconds it writes a CSV row (bench/soak/soak.csv by default) with each service's RSS
 (VmRSS), the p50/p99 of quote -> price and of the requests over the minute, errors, and per service the
 depth signals its `metrics` gives: the subscribers' delivery lag (p99 bucket, the time a message waited
@@ -280,7 +285,7 @@ def main():
                     lag_before = histogram_quantile(previous[name], "tickwire_bus_delivery_lag_seconds", 0.99)
                     lag = quantile_of_delta(lag_now, lag_before, 0.99)
                     row[f"lag_ms_p99_{name}"] = round(lag * 1000, 3) if lag not in (None, float("inf")) else lag
-                    for counter in ("superseded", "dropped", "gaps"):
+                    for counter in ("superseded", "dropped", "gaps", "publisher_dropped"):
                         metric = f"tickwire_bus_{counter}_total"
                         row[f"{counter}_{name}"] = int(metric_sum(text, metric) - metric_sum(previous[name], metric))
                     previous[name] = text or previous[name]
