@@ -545,7 +545,8 @@ class Chaos:
         # Clients recover without a restart: each answered after the fault healed.
         while time.monotonic() < deadline:
             with self.record.lock:
-                late = [c for c in ("convert", "holdings", "view") if self.record.last_ok.get(c, 0) < healed_at]
+                late = [c for c in ("convert", "holdings", "view", "trader0", "trader1")
+                        if self.record.last_ok.get(c, 0) < healed_at]
             if not late:
                 break
             time.sleep(0.05)
