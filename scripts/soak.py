@@ -7,8 +7,8 @@ runs, each in its own thread:
   quote -> price latency of each applied price, its arrival minus its `quoteTime` (the quote's creation in
   the fetcher, wall clock to the millisecond, the same clock for every process of the machine);
 - RPC clients: `convert` every 100 ms, `holdings` every 500 ms, the presenter's `portfolio` view every
-  second, and `trades.add` with a fresh `requestId` every 2 s (retried with the same id): the round trip
-  of each, and its errors;
+  second, and `trades.add` with a fresh `requestId` every 2 s (retried with the same id), the oldest trade
+  removed beyond --keep-trades so that the data stays the same size: the round trip of each, and its errors;
 - an SSE client of the presenter's `/events`: events received, reconnections.
 
 The depth signals, per service and minute: `lag_ms_p99_<service>` (its subscribers' delivery lag, the p99
@@ -121,11 +121,11 @@ def timed(window, client, method, params=None, label=None):
     return None
 
 
-def rpc_loop(stack, window, stop, trades):
+def rpc_loop(stack, window, stop, trades, keep_trades):
     converter = Client(stack.rep("converter"), timeout=2.0, retries=2)
     portfolio = Client(stack.rep("portfolio"), timeout=2.0, retries=2)
     presenter = Client(stack.rep("presenter"), timeout=3.0, retries=1)
-    tick = 0
+    tick, held = 0, []
     next_at = time.monotonic()
     try:
         while not stop.is_set():
@@ -139,9 +139,16 @@ def rpc_loop(stack, window, stop, trades):
                 params = {"asset": "BTC", "amount": "0.001", "price": "65000", "currency": "USD",
                           "date": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.000Z"), "requestId": request_id}
                 for _ in range(5):
-                    if timed(window, portfolio, "trades.add", params) is not None:
+                    trade = timed(window, portfolio, "trades.add", params)
+                    if trade is not None:
                         trades.append(request_id)
+                        held.append(trade["id"])
                         break
+                # A steady state holds steady data: beyond --keep-trades, the oldest trade goes.
+                while len(held) > keep_trades:
+                    if timed(window, portfolio, "trades.remove", {"id": held[0]}) is None:
+                        break
+                    held.pop(0)
             tick += 1
             next_at += 0.1
             stop.wait(max(0.0, next_at - time.monotonic()))
@@ -222,6 +229,8 @@ def main():
     parser.add_argument("--plugin-bin-dir", required=True)
     parser.add_argument("--duration", type=parse_duration, default=parse_duration("1h"))
     parser.add_argument("--interval", type=float, default=60.0)
+    parser.add_argument("--keep-trades", type=int, default=100,
+                        help="trades the portfolio holds at most: the oldest is removed beyond (steady data)")
     parser.add_argument("--out-dir", default="bench/soak")
     parser.add_argument("--report", default="", help="Markdown file to write the figures into (e.g. bench/CHAOS.md)")
     parser.add_argument("--command", default="make soak", help="the command named in the report")
@@ -245,7 +254,7 @@ def main():
         clients = {name: Client(stack.rep(name), timeout=2.0, retries=1) for name in SERVICES}
         warm_up(stack)
         threads = [threading.Thread(target=target, args=arguments, daemon=True) for target, arguments in [
-            (subscriber_loop, (stack, window, stop)), (rpc_loop, (stack, window, stop, trades)),
+            (subscriber_loop, (stack, window, stop)), (rpc_loop, (stack, window, stop, trades, args.keep_trades)),
             (sse_loop, (stack, window, stop))]]
         for thread in threads:
             thread.start()
