@@ -180,11 +180,14 @@ class Environment:
             pass
 
     def unfill(self):
+        """Frees the disk, and syncs: a deletion still in ext4's journal when a later fault turns the file system
+        read-only would be undone by the repair, and the disk be full again."""
         for name in ("filler", "filler2"):
             try:
                 os.remove(os.path.join(self.disk, name))
             except FileNotFoundError:
                 pass
+        os.sync()
 
     def read_only(self):
         """ext4's emergency read-only, as after an I/O error: writes fail with EROFS, reads go on."""
