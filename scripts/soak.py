@@ -371,7 +371,7 @@ def slope(rows, key):
 
 def summarize(rows, trades, args):
     """First and last quarter of each series, and whether it stayed flat: RSS growth of the last quarter
-    over the second under 10 % (plus 2 MB of slack), latency p99 of the last quarter under twice the second's
+    over the second under 10 % (plus 2 MB of slack) and a trend after the first quarter under 2 MB an hour, latency p99 of the last quarter under twice the second's
     (plus 5 ms)."""
     quarter = max(1, len(rows) // 4)
     second, last = rows[quarter: 2 * quarter] or rows[:1], rows[-quarter:]
@@ -386,7 +386,9 @@ def summarize(rows, trades, args):
         early, late = peak(second, key), peak(last, key)
         series[key] = {"first": rows[0].get(key) if rows else None, "second_quarter_max": early, "last_quarter_max": late,
                        "max": peak(rows, key), "slope_mb_per_hour": slope(rows[quarter:], key)}
-        flat[key] = early is not None and late is not None and late <= early * 1.10 + 2
+        grows = series[key]["slope_mb_per_hour"]
+        flat[key] = (early is not None and late is not None and late <= early * 1.10 + 2
+                     and (grows is None or grows < 2))
     for key in ("quote_price_ms_p99", "request_ms_p99"):
         early, late = peak(second, key), peak(last, key)
         series[key] = {"second_quarter_max": early, "last_quarter_max": late, "max": peak(rows, key)}
@@ -395,7 +397,7 @@ def summarize(rows, trades, args):
     return {"minutes": len(rows), "duration_s": args.duration, "trades_acknowledged": trades,
             "client_errors": sum(r["client_errors"] for r in rows), "series": series, "flat": flat,
             "exited": sorted({r["exited"] for r in rows if r["exited"]}),
-            "flatness": "RSS: last quarter's max <= 1.1 x second quarter's max + 2 MB; p99: last quarter's max <= "
+            "flatness": "RSS: last quarter's max <= 1.1 x second quarter's max + 2 MB, and its least-squares trend after the first quarter under 2 MB/h; p99: last quarter's max <= "
                         "2 x second quarter's max + 5 ms"}
 
 
