@@ -52,6 +52,7 @@ let package = Package(
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "Bus", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             exclude: ["python"]
         ),

@@ -10,8 +10,9 @@ import ZeroMQ
 ///
 /// `publish` is synchronous and cheap: it encodes, records and sends the message on the
 /// caller's thread, through a PUB ``LockedSocket`` that never blocks. A subscriber that falls
-/// a high-water mark behind loses messages (libzmq drops them silently); it notices the
-/// sequence gap and re-synchronises from a snapshot.
+/// a high-water mark behind loses messages; it notices the sequence gap and re-synchronises from
+/// a snapshot. The socket has `ZMQ_XPUB_NODROP` set, so such a loss is not silent: it counts in
+/// ``droppedMessages``, the heartbeats' `dropped` and `tickwire_bus_publisher_dropped_total`.
 public final class Publisher: Service, Sendable {
     /// The service name, used in `heartbeat.<service>` and as the default envelope source.
     public let service: String
@@ -26,6 +27,7 @@ public final class Publisher: Service, Sendable {
     private let state = Mutex(State())
     private let logger: Logger
     private let published: Counter
+    private let lost: Counter
 
     private struct State {
         var topics: [Topic: TopicState] = [:]
@@ -71,16 +73,19 @@ public final class Publisher: Service, Sendable {
         self.heartbeatInterval = heartbeatInterval
         self.logger = logger
         self.published = Counter(label: "tickwire_bus_published_total", dimensions: [("service", service)])
+        self.lost = Counter(label: "tickwire_bus_publisher_dropped_total", dimensions: [("service", service)])
         socket = try LockedSocket(context: context, type: .pub) { socket in
             try socket.set(.sendHighWaterMark, highWaterMark)
             try security.apply(to: socket)
+            try socket.set(.xpubNoDrop, true)
             for endpoint in endpoints { try socket.bind(endpoint) }
         }
     }
 
-    /// Messages published after the socket closed, which went nowhere. (Messages libzmq drops for a
-    /// subscriber at its high-water mark are not seen here: that subscriber sees a sequence gap.)
-    public var droppedMessages: Int { socket.droppedSends }
+    /// Messages that did not reach every subscriber: published after the socket closed (they went
+    /// nowhere), or while a subscriber they were for was a high-water mark behind (it lost them and
+    /// sees a sequence gap). A message lost by several slow subscribers counts once.
+    public var droppedMessages: Int { socket.droppedSends + socket.lossySends }
 
     /// Publishes `data` on `topic` in an envelope of `type` (default: the topic's kind).
     ///
@@ -161,7 +166,7 @@ public final class Publisher: Service, Sendable {
         let body = try encode(seq, entry.kind, entry.source)
         entry.seq = seq
         if retain { entry.retained = Retained(body: body, kept: comparing) }
-        socket.send([entry.frame, body])
+        send([entry.frame, body])
         return seq
     }
 
@@ -208,8 +213,13 @@ public final class Publisher: Service, Sendable {
                 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
         let envelope = Envelope(type: "heartbeat", seq: seq, time: Date(), source: service, data: heartbeat)
         if let body = try? Wire.encode(envelope) {
-            socket.send([Data(topic.rawValue.utf8), body])
+            send([Data(topic.rawValue.utf8), body])
         }
+    }
+
+    /// Sends a message, counting it in `tickwire_bus_publisher_dropped_total` when a subscriber lost it.
+    private func send(_ frames: [Data]) {
+        if socket.sendReportingLoss(frames) != .sent { lost.increment() }
     }
 
     /// Closes the socket without waiting for shutdown (tests and error paths).

@@ -8,7 +8,8 @@ public struct Heartbeat: Codable, Sendable, Equatable {
     public var instance: String
     /// How many topics it retains.
     public var topics: Int
-    /// Messages published after its socket closed (``Publisher/droppedMessages``).
+    /// Messages that did not reach every subscriber: published after its socket closed, or lost by a
+    /// subscriber a high-water mark behind (``Publisher/droppedMessages``).
     public var dropped: Int
     /// How often heartbeats come.
     public var intervalMilliseconds: Int

@@ -9,12 +9,23 @@ extension PortfolioStore {
     /// A store in the SQLite file at `path` (WAL, synchronous=FULL: an acknowledged write
     /// survives the process being killed right after the reply).
     public static func live(path: String) throws -> Self {
+        try sqlite(openDatabase(path: path))
+    }
+
+    /// The SQLite file at `path` (made with its folder if missing) in WAL mode, its writer at `synchronous=FULL`.
+    ///
+    /// GRDB's `DatabasePool` sets `synchronous=NORMAL` on its writer when it turns WAL on, after
+    /// `prepareDatabase` has run: a commit is then not synced, and survives a killed process but not the
+    /// file system going away (the chaos run lost every trade of the last seconds when the disk turned
+    /// read-only). So FULL is set again on the writer once the pool is open.
+    static func openDatabase(path: String) throws -> DatabasePool {
         try FileManager.default.createDirectory(
             at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try sqlite(DatabasePool(path: path, configuration: configuration))
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
     }
 
     /// A store in memory: for tests and demos that must leave nothing behind.
@@ -26,7 +37,7 @@ extension PortfolioStore {
         try migrator.migrate(database)
         return Self(
             addTrade: { request, id, now in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     if let answered = try Row.fetchOne(
                         db, sql: "SELECT trade_id, trade FROM request WHERE id = ?", arguments: [request.requestId]) {
                         return try firstAnswer(answered, db)
@@ -45,13 +56,13 @@ extension PortfolioStore {
                     try db.execute(sql: "INSERT INTO request (id, trade_id, trade) VALUES (?, ?, ?)",
                                    arguments: [request.requestId, id, String(decoding: try Wire.encode(trade), as: UTF8.self)])
                     return trade
-                }
+                } }
             },
             removeTrade: { id in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [id])
                     return db.changesCount > 0
-                }
+                } }
             },
             trades: {
                 try await database.read { db in
@@ -59,17 +70,17 @@ extension PortfolioStore {
                 }
             },
             watch: { asset, now in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     try db.execute(sql: "INSERT OR IGNORE INTO watch (asset, added_at) VALUES (?, ?)",
                                    arguments: [asset, Wire.format(now)])
                     return db.changesCount > 0
-                }
+                } }
             },
             unwatch: { asset in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     try db.execute(sql: "DELETE FROM watch WHERE asset = ?", arguments: [asset])
                     return db.changesCount > 0
-                }
+                } }
             },
             watchlist: {
                 try await database.read { db in
@@ -77,7 +88,7 @@ extension PortfolioStore {
                 }
             },
             savePrices: { prices in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     for price in prices {
                         try db.execute(
                             sql: """
@@ -87,7 +98,7 @@ extension PortfolioStore {
                             arguments: [price.asset, price.currency, price.price.description,
                                         price.changePercent24h?.description, Wire.format(price.updatedAt)])
                     }
-                }
+                } }
             },
             prices: {
                 try await database.read { db in
@@ -101,9 +112,9 @@ extension PortfolioStore {
                 }
             },
             saveDocument: { key, body in
-                try await database.write { db in
+                try await writing { try await database.write { db in
                     try db.execute(sql: "INSERT OR REPLACE INTO document (key, body) VALUES (?, ?)", arguments: [key, body])
-                }
+                } }
             },
             document: { key in
                 try await database.read { db in
@@ -164,14 +175,42 @@ extension Row {
     }
 }
 
-/// A stored row that cannot be read back.
-public enum StoreError: Error, Equatable, CustomStringConvertible {
+extension PortfolioStore {
+    /// Runs a write, turning SQLite's "cannot write" errors (a full disk, a read-only or failing one) into
+    /// ``StoreError/unwritable(_:)``: nothing of the write was recorded, and reads go on.
+    static func writing<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_FULL: throw StoreError.unwritable("the disk is full")
+            case .SQLITE_READONLY: throw StoreError.unwritable("the database is read-only")
+            case .SQLITE_IOERR: throw StoreError.unwritable("disk I/O error: the disk is failing or read-only")
+            default: throw error
+            }
+        }
+    }
+}
+
+/// A stored row that cannot be read back, or a write the disk refused.
+public enum StoreError: Error, Equatable, CustomStringConvertible, RPCErrorConvertible {
     /// A column's text is not what was written.
     case corrupt(String)
+    /// The database could not be written (the reason given); nothing of the write was recorded.
+    case unwritable(String)
 
     public var description: String {
         switch self {
         case .corrupt(let detail): "corrupt portfolio database: \(detail)"
+        case .unwritable(let reason): "the portfolio cannot write its database (\(reason)): nothing was recorded"
+        }
+    }
+
+    /// `unwritable` is -32000 (unavailable: retrying later with the same `requestId` is safe), `corrupt` internal.
+    public var rpcError: RPCError {
+        switch self {
+        case .corrupt: .internalError(description)
+        case .unwritable: .unavailable("\(description); reads still work, retry later with the same requestId")
         }
     }
 }

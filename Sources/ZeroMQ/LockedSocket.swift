@@ -16,6 +16,7 @@ public final class LockedSocket: Sendable {
     public let type: SocketType
     private let socket: Mutex<Socket>
     private let dropped = Atomic<Int>(0)
+    private let lossy = Atomic<Int>(0)
     /// Kept alive while the socket is: terminating a context waits for its open sockets.
     private let context: ZMQContext
 
@@ -40,6 +41,40 @@ public final class LockedSocket: Sendable {
         let sent = socket.withLock { socket in (try? socket.send(frames, dontWait: true)) ?? false }
         if !sent { dropped.add(1, ordering: .relaxed) }
         return sent
+    }
+
+    /// What became of a message sent with ``sendReportingLoss(_:)``.
+    public enum Delivery: Sendable, Equatable {
+        /// Queued for every subscriber it is for.
+        case sent
+        /// Queued for all but the subscribers a high-water mark behind, whose copy was dropped.
+        case lossy
+        /// Not queued at all (the socket is closed).
+        case refused
+    }
+
+    /// Messages sent ``Delivery/lossy`` since start.
+    public var lossySends: Int { lossy.load(ordering: .relaxed) }
+
+    /// Sends `frames` without blocking on a PUB socket that has `ZMQ_XPUB_NODROP` set
+    /// (``Socket/IntOption/xpubNoDrop``), and says whether a subscriber lost it.
+    ///
+    /// With NODROP, libzmq refuses a message for everyone when a subscriber it is for is a high-water mark
+    /// behind. It is then sent again without NODROP: every other subscriber gets it and the ones behind lose
+    /// their copy, as a plain PUB does silently, but here it counts (``lossySends``).
+    public func sendReportingLoss(_ frames: [Data]) -> Delivery {
+        let delivery = socket.withLock { socket -> Delivery in
+            if (try? socket.send(frames, dontWait: true)) == true { return .sent }
+            guard (try? socket.set(.xpubNoDrop, false)) != nil else { return .refused }
+            defer { try? socket.set(.xpubNoDrop, true) }
+            return (try? socket.send(frames, dontWait: true)) == true ? .lossy : .refused
+        }
+        switch delivery {
+        case .sent: break
+        case .lossy: lossy.add(1, ordering: .relaxed)
+        case .refused: dropped.add(1, ordering: .relaxed)
+        }
+        return delivery
     }
 
     /// Runs `body` with the socket under the lock: for quick, non-blocking calls (options, ``Socket/lastEndpoint()``).

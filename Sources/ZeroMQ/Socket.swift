@@ -178,7 +178,7 @@ public final class Socket {
     /// Integer socket options.
     public enum IntOption: Sendable {
         case sendHighWaterMark, receiveHighWaterMark, linger, sendTimeout, receiveTimeout
-        case reqRelaxed, reqCorrelate, immediate, routerMandatory, xpubVerbose, curveServer
+        case reqRelaxed, reqCorrelate, immediate, routerMandatory, xpubVerbose, xpubNoDrop, curveServer
         case reconnectInterval, connectTimeout, heartbeatInterval
 
         var rawValue: Int32 {
@@ -193,6 +193,7 @@ public final class Socket {
             case .immediate: ZMQ_IMMEDIATE
             case .routerMandatory: ZMQ_ROUTER_MANDATORY
             case .xpubVerbose: ZMQ_XPUB_VERBOSE
+            case .xpubNoDrop: ZMQ_XPUB_NODROP
             case .curveServer: ZMQ_CURVE_SERVER
             case .reconnectInterval: ZMQ_RECONNECT_IVL
             case .connectTimeout: ZMQ_CONNECT_TIMEOUT

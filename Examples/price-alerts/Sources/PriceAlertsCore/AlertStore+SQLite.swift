@@ -25,11 +25,19 @@ extension AlertStore {
     /// A store in the SQLite file at `path`, made with its folder if missing (WAL, synchronous=FULL: an
     /// acknowledged rule survives the process being killed right after the reply).
     public static func live(path: String) throws -> Self {
+        try sqlite(openDatabase(path: path))
+    }
+
+    /// The SQLite file at `path` (made with its folder if missing) in WAL mode, its writer at `synchronous=FULL`.
+    /// GRDB's `DatabasePool` sets NORMAL on its writer as it turns WAL on (after `prepareDatabase`), which
+    /// leaves a commit unsynced until the next checkpoint: FULL is set again once the pool is open.
+    static func openDatabase(path: String) throws -> DatabasePool {
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         var configuration = Configuration()
         configuration.busyMode = .timeout(5)
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-        return try sqlite(DatabasePool(path: path, configuration: configuration))
+        let pool = try DatabasePool(path: path, configuration: configuration)
+        try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+        return pool
     }
 
     /// A store in an SQLite database in memory, with the file's schema and rules: for tests and demos

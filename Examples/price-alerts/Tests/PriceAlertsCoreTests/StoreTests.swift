@@ -1,5 +1,6 @@
 import Foundation
-import PriceAlertsCore
+import GRDB
+@testable import PriceAlertsCore
 import Testing
 import TickwireClients
 
@@ -67,6 +68,16 @@ struct StoreTests {
         let reopened = try AlertStore.live(path: path)
         #expect(try await reopened.rules() == [held])
         #expect(try await reopened.add(rule("b", above: 1), "req-1").id == "a")
+    }
+
+    /// The file store's writer syncs every commit (`synchronous=FULL`, 2), although GRDB's pool sets NORMAL as it
+    /// turns WAL on: with NORMAL an acknowledged rule is lost when the file system fails before the next checkpoint.
+    @Test func fileStoreSyncsEveryCommit() throws {
+        let path = temporaryDatabase()
+        defer { removeDatabase(path) }
+        let pool = try AlertStore.openDatabase(path: path)
+        #expect(try pool.write { try String.fetchOne($0, sql: "PRAGMA journal_mode") } == "wal")
+        #expect(try pool.write { try Int.fetchOne($0, sql: "PRAGMA synchronous") } == 2)
     }
 
     /// A restarted service keeps its rules and whether each held: the same price does not fire again, a crossing does.
