@@ -113,3 +113,13 @@ extension WireJSONFuzzRegressionTests {
         #expect(try WireJSONDecoder().decode(JSONValue.self, from: Data("[-0.0e-1]".utf8)) == .array([.number(-0.0)]))
     }
 }
+
+extension WireJSONFuzzRegressionTests {
+    /// An invalid escape in a value no one reads (a repeated key's second value) is still invalid JSON: the wire
+    /// refuses it, where Foundation, which checks only what it reads, takes the quote.
+    @Test func anInvalidEscapeInAnUnreadValueIsRefused() throws {
+        let text = Data(#"{"a": "x", "a": "2\."}"#.utf8)
+        #expect(throws: DecodingError.self) { try WireJSONDecoder().decode([String: String].self, from: text) }
+        #expect(throws: (any Error).self) { try JSONSerialization.jsonObject(with: text) }
+    }
+}

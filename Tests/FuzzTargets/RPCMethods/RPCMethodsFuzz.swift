@@ -26,12 +26,14 @@ public final class RPCMethodsFuzz: Sendable {
     private let presenter: RPCMethods
     private let portfolioStandard: RPCMethods
     private let total: @Sendable (TotalRequest) async throws -> TotalResult
+    private let logger: Logger
 
     /// The four method tables, their upstreams mocks of one seeded rates-fetcher, each state fed its
     /// upstreams' first snapshot.
     public init() async throws {
         var logger = Logger(label: "fuzz")
         logger.logLevel = .critical
+        self.logger = logger
         let fetcherClient = RatesFetcherClient.mock(seed: 7, interval: .seconds(3600))
         let converterClient = ConverterClient.mock(fetcher: fetcherClient, logger: logger)
         let portfolioClient = PortfolioClient.mock(fetcher: fetcherClient, converter: converterClient, logger: logger)
@@ -82,7 +84,7 @@ public final class RPCMethodsFuzz: Sendable {
         case 1: methods = converter
         case 2:
             // A fresh portfolio for each input, so trades added by earlier inputs do not pile up.
-            let state = PortfolioState(store: .memory(), total: total, publish: { _ in }, logger: Logger(label: "fuzz", factory: { _ in SwiftLogNoOpLogHandler() }))
+            let state = PortfolioState(store: .memory(), total: total, publish: { _ in }, logger: logger, now: { Date() })
             methods = Portfolio.methods(state, standard: portfolioStandard)
         default: methods = presenter
         }

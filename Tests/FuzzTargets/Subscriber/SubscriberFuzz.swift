@@ -13,17 +13,18 @@ import ZeroMQ
 public final class SubscriberFuzz: Sendable {
     private let subscriber: Subscriber
     /// Whether every other snapshot fails, and how many were asked for in this input.
-    private let snapshots = Mutex((failing: false, calls: 0))
+    private let snapshots: SnapshotMode
 
     /// One subscriber for every input (each starts it from a fresh replica); its socket is never read.
     public init() throws {
         var logger = Logger(label: "fuzz")
         logger.logLevel = .critical
-        let snapshots = self.snapshots
+        let snapshots = SnapshotMode()
+        self.snapshots = snapshots
         subscriber = try Subscriber(
             context: try ZMQContext(), name: "fuzz", endpoint: "inproc://fuzz-subscriber-\(UUID())", prefixes: ["quote.", "price."],
             snapshot: { _ in
-                let fails = snapshots.withLock { state in
+                let fails = snapshots.state.withLock { state in
                     defer { state.calls += 1 }
                     return state.failing && state.calls % 2 == 1
                 }
@@ -34,9 +35,9 @@ public final class SubscriberFuzz: Sendable {
 
     /// The snapshot every synchronisation starts from.
     public static let snapshot = Snapshot(publisher: "fuzz", instance: "run-1", entries: [
-        .init(topic: "quote.bitso.btc_mxn", seq: 5, body: envelope(type: "quote", seq: 5)),
-        .init(topic: "price.BTC.USD", seq: 1, body: envelope(type: "price", seq: 1)),
-        .init(topic: "quote.bitso.eth_mxn", seq: 2, body: "not json"),
+        .init(topic: Topic(constant: "quote.bitso.btc_mxn"), seq: 5, body: envelope(type: "quote", seq: 5)),
+        .init(topic: Topic(constant: "price.BTC.USD"), seq: 1, body: envelope(type: "price", seq: 1)),
+        .init(topic: Topic(constant: "quote.bitso.eth_mxn"), seq: 2, body: "not json"),
     ])
 
     private static func envelope(type: String, seq: UInt64) -> String {
@@ -45,7 +46,7 @@ public final class SubscriberFuzz: Sendable {
 
     /// The problems with how the subscriber took in `input`: empty when none.
     public func check(_ input: Data) async -> [String] {
-        snapshots.withLock { $0 = (failing: (input.first ?? 0) & 1 == 1, calls: 0) }
+        snapshots.state.withLock { $0 = (failing: (input.first ?? 0) & 1 == 1, calls: 0) }
         return Self.problems(await subscriber.takeIn(Self.batches(input.dropFirst())))
     }
 
@@ -86,3 +87,8 @@ public final class SubscriberFuzz: Sendable {
 }
 
 private struct FuzzSnapshotError: Error {}
+
+/// Whether every other snapshot fails, and how many were asked for in the current input.
+private final class SnapshotMode: Sendable {
+    let state = Mutex((failing: false, calls: 0))
+}
