@@ -149,6 +149,7 @@ let package = Package(
             "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
             "ReaderQueue", .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
 

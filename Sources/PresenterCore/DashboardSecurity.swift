@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Synchronization
 
 /// How the dashboard protects itself and its readers: request size limits, security headers on every
@@ -62,7 +63,7 @@ public struct DashboardExposureError: Error, CustomStringConvertible {
 /// only the dashboard's own files (no inline script or style, no framing), and the headers that keep
 /// browsers from sniffing types, framing the pages and leaking their addresses.
 struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
-    static var headers: [(HTTPField.Name, String)] {
+    static var headers: [(HTTPFields.Element.Name, String)] {
         [
             (.contentSecurityPolicy, "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
                 + "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"),
@@ -84,7 +85,7 @@ struct SecurityHeadersMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 }
 
-extension HTTPField.Name {
+extension HTTPFields.Element.Name {
     static let xFrameOptions = Self("X-Frame-Options")!
     static let referrerPolicy = Self("Referrer-Policy")!
 }
@@ -156,11 +157,10 @@ enum CSRF {
 struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
-        struct Token: Decodable { var csrf: String? }
         let cookie = request.cookies[CSRF.cookie]?.value
         // BodyLimitMiddleware has read the body already: reading it again here takes the buffer it kept.
         let body = try await request.body.collect(upTo: .max)
-        let sent = (try? URLEncodedFormDecoder().decode(Token.self, from: String(buffer: body)))?.csrf
+        let sent = (try? URLEncodedFormDecoder().decode(CSRFField.self, from: String(buffer: body)))?.csrf
         guard let cookie, let sent, CSRF.isWellFormed(cookie), constantTimeEqual(cookie, sent) else {
             return DashboardPages.response(
                 status: .forbidden, title: "Form refused",
@@ -170,6 +170,11 @@ struct CSRFMiddleware<Context: RequestContext>: RouterMiddleware {
         }
         return try await next(request, context)
     }
+}
+
+/// The CSRF token of a posted form.
+private struct CSRFField: Decodable {
+    var csrf: String?
 }
 
 /// Whether `a` equals `b`, in a time that depends on their lengths alone.

@@ -56,8 +56,9 @@ struct HostileMasterdataBrowserTests {
             let pages: [(path: String, shows: [String])] = [
                 ("/assets?filter=all", [Self.imageName, Self.scriptName, Self.svgSymbol]),
                 ("/wallets", [Self.walletName]),
-                ("/coins", [Self.imageName]),
-                ("/coins/BTC", [Self.imageName]),
+                // The coin pages name coins after CoinGecko, not the masterdata: what they must show is the page, run nothing.
+                ("/coins", []),
+                ("/coins/BTC", []),
             ]
             for page in pages {
                 let url = URL(string: page.path, relativeTo: stack.baseURL)!.absoluteString

@@ -41,7 +41,8 @@ struct PagesTests {
         #expect(html.contains("href=\"/products?locale=sv_SE&amp;x=1\" data-locale=\"sv_SE\""))
         #expect(html.contains("href=\"/products?locale=de_AT&amp;x=1&amp;currency=SEK\" data-currency=\"SEK\""))
         #expect(html.contains("<div id=\"notices\" class=\"notices\" role=\"alert\"><ul><li>No products to show.</li></ul></div>"))
-        #expect(html.contains("@media (prefers-color-scheme: dark)"))
+        #expect(html.contains("<link rel=\"stylesheet\" href=\"/static/tickwire.css\">"))
+        #expect(Stylesheet.css.contains("@media (prefers-color-scheme: dark)"))
     }
 
     /// Asset rows carry their symbol, both icons and the filter switch links every filter.
