@@ -108,3 +108,25 @@ chaos: release
 	    --report bench/CHAOS.md --command "make chaos CHAOS_SEED=$(CHAOS_SEED)" \
 	    --bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
 	    --plugin-bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+
+# libFuzzer targets (Fuzz/, issue 23): WireJSON against Foundation's decoder, every service's RPC
+# methods, the Subscriber's frames. Builds them with -sanitize=fuzzer,address in release into
+# .build-fuzz, then runs each for FUZZ_SECONDS from its seed corpus Fuzz/corpus/<target>/ (what it
+# finds goes to .build-fuzz/corpus/<target>/, crashes to .build-fuzz/findings/: copy a crash into
+# Fuzz/regressions/<target>/, where FuzzReplayTests replay it in `make test`).
+# FUZZ_ARGS passes libFuzzer flags, e.g. FUZZ_ARGS=-runs=10000000; FUZZ_TARGETS picks targets.
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= WireJSONFuzzer RPCMethodsFuzzer SubscriberFuzzer
+# lld: gold fails with an internal error on the instrumented link.
+FUZZ_BUILD = $(SWIFT) build --package-path Fuzz --scratch-path .build-fuzz -c release -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld
+
+.PHONY: fuzz
+fuzz: deps
+	$(FUZZ_BUILD)
+	@mkdir -p .build-fuzz/findings
+	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; for target in $(FUZZ_TARGETS); do \
+	    mkdir -p .build-fuzz/corpus/$$target; \
+	    echo "== $$target for $(FUZZ_SECONDS) s"; \
+	    SWIFT_BACKTRACE=enable=no "$$bin/$$target" .build-fuzz/corpus/$$target Fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) \
+	        -timeout=20 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$target- $(FUZZ_ARGS) || exit 1; \
+	done

@@ -33,6 +33,10 @@ let package = Package(
         .library(name: "Money", targets: ["Money"]),
         .library(name: "Market", targets: ["Market"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
+        // What the libFuzzer targets of Fuzz/ run on each input (and FuzzReplayTests on the corpus).
+        .library(name: "FuzzWireJSON", targets: ["FuzzWireJSON"]),
+        .library(name: "FuzzSubscriber", targets: ["FuzzSubscriber"]),
+        .library(name: "FuzzRPCMethods", targets: ["FuzzRPCMethods"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -149,6 +153,7 @@ let package = Package(
             "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
             "ReaderQueue", .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
 
@@ -221,6 +226,18 @@ let package = Package(
             "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market",
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // The fuzz targets' checks of one input: WireJSON against Foundation, the Subscriber's frames, every service's RPC methods.
+        .target(name: "FuzzWireJSON", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Market", "Money"], path: "Tests/FuzzTargets/WireJSON"),
+        .target(name: "FuzzSubscriber", dependencies: [
+            "Bus", "BusContract", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/FuzzTargets/Subscriber"),
+        .target(name: "FuzzRPCMethods", dependencies: [
+            "Bus", "BusContract", "TickwireContract", "TickwireClients", "PresenterViews", "Conversion", "PortfolioEngine",
+            "ConverterCore", "PortfolioCore", "RatesFetcherCore", "ServiceSupport", "WireJSON", "WireJSONTesting",
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Tests/FuzzTargets/RPCMethods"),
+        // The seed corpus and every crash the fuzzers found, replayed through the checks.
+        .testTarget(name: "FuzzReplayTests", dependencies: ["FuzzWireJSON", "FuzzSubscriber", "FuzzRPCMethods", "Bus"]),
         .testTarget(
             name: "EndToEndTests",
             dependencies: [

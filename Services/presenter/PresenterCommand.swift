@@ -29,6 +29,8 @@ struct PresenterCommand: AsyncParsableCommand {
     var iconCache: String?
     @Option(name: .customLong("icon-cache-bytes"), help: "The most the icon directory may hold, in bytes")
     var iconCacheBytes: Int = 4 << 20
+    @Option(name: .customLong("dashboard-token"), help: "Require this token to use the dashboard: a login form, or Authorization: Bearer (env TICKWIRE_DASHBOARD_TOKEN)")
+    var dashboardToken: String?
     @OptionGroup var common: CommonOptions
 
     /// Where icons come from.
@@ -52,7 +54,9 @@ struct PresenterCommand: AsyncParsableCommand {
             rep: DefaultEndpoint.presenterRep.resolve(rep),
             http: DefaultEndpoint.presenterHTTP.resolve(http),
             icons: icons == .live ? IconSource(fetch: IconClient.live(http: HTTPClient.shared, logger: runtime.logger).icon) : .none,
-            iconCache: iconCache, iconCacheBytes: iconCacheBytes
+            iconCache: iconCache, iconCacheBytes: iconCacheBytes,
+            security: DashboardSecurity(token: Setting.resolve(dashboardToken, environmentVariable: "TICKWIRE_DASHBOARD_TOKEN")),
+            insecure: common.insecure
         ), upstreams: upstreams, runtime: runtime))
     }
 }

@@ -186,6 +186,27 @@ public final class Subscriber: Service, Sendable {
         }
     }
 
+    /// Takes in `batches` as ``run()`` takes in what the socket reads, from a fresh replica: synchronizes
+    /// first, and again after each batch that loses the state (a gap, a publisher restart), without the
+    /// loop's waits. Returns the events reported. The socket is not read: this is what the fuzzer
+    /// (Tests/FuzzTargets) drives with arbitrary frames.
+    package func takeIn(_ batches: [[[Data]]]) async -> [SubscriberEvent] {
+        var replica = Replica()
+        replica.synchronized = await synchronize(&replica.tracker)
+        for batch in batches {
+            receive(batch, into: &replica, at: .now)
+            if !replica.synchronized { replica.synchronized = await synchronize(&replica.tracker) }
+        }
+        let end = "end of the batches \(UUID())"
+        queue.push(.unavailable(reason: end))
+        var events: [SubscriberEvent] = []
+        while let event = await queue.next() {
+            if case .unavailable(let reason) = event, reason == end { break }
+            events.append(event)
+        }
+        return events
+    }
+
     /// Messages the socket's queue dropped so far, because the subscriber fell `receiveBuffer` behind,
     /// are lost updates: count them and re-synchronise at once, without waiting for a later gap to show it.
     private func noticeDrops(_ dropped: Int, in replica: inout Replica, at now: ContinuousClock.Instant) {

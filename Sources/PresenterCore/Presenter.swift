@@ -20,14 +20,23 @@ public struct PresenterConfiguration: Sendable {
     public var iconCache: String?
     /// The most the icon directory may hold, in bytes.
     public var iconCacheBytes: Int
+    /// The dashboard's login token and request limits.
+    public var security: DashboardSecurity
+    /// Serve the dashboard on an address others can reach even without a token (`--insecure`).
+    public var insecure: Bool
 
     /// A configuration.
-    public init(rep: String, http: String, icons: IconSource = .none, iconCache: String? = nil, iconCacheBytes: Int = 4 << 20) {
+    public init(
+        rep: String, http: String, icons: IconSource = .none, iconCache: String? = nil, iconCacheBytes: Int = 4 << 20,
+        security: DashboardSecurity = DashboardSecurity(), insecure: Bool = false
+    ) {
         self.rep = rep
         self.http = http
         self.icons = icons
         self.iconCache = iconCache
         self.iconCacheBytes = iconCacheBytes
+        self.security = security
+        self.insecure = insecure
     }
 
     /// The HTTP host and port; only `http://host:port` is accepted.
@@ -64,10 +73,11 @@ public enum Presenter {
     /// The services of one presenter process.
     public static func services(_ configuration: PresenterConfiguration, upstreams: PresenterUpstreams, runtime: Runtime) throws -> [any Service] {
         let address = try configuration.httpAddress()
+        try configuration.security.checkExposure(host: address.host, insecure: configuration.insecure)
         let icons = IconStore(
             source: configuration.icons, directory: configuration.iconCache.map { URL(fileURLWithPath: $0, isDirectory: true) },
             maxBytes: configuration.iconCacheBytes)
-        let core = Core(upstreams: upstreams, runtime: runtime, icons: icons)
+        let core = Core(upstreams: upstreams, runtime: runtime, icons: icons, security: configuration.security)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: core.methods)
         runtime.logger.info("dashboard", metadata: ["url": "\(configuration.http)"])
         return [server] + core.followers + [
@@ -92,7 +102,7 @@ public enum Presenter {
         /// The loops that follow the upstreams' streams.
         let followers: [any Service]
 
-        init(upstreams: PresenterUpstreams, runtime: Runtime, icons: IconStore = IconStore()) {
+        init(upstreams: PresenterUpstreams, runtime: Runtime, icons: IconStore = IconStore(), security: DashboardSecurity = DashboardSecurity()) {
             let broadcast = PriceBroadcast()
             self.broadcast = broadcast
             let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) }, onAlert: { broadcast.send($0) })
@@ -105,7 +115,7 @@ public enum Presenter {
             }
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
-            web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime)
+            web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()

@@ -11,7 +11,9 @@ import Prometheus
 import ServiceSupport
 
 /// The dashboard over HTTP: a page per screen, the same views as JSON under
-/// `/api/views/<screen>`, live prices as Server-Sent Events, forms, `/health` and `/metrics`.
+/// `/api/views/<screen>`, live prices as Server-Sent Events, forms, `/health` and `/metrics`; its
+/// scripts and stylesheet under `/static/`; behind ``DashboardSecurity``'s limits, headers, CSRF
+/// tokens and login.
 struct WebServer {
     let screens: Screens
     let state: PresenterState
@@ -20,11 +22,20 @@ struct WebServer {
     let fetcher: RatesFetcherClient
     let icons: IconStore
     let runtime: Runtime
+    let security: DashboardSecurity
+    let sessions = DashboardSessions()
 
     /// The Hummingbird application bound to `host:port`.
     func application(host: String, port: Int) -> some ApplicationProtocol {
         let router = Router()
         router.add(middleware: MetricsMiddleware())
+        router.add(middleware: SecurityHeadersMiddleware())
+        router.add(middleware: BodyLimitMiddleware(maxBytes: security.maxBodyBytes))
+        if let token = security.token { router.add(middleware: LoginMiddleware(token: token, sessions: sessions)) }
+        router.add(middleware: CSRFMiddleware())
+        router.get("/static/:file") { _, context in staticFile(context.parameters.get("file") ?? "") }
+        router.get("/login") { request, _ in loginPage(request, failed: false) }
+        router.post("/login") { request, _ in await logIn(request) }
         router.get("/") { _, _ in Response.redirect(to: "/coins", type: .found) }
         for screen in ["assets", "wallets", "coins", "portfolio", "books", "products", "alerts"] {
             router.get(RouterPath(stringLiteral: "/\(screen)")) { request, _ in await page(screen, request) }
@@ -65,6 +76,7 @@ struct WebServer {
         let logger = runtime.logger
         return Application(
             router: router,
+            server: .http1(configuration: security.serverConfiguration),
             configuration: .init(address: .hostname(host, port: port), serverName: "tickwire-presenter"),
             onServerRunning: { channel in
                 // With port 0 the system picks one: say which, for people and tests.
@@ -75,12 +87,16 @@ struct WebServer {
 
     // MARK: Pages
 
+    /// A screen as a page, its forms carrying the reader's CSRF token (a new one set as a cookie when needed).
     private func page(_ screen: String, _ request: Request, extra: [String: String] = [:]) async -> Response {
-        let rendered = await render(screen, request, extra: extra)
-        return html(rendered.html, status: rendered.status)
+        let token = CSRF.token(of: request)
+        let rendered = await render(screen, request, extra: extra, csrf: token.value)
+        var response = html(rendered.html, status: rendered.status)
+        if token.isNew { response.headers[.setCookie] = CSRF.setCookie(token.value) }
+        return response
     }
 
-    private func render(_ screen: String, _ request: Request, extra: [String: String], notices: [String] = []) async -> RenderedScreen {
+    private func render(_ screen: String, _ request: Request, extra: [String: String], notices: [String] = [], csrf: String = "") async -> RenderedScreen {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         var parameters = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         parameters.merge(extra) { _, new in new }
@@ -90,7 +106,7 @@ struct WebServer {
             let context = try ViewContext.resolve(
                 locale: parameters["locale"], acceptLanguage: request.headers[.acceptLanguage],
                 currency: parameters["currency"], now: now)
-            page = PageContext(context, path: request.uri.path, query: query)
+            page = PageContext(context, path: request.uri.path, query: query, csrfToken: csrf)
         } catch {
             let fallback = PageContext(ViewContext(now: now), path: request.uri.path, query: [])
             let view = ErrorView.make(title: "Bad request", message: error.description, lastGood: nil, context: ViewContext(now: now))
@@ -154,7 +170,7 @@ struct WebServer {
     }
 
     private func formError(_ message: String, screen: String, _ request: Request, extra: [String: String]) async -> Response {
-        let rendered = await render(screen, request, extra: extra, notices: [message])
+        let rendered = await render(screen, request, extra: extra, notices: [message], csrf: CSRF.token(of: request).value)
         return html(rendered.html, status: 400)
     }
 
@@ -162,6 +178,48 @@ struct WebServer {
         let context = ViewContext(now: Date())
         let view = ErrorView.make(title: "Not done", message: message, lastGood: nil, context: context)
         return Pages.error(view, context: PageContext(context, path: "/", query: []))
+    }
+
+    // MARK: Static files and login
+
+    /// `/static/<name>`: the pages' stylesheet and scripts.
+    private func staticFile(_ name: String) -> Response {
+        let file: (type: String, text: String)? = name == "tickwire.css" ? ("text/css; charset=utf-8", Stylesheet.css)
+            : Scripts.files[name].map { ("text/javascript; charset=utf-8", $0) }
+        guard let file else {
+            return Response(status: .notFound, headers: [.contentType: "text/plain; charset=utf-8"],
+                            body: .init(byteBuffer: ByteBuffer(string: "no file \(name)\n")))
+        }
+        return Response(status: .ok, headers: [.contentType: file.type, .cacheControl: "no-cache"],
+                        body: .init(byteBuffer: ByteBuffer(string: file.text)))
+    }
+
+    /// `GET /login`: the login form (only with a token; without one there is nothing to log in to).
+    private func loginPage(_ request: Request, failed: Bool) -> Response {
+        guard security.token != nil else { return Response.redirect(to: "/", type: .found) }
+        let token = CSRF.token(of: request)
+        let next = PageContext.parseQuery(request.uri.query ?? "").first { $0.name == "next" }?.value ?? "/"
+        var response = DashboardPages.html(status: failed ? .unauthorized : .ok, title: "Log in",
+                                           body: DashboardPages.login(csrf: token.value, next: next, failed: failed))
+        if token.isNew { response.headers[.setCookie] = CSRF.setCookie(token.value) }
+        return response
+    }
+
+    /// `POST /login`: with the right token, a session cookie and a redirect to the page asked for (a path on
+    /// this dashboard only); else the form again.
+    private func logIn(_ request: Request) async -> Response {
+        struct LoginForm: Decodable {
+            var token: String
+            var next: String?
+        }
+        guard let expected = security.token else { return Response.redirect(to: "/", type: .found) }
+        guard let form = try? await decodeForm(LoginForm.self, request), constantTimeEqual(form.token, expected) else {
+            return loginPage(request, failed: true)
+        }
+        let next = form.next.flatMap { $0.hasPrefix("/") && !$0.hasPrefix("//") && !$0.hasPrefix("/\\") ? $0 : nil } ?? "/"
+        var response = Response.redirect(to: next, type: .normal)
+        response.headers[.setCookie] = sessions.setCookie(sessions.start())
+        return response
     }
 
     // MARK: Live prices

@@ -40,8 +40,7 @@ public enum RatesFetcher {
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
                 job: FeedJobs.job(feed, environment, coinIDs: configuration.coinIDs))
         }
-        let histories = HistoryCache(coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, publisher: publisher)
-        var methods = runtime.standardMethods(publisher: publisher) {
+        let standard = runtime.standardMethods(publisher: publisher) {
             var upstreams: [String: String] = [:]
             for poller in pollers {
                 let status = await poller.status
@@ -49,6 +48,16 @@ public enum RatesFetcher {
             }
             return Health(service: runtime.service, started: runtime.started, upstreams: upstreams)
         }
+        let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard)
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
+        return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
+    }
+
+    /// `standard` and the fetcher's own methods over `pollers`, with histories from `environment` published
+    /// on `publisher`: what its server serves, and what the fuzzer (Tests/FuzzTargets) calls in process.
+    package static func methods(pollers: [FeedPoller], environment: FetcherEnvironment, publisher: Publisher, standard: RPCMethods) -> RPCMethods {
+        let histories = HistoryCache(coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, publisher: publisher)
+        var methods = standard
         methods.register(RatesFetcherAPI.feeds) {
             var statuses: [FeedStatus] = []
             for poller in pollers { statuses.append(await poller.status) }
@@ -63,7 +72,6 @@ public enum RatesFetcher {
         methods.register(RatesFetcherAPI.history) { try await histories.history($0) }
         let fiatHistories = FiatHistoryCache(client: environment.fiatHistory)
         methods.register(RatesFetcherAPI.ratesHistory) { try await fiatHistories.history($0) }
-        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
-        return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
+        return methods
     }
 }

@@ -65,8 +65,8 @@ final class JSONTape {
     private var ownsText = false
 
     /// Parses the whole text or throws ``JSONSyntaxError``.
-    convenience init(bytes: UnsafeRawBufferPointer, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
-        let buffer = try Self.parse(bytes)
+    convenience init(bytes: UnsafeRawBufferPointer, limits: WireJSONLimits, userInfo: [CodingUserInfoKey: Any]) throws(JSONSyntaxError) {
+        let buffer = try Self.parse(bytes, limits: limits)
         self.init(bytes: bytes, nodes: buffer.base, count: buffer.count, userInfo: userInfo)
     }
 
@@ -80,10 +80,10 @@ final class JSONTape {
         self.owner = owner
     }
 
-    /// The nodes of the whole text, or ``JSONSyntaxError``.
-    static func parse(_ bytes: UnsafeRawBufferPointer) throws(JSONSyntaxError) -> NodeBuffer {
+    /// The nodes of the whole text, or ``JSONSyntaxError`` (also for a text over `limits`).
+    static func parse(_ bytes: UnsafeRawBufferPointer, limits: WireJSONLimits) throws(JSONSyntaxError) -> NodeBuffer {
         var buffer = NodeBuffer(capacity: bytes.count / 8 + 4)
-        var parser = Parser(bytes: bytes)
+        var parser = Parser(bytes: bytes, limits: limits)
         do throws(JSONSyntaxError) {
             parser.skipWhitespace()
             try parser.value(into: &buffer, depth: 0)
@@ -242,6 +242,14 @@ public struct JSONSyntaxError: Error, CustomStringConvertible, Sendable {
     public var offset: Int
     /// What is wrong.
     public var reason: String
+    /// The limit the text crossed, when that is what is wrong.
+    public var limit: WireJSONLimits.Limit?
+
+    public init(offset: Int, reason: String, limit: WireJSONLimits.Limit? = nil) {
+        self.offset = offset
+        self.reason = reason
+        self.limit = limit
+    }
 
     public var description: String { "\(reason) at byte \(offset)" }
 }
@@ -260,16 +268,20 @@ private func hexValue(_ byte: UInt8) -> UInt8 {
 private struct Parser {
     let bytes: UnsafeRawBufferPointer
     var index = 0
+    /// Nesting deeper than `limits.maxDepth` is refused rather than risking the stack.
+    let limits: WireJSONLimits
 
-    /// Nesting deeper than this is refused rather than risking the stack (Foundation stops at 512 too).
-    static let maxDepth = 512
-
-    init(bytes: UnsafeRawBufferPointer) {
+    init(bytes: UnsafeRawBufferPointer, limits: WireJSONLimits) {
         self.bytes = bytes
+        self.limits = limits
     }
 
     func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
         JSONSyntaxError(offset: offset ?? index, reason: reason)
+    }
+
+    func error(exceeding limit: WireJSONLimits.Limit, at offset: Int) -> JSONSyntaxError {
+        JSONSyntaxError(offset: offset, reason: limit.description, limit: limit)
     }
 
     @inline(__always)
@@ -305,7 +317,7 @@ private struct Parser {
 
     @inline(never)
     private mutating func object(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
-        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        guard depth <= limits.maxDepth else { throw error(exceeding: .depth(limits.maxDepth), at: index) }
         let at = nodes.count
         nodes.append(.init(start: 0, end: UInt32(at + 1), next: 0, kind: .object, flag: false))
         var signature: UInt32 = 0, lengths: UInt16 = 0, members = 0
@@ -402,7 +414,7 @@ private struct Parser {
 
     @inline(never)
     private mutating func array(into nodes: inout NodeBuffer, depth: Int) throws(JSONSyntaxError) {
-        guard depth <= Self.maxDepth else { throw error("nested too deeply") }
+        guard depth <= limits.maxDepth else { throw error(exceeding: .depth(limits.maxDepth), at: index) }
         let at = nodes.count
         nodes.append(.init(start: UInt32(index), end: 0, next: 0, kind: .array, flag: false))
         index += 1
@@ -444,7 +456,10 @@ private struct Parser {
             skipPlainASCII()
             guard index < bytes.count else { throw error("unterminated string", at: start - 1) }
             let byte = bytes[index]
-            if byte == UInt8(ascii: "\"") { break }
+            if byte == UInt8(ascii: "\"") {
+                guard index - start <= limits.maxStringLength else { throw error(exceeding: .stringLength(limits.maxStringLength), at: start - 1) }
+                break
+            }
             if byte == UInt8(ascii: "\\") {
                 escaped = true
                 try escape()
@@ -567,6 +582,7 @@ private struct Parser {
             guard index < bytes.count, isDigit(bytes[index]) else { throw error("an exponent needs digits") }
             digits()
         }
+        guard index - start <= limits.maxNumberLength else { throw error(exceeding: .numberLength(limits.maxNumberLength), at: start) }
         nodes.append(.init(start: UInt32(start), end: UInt32(index), next: UInt32(nodes.count + 1), kind: .number, flag: fractional))
     }
 

@@ -10,10 +10,14 @@ import Foundation
 public struct WireJSONDecoder: Sendable {
     @usableFromInline
     let info: UserInfo
+    /// What a text may hold before it is refused.
+    public let limits: WireJSONLimits
 
-    /// A decoder whose values' `init(from:)` see `userInfo`.
-    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:]) {
+    /// A decoder whose values' `init(from:)` see `userInfo`, refusing texts over `limits` with the
+    /// `DecodingError` of invalid JSON, whose underlying ``JSONSyntaxError`` names the limit.
+    public init(userInfo: [CodingUserInfoKey: any Sendable] = [:], limits: WireJSONLimits = .default) {
         info = UserInfo(values: userInfo)
+        self.limits = limits
     }
 
     /// Decodes `type` from the JSON text `data`.
@@ -21,7 +25,7 @@ public struct WireJSONDecoder: Sendable {
         try data.withUnsafeBytes { bytes in
             let tape: JSONTape
             do {
-                tape = try JSONTape(bytes: bytes, userInfo: info.values)
+                tape = try JSONTape(bytes: bytes, limits: limits, userInfo: info.values)
             } catch {
                 throw Self.invalid(error)
             }
@@ -64,7 +68,7 @@ public struct WireJSONDecoder: Sendable {
     /// The nodes of the JSON text `bytes`, or the `DecodingError` for invalid JSON.
     private func nodes(of bytes: UnsafeRawBufferPointer) throws -> NodeStorage {
         do {
-            return NodeStorage(try JSONTape.parse(bytes))
+            return NodeStorage(try JSONTape.parse(bytes, limits: limits))
         } catch {
             throw Self.invalid(error)
         }

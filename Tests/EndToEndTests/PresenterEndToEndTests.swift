@@ -17,9 +17,10 @@ final class FullStack: @unchecked Sendable {
     let portfolioRPC: RPCClient
     let baseURL: URL
 
-    init(feeds: String = "test") async throws {
+    /// The stack; `fetcherArguments` go to rates-fetcher besides its endpoints and feeds.
+    init(feeds: String = "test", fetcherArguments: [String] = []) async throws {
         endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", feeds], in: endpoints.directory)
+        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", feeds] + fetcherArguments, in: endpoints.directory)
         let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
         let portfolio = try ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
         presenter = try ServiceProcess("presenter", [
@@ -57,8 +58,8 @@ final class FullStack: @unchecked Sendable {
 
     /// Runs `body` with a stack of `feeds`, then stops it, also when `body` throws: a test process that exits
     /// with a stop still pending would leave the services running.
-    static func with(feeds: String, _ body: (FullStack) async throws -> Void) async throws {
-        let stack = try await FullStack(feeds: feeds)
+    static func with(feeds: String, fetcherArguments: [String] = [], _ body: (FullStack) async throws -> Void) async throws {
+        let stack = try await FullStack(feeds: feeds, fetcherArguments: fetcherArguments)
         do {
             try await body(stack)
         } catch {
@@ -106,11 +107,19 @@ struct PresenterEndToEndTests {
         #expect(badFilter.status == 400)
         #expect(badFilter.body.contains("bogus"))
 
+        // A form posted without the CSRF token of the page's cookie is refused, and changes nothing.
         var form = URLRequest(url: URL(string: "/coins/BTC/trades", relativeTo: stack.baseURL)!)
         form.httpMethod = "POST"
         form.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-        form.httpBody = Data("amount=-1&price=100&currency=USD&date=2026-01-02&requestId=form-1".utf8)
-        let (formBody, formResponse) = try await URLSession.shared.data(for: form)
+        form.httpBody = Data("amount=1&price=100&currency=USD&date=2026-01-02&requestId=form-0".utf8)
+        let (_, forged) = try await URLSession(configuration: .ephemeral).data(for: form)
+        #expect((forged as? HTTPURLResponse)?.statusCode == 403)
+        let (_, page) = try await URLSession(configuration: .ephemeral).data(from: URL(string: "/coins/BTC", relativeTo: stack.baseURL)!)
+        let cookie = try #require((page as? HTTPURLResponse)?.value(forHTTPHeaderField: "Set-Cookie"))
+        let token = String(try #require(cookie.split(separator: ";").first?.split(separator: "=").last))
+        form.setValue("tickwire_csrf=\(token)", forHTTPHeaderField: "Cookie")
+        form.httpBody = Data("amount=-1&price=100&currency=USD&date=2026-01-02&requestId=form-1&csrf=\(token)".utf8)
+        let (formBody, formResponse) = try await URLSession(configuration: .ephemeral).data(for: form)
         #expect((formResponse as? HTTPURLResponse)?.statusCode == 400)
         #expect(String(decoding: formBody, as: UTF8.self).contains("The trade was not added: invalid params: amount must be positive"),
                 "a refused trade says why on the page")

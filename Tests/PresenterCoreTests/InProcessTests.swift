@@ -16,32 +16,36 @@ struct InProcessPresenter {
     let portfolio: PortfolioClient
     private let followers: [Task<Void, Never>]
 
-    init(portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient = .failing) throws {
+    init(
+        portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient = .failing,
+        security: DashboardSecurity = DashboardSecurity()
+    ) throws {
         var logger = Logger(label: "presenter-test")
         logger.logLevel = .critical
         self.portfolio = portfolio
         core = Presenter.Core(upstreams: PresenterUpstreams(portfolio: portfolio, converter: converter, fetcher: fetcher, alerts: alerts),
-                              runtime: try Runtime(service: "presenter", logger: logger))
+                              runtime: try Runtime(service: "presenter", logger: logger), security: security)
         followers = core.followers.map { follower in Task { try? await follower.run() } }
     }
 
     /// A presenter over mocks of one shared mock rates-fetcher, the converter replaced by `converter` if given.
-    static func mocks(converter: ConverterClient? = nil) throws -> InProcessPresenter {
+    static func mocks(converter: ConverterClient? = nil, security: DashboardSecurity = DashboardSecurity()) throws -> InProcessPresenter {
         let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
         let converter = converter ?? .mock(fetcher: fetcher)
         return try InProcessPresenter(
-            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: .mock(converter: converter))
+            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: .mock(converter: converter),
+            security: security)
     }
 
-    /// Runs `body` against the dashboard's router, once the streams have been taken in.
-    func test(_ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+    /// Runs `body` against the dashboard's router (or, `.live`, its server on a free port), once the streams have been taken in.
+    func test(_ mode: TestingSetup = .router, _ body: @Sendable (any TestClientProtocol) async throws -> Void) async throws {
         let state = core.state
         let ready = await poll {
             let assets = await state.masterdata.assets, prices = await state.prices
             return !assets.isEmpty && !prices.isEmpty
         }
         #expect(ready, "the mock streams reached the presenter")
-        try await core.web.application(host: "127.0.0.1", port: 0).test(.router, body)
+        try await core.web.application(host: "127.0.0.1", port: 0).test(mode, body)
         for follower in followers { follower.cancel() }
     }
 }
@@ -62,6 +66,24 @@ extension TestResponse {
 /// A form body.
 func form(_ fields: [(String, String)]) -> ByteBuffer {
     ByteBuffer(string: fields.map { "\($0.0)=\($0.1.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0.1)" }.joined(separator: "&"))
+}
+
+/// A browser's CSRF token: the cookie a page sets, which its forms repeat.
+struct CSRFToken {
+    let value: String
+
+    /// The token the page at `path` gives.
+    init(from client: some TestClientProtocol, path: String = "/coins", headers: HTTPFields = [:]) async throws {
+        let page = try await client.execute(uri: path, method: .get, headers: headers)
+        let cookie = try #require(page.headers[.setCookie], "\(path) sets the CSRF cookie")
+        value = String(try #require(cookie.split(separator: ";").first?.split(separator: "=").last))
+    }
+
+    /// The headers of a form post that carries the cookie.
+    var headers: HTTPFields { [.contentType: "application/x-www-form-urlencoded", .cookie: "tickwire_csrf=\(value)"] }
+
+    /// `fields` and the token, as a form body.
+    func form(_ fields: [(String, String)]) -> ByteBuffer { PresenterCoreTests.form(fields + [("csrf", value)]) }
 }
 
 @Suite("Presenter in process, over mock and failing clients")
@@ -94,9 +116,9 @@ struct InProcessTests {
         let presenter = try InProcessPresenter.mocks()
         try await presenter.test { client in
             let fields = [("amount", "0.25"), ("price", "50000"), ("currency", "USD"), ("date", "2026-01-02"), ("requestId", "form-1")]
+            let csrf = try await CSRFToken(from: client, path: "/coins/BTC")
             for _ in 0..<2 {
-                let added = try await client.execute(uri: "/coins/BTC/trades", method: .post,
-                                                     headers: [.contentType: "application/x-www-form-urlencoded"], body: form(fields))
+                let added = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
                 #expect(added.status == .seeOther)
                 #expect(added.headers[.location] == "/coins/BTC?added=1")
             }
@@ -105,8 +127,8 @@ struct InProcessTests {
             let page = try await client.execute(uri: "/portfolio", method: .get)
             #expect(page.text.contains("0.25"))
 
-            let bad = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                                               body: form([("amount", "zero"), ("price", "1"), ("currency", "USD"), ("date", "2026-01-02"), ("requestId", "form-2")]))
+            let bad = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers,
+                                               body: csrf.form([("amount", "zero"), ("price", "1"), ("currency", "USD"), ("date", "2026-01-02"), ("requestId", "form-2")]))
             #expect(bad.status == .badRequest)
             #expect(bad.text.contains("The trade was not added"))
         }
@@ -116,15 +138,19 @@ struct InProcessTests {
     @Test func watchAndRefreshForms() async throws {
         let presenter = try InProcessPresenter.mocks()
         try await presenter.test { client in
-            #expect(try await client.execute(uri: "/coins/ETH/watch", method: .post).status == .seeOther)
+            let csrf = try await CSRFToken(from: client)
+            func post(_ uri: String) async throws -> TestResponse {
+                try await client.execute(uri: uri, method: .post, headers: csrf.headers, body: csrf.form([]))
+            }
+            #expect(try await post("/coins/ETH/watch").status == .seeOther)
             #expect(try await presenter.portfolio.watchlist() == ["ETH"])
             let watchlist = try await client.execute(uri: "/coins?scope=watchlist", method: .get)
             #expect(watchlist.text.contains("ETH"))
-            #expect(try await client.execute(uri: "/coins/ETH/unwatch", method: .post).status == .seeOther)
+            #expect(try await post("/coins/ETH/unwatch").status == .seeOther)
             #expect(try await presenter.portfolio.watchlist() == [])
-            #expect(try await client.execute(uri: "/coins/NOPE/watch", method: .post).status == .badRequest)
-            let refreshed = try await client.execute(uri: "/books/refresh", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
-                                                     body: form([("return", "/books/btc_mxn")]))
+            #expect(try await post("/coins/NOPE/watch").status == .badRequest)
+            let refreshed = try await client.execute(uri: "/books/refresh", method: .post, headers: csrf.headers,
+                                                     body: csrf.form([("return", "/books/btc_mxn")]))
             #expect(refreshed.status == .seeOther)
             #expect(refreshed.headers[.location] == "/books/btc_mxn")
         }

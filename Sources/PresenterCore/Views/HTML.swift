@@ -18,28 +18,6 @@ public func escapeHTML(_ text: String) -> String {
 
 /// Markup helpers shared by the pages.
 enum HTML {
-    /// `text` as a double-quoted JavaScript string literal that is also safe inside a `<script>` element:
-    /// quotes, backslashes, `<`, `>`, `&`, line breaks and control characters are escaped.
-    static func scriptString(_ text: String) -> String {
-        var literal = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\\": literal += "\\\\"
-            case "\"": literal += "\\\""
-            case "<", ">", "&", "'", "\u{2028}", "\u{2029}": literal += unicodeEscape(scalar)
-            case _ where scalar.value < 0x20: literal += unicodeEscape(scalar)
-            default: literal.unicodeScalars.append(scalar)
-            }
-        }
-        return literal + "\""
-    }
-
-    /// `\uXXXX` for a scalar of the Basic Multilingual Plane.
-    private static func unicodeEscape(_ scalar: Unicode.Scalar) -> String {
-        let hex = String(scalar.value, radix: 16)
-        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }
-
     /// An icon that switches to its dark variant in dark mode.
     static func icon(light: String, dark: String, alt: String, size: Int = 28) -> String {
         """

@@ -1,5 +1,5 @@
 import PresenterViews
-/// The frame every page shares: document head with the stylesheet, navigation, locale and currency switches,
+/// The frame every page shares: document head linking the stylesheet, navigation, locale and currency switches,
 /// the notices area, and the data-age footer.
 enum Layout {
     /// The pages the navigation bar links, in order.
@@ -27,7 +27,7 @@ enum Layout {
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <meta name="color-scheme" content="light dark">
         <title>\(escapeHTML(title)) · Tickwire</title>
-        <style>\(Stylesheet.css)</style>
+        <link rel="stylesheet" href="/static/tickwire.css">
         \(head)
         </head>
         <body>

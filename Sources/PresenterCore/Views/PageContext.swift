@@ -30,10 +30,13 @@ public struct PageContext: Sendable, Equatable {
     public var requestId: String
     /// The current moment (the default date of the trade form).
     public var now: Date
+    /// The reader's CSRF token, which every form that changes state carries in its `csrf` field.
+    public var csrfToken: String
 
     /// A page context; `requestId` defaults to a fresh UUID.
-    public init(locale: String, currency: String, path: String, query: [QueryItem] = [], now: Date, requestId: String = UUID().uuidString) {
+    public init(locale: String, currency: String, path: String, query: [QueryItem] = [], now: Date, requestId: String = UUID().uuidString, csrfToken: String = "") {
         self.locale = locale
+        self.csrfToken = csrfToken
         self.currency = currency
         self.path = path
         self.query = query
@@ -42,8 +45,8 @@ public struct PageContext: Sendable, Equatable {
     }
 
     /// The page context for a view built with `context`.
-    public init(_ context: ViewContext, path: String, query: [QueryItem] = [], requestId: String = UUID().uuidString) {
-        self.init(locale: context.locale, currency: context.currency, path: path, query: query, now: context.now, requestId: requestId)
+    public init(_ context: ViewContext, path: String, query: [QueryItem] = [], requestId: String = UUID().uuidString, csrfToken: String = "") {
+        self.init(locale: context.locale, currency: context.currency, path: path, query: query, now: context.now, requestId: requestId, csrfToken: csrfToken)
     }
 
     /// The items of a raw query string ("a=1&b=x%20y"), percent-decoded, `+` read as a space.

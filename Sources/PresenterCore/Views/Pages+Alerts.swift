@@ -27,6 +27,6 @@ extension Pages {
             <tbody>\(fired.joined(separator: "\n"))</tbody></table>
             """
         return Layout.document(title: "Alerts", context: context, notices: view.notices, dataAge: nil, body: body,
-                               scripts: Scripts.liveAlerts(currency: context.currency))
+                               scripts: Scripts.tag("live-alerts.js", data: [("currency", context.currency)]))
     }
 }

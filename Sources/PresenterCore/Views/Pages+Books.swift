@@ -49,6 +49,7 @@ extension Pages {
         """
         <form id="refresh" class="inline" method="post" action="/books/refresh">\
         <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))">\
+        <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">\
         <input type="hidden" name="return" value="\(escapeHTML(context.href(page: context.path)))">\
         <button type="submit">Refresh</button></form>
         """

@@ -25,7 +25,7 @@ extension Pages {
             """
         return Layout.document(
             title: "Coins", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
-            scripts: Scripts.livePrices(currency: view.currency ?? context.currency)
+            scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
         )
     }
 
@@ -77,7 +77,8 @@ extension Pages {
             """
         return Layout.document(
             title: "\(view.name) (\(view.symbol))", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
-            scripts: Scripts.livePrices(currency: view.currency ?? context.currency) + Scripts.chartReadout + Scripts.tradePrice
+            scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
+                + Scripts.tag("chart-readout.js") + Scripts.tag("trade-price.js")
         )
     }
 
@@ -99,6 +100,7 @@ extension Pages {
         return """
             <form class="inline watch" method="post" action="\(escapeHTML(action))">\
             <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))-\(escapeHTML(symbol))">\
+            <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">\
             <button type="submit" class="link" aria-pressed="\(watched)" title="\(watched ? "Remove from" : "Add to") watch list">\(watched ? "★" : "☆")</button></form>
             """
     }
@@ -118,6 +120,7 @@ extension Pages {
         return """
             <form id="trade-form" class="card" method="post" action="\(escapeHTML("/coins/\(symbol)/trades"))">
             <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))">
+            <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">
             <label>Amount (\(escapeHTML(symbol)))<input name="amount" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="0.5"></label>
             <label>Price per unit<input name="price" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="\(escapeHTML(placeholder))"></label>
             <label>Currency<select name="currency">\(options)</select></label>

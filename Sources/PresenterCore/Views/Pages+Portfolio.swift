@@ -26,7 +26,7 @@ extension Pages {
             """
         return Layout.document(
             title: "Portfolio", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
-            scripts: Scripts.livePrices(currency: view.currency ?? context.currency)
+            scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
         )
     }
 

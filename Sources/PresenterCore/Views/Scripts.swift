@@ -1,16 +1,28 @@
 import PresenterViews
-/// The pages' small inline scripts: no build step, no external files.
+/// The pages' small scripts, served as files under `/static/` (the Content-Security-Policy allows no
+/// inline script): no build step. A page passes a script its parameters in `data-` attributes of the
+/// `<script>` element, which the script reads from `document.currentScript`.
 enum Scripts {
+    /// The scripts by file name, as `/static/<name>` serves them.
+    static let files: [String: String] = [
+        "live-prices.js": livePrices, "live-alerts.js": liveAlerts, "trade-price.js": tradePrice, "chart-readout.js": chartReadout,
+    ]
+
+    /// The `<script>` element that loads `/static/<name>`, with `data-` attributes (escaped) for its parameters.
+    static func tag(_ name: String, data: [(String, String)] = []) -> String {
+        let attributes = data.map { " data-\($0.0)=\"\(escapeHTML($0.1))\"" }.joined()
+        return "<script src=\"/static/\(name)\"\(attributes)></script>"
+    }
+
     /// Live prices: listens to `/events?currency=…` (Server-Sent Events) and writes each update into the
     /// cells marked `data-price-for="SYMBOL"` (price text and `data-raw`) and `data-change-for="SYMBOL"`
     /// (change text and its up/down/flat class). Updates in another currency are ignored.
-    static func livePrices(currency: String) -> String {
-        """
-        <script>
+    /// Its parameter: `data-currency`.
+    static let livePrices = """
         (function () {
           var status = document.getElementById("live-status");
           if (!("EventSource" in window)) { if (status) status.textContent = "live prices unavailable"; return; }
-          var currency = \(HTML.scriptString(currency));
+          var currency = document.currentScript.getAttribute("data-currency");
           var source = new EventSource("/events?currency=" + encodeURIComponent(currency));
           source.onopen = function () { if (status) status.textContent = "live"; };
           source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
@@ -35,19 +47,17 @@ enum Scripts {
             });
           };
         })();
-        </script>
         """
-    }
 
     /// Live alerts: listens to the `alert` events of `/events` and adds each to the top of `#fired`.
-    static func liveAlerts(currency: String) -> String {
-        """
-        <script>
+    /// Its parameter: `data-currency`.
+    static let liveAlerts = """
         (function () {
           var status = document.getElementById("live-status");
           var table = document.querySelector("#fired tbody");
+          var currency = document.currentScript.getAttribute("data-currency");
           if (!("EventSource" in window) || !table) { if (status) status.textContent = "live alerts unavailable"; return; }
-          var source = new EventSource("/events?currency=" + encodeURIComponent(\(HTML.scriptString(currency))));
+          var source = new EventSource("/events?currency=" + encodeURIComponent(currency));
           source.onopen = function () { if (status) status.textContent = "live"; };
           source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
           source.addEventListener("alert", function (event) {
@@ -65,13 +75,10 @@ enum Scripts {
             table.insertBefore(row, table.firstChild);
           });
         })();
-        </script>
         """
-    }
 
     /// The trade form's suggested price follows the currency chosen: the selected option's `data-price`.
     static let tradePrice = """
-        <script>
         (function () {
           var form = document.getElementById("trade-form");
           if (!form) { return; }
@@ -84,12 +91,10 @@ enum Scripts {
           select.addEventListener("change", suggest);
           suggest();
         })();
-        </script>
         """
 
     /// The chart read-out: hovering or focusing a point shows its date and price under the chart.
     static let chartReadout = """
-        <script>
         (function () {
           var readout = document.getElementById("chart-readout");
           if (!readout) return;
@@ -99,6 +104,5 @@ enum Scripts {
             point.addEventListener("focus", show);
           });
         })();
-        </script>
         """
 }

@@ -1,5 +1,6 @@
 import PresenterViews
-/// The pages' one stylesheet, inlined in every document: no external assets. Dark mode follows the system.
+/// The pages' one stylesheet, served as `/static/tickwire.css` (the Content-Security-Policy allows no inline
+/// style). Dark mode follows the system.
 enum Stylesheet {
     /// The CSS.
     static let css = """

@@ -1,0 +1,116 @@
+import Bus
+import BusContract
+import Conversion
+import ConverterCore
+import Foundation
+import Logging
+import PortfolioCore
+import PortfolioEngine
+import PresenterViews
+import RatesFetcherCore
+import ServiceSupport
+import TickwireClients
+import TickwireContract
+import WireJSON
+import WireJSONTesting
+
+/// Every service's JSON-RPC methods, the real handlers over mock upstreams, fed arbitrary request bytes:
+/// each input's first byte picks the service (rates-fetcher, converter, portfolio, presenter), the rest is
+/// the request. Whatever comes in, the answer must be one JSON-RPC response, never a crash.
+public final class RPCMethodsFuzz: Sendable {
+    /// The services, in the order the first byte picks them.
+    public static let services = ["rates-fetcher", "converter", "portfolio", "presenter"]
+
+    private let fetcher: RPCMethods
+    private let converter: RPCMethods
+    private let presenter: RPCMethods
+    private let portfolioStandard: RPCMethods
+    private let total: @Sendable (TotalRequest) async throws -> TotalResult
+    private let logger: Logger
+
+    /// The four method tables, their upstreams mocks of one seeded rates-fetcher, each state fed its
+    /// upstreams' first snapshot.
+    public init() async throws {
+        var logger = Logger(label: "fuzz")
+        logger.logLevel = .critical
+        self.logger = logger
+        let fetcherClient = RatesFetcherClient.mock(seed: 7, interval: .seconds(3600))
+        let converterClient = ConverterClient.mock(fetcher: fetcherClient, logger: logger)
+        let portfolioClient = PortfolioClient.mock(fetcher: fetcherClient, converter: converterClient, logger: logger)
+        total = converterClient.total
+
+        let fetcherRuntime = try Runtime(service: "rates-fetcher", logger: logger)
+        let publisher = try Publisher(
+            context: fetcherRuntime.context, service: "rates-fetcher", endpoints: ["inproc://fuzz-rates-fetcher-\(UUID())"], logger: logger)
+        let environment = FetcherEnvironment.mock(seed: 7)
+        let pollers = Feed.allCases.map { feed in
+            FeedPoller(feed: feed, period: .seconds(3600), publisher: publisher, logger: logger,
+                       job: FeedJobs.job(feed, environment, coinIDs: FetcherConfiguration.defaultCoinIDs))
+        }
+        fetcher = RatesFetcher.methods(
+            pollers: pollers, environment: environment, publisher: publisher,
+            standard: fetcherRuntime.standardMethods(publisher: publisher) { Health(service: "rates-fetcher", started: Date(), upstreams: [:]) })
+
+        let converterState = ConverterState(currencies: ["USD", "SEK", "EUR", "MXN"], logger: logger)
+        if let snapshot = await Self.firstSnapshot(of: fetcherClient.updates([.rate, .quote])) { _ = await converterState.apply(snapshot) }
+        let converterRuntime = try Runtime(service: "converter", logger: logger)
+        converter = Converter.methods(converterState, standard: converterRuntime.standardMethods(publisher: nil) {
+            Health(service: "converter", started: Date(), upstreams: [:])
+        })
+
+        let portfolioRuntime = try Runtime(service: "portfolio", logger: logger)
+        portfolioStandard = portfolioRuntime.standardMethods(publisher: nil) { Health(service: "portfolio", started: Date(), upstreams: [:]) }
+
+        let presenterState = PresenterState(logger: logger)
+        if let snapshot = await Self.firstSnapshot(of: fetcherClient.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])) {
+            await presenterState.apply(snapshot, from: "rates-fetcher")
+        }
+        if let snapshot = await Self.firstSnapshot(of: converterClient.prices()) { await presenterState.apply(snapshot, from: "converter") }
+        let builder = ScreenBuilder(state: presenterState, sources: ViewSources(
+            portfolio: portfolioClient, fetcher: fetcherClient, alerts: .mock(converter: converterClient), converter: converterClient))
+        let presenterRuntime = try Runtime(service: "presenter", logger: logger)
+        var presenter = presenterRuntime.standardMethods(publisher: nil) { Health(service: "presenter", started: Date(), upstreams: [:]) }
+        presenter.register(PresenterAPI.view) { try await builder.view($0) }
+        self.presenter = presenter
+    }
+
+    /// The problems with the answer to `input`: empty when it is one JSON-RPC response.
+    public func check(_ input: Data) async -> [String] {
+        guard let selector = input.first else { return [] }
+        let request = input.dropFirst()
+        let methods: RPCMethods
+        switch Int(selector) % Self.services.count {
+        case 0: methods = fetcher
+        case 1: methods = converter
+        case 2:
+            // A fresh portfolio for each input, so trades added by earlier inputs do not pile up.
+            let state = PortfolioState(store: .memory(), total: total, publish: { _ in }, logger: logger, now: { Date() })
+            methods = Portfolio.methods(state, standard: portfolioStandard)
+        default: methods = presenter
+        }
+        let answer = await methods.handle(Data(request))
+        return Self.problems(answer)
+    }
+
+    /// What is wrong with `answer` as a JSON-RPC 2.0 response.
+    public static func problems(_ answer: Data) -> [String] {
+        let text = String(decoding: answer, as: UTF8.self)
+        guard case .object(let members)? = try? WireJSONDecoder().decode(JSONValue.self, from: answer) else {
+            return ["the answer is not a JSON object: \(text)"]
+        }
+        var problems: [String] = []
+        if members["jsonrpc"] != .string("2.0") { problems.append("the answer lacks \"jsonrpc\": \"2.0\": \(text)") }
+        if (members["result"] == nil) == (members["error"] == nil) { problems.append("the answer must hold one of result and error: \(text)") }
+        if case .object(let error)? = members["error"] {
+            if case .number? = error["code"], case .string? = error["message"] {} else { problems.append("an error without code and message: \(text)") }
+        }
+        return problems
+    }
+
+    private static func firstSnapshot<Value>(of events: StreamEvents<Value>) async -> StreamEvent<Value>? {
+        for await event in events {
+            if case .snapshot = event { return event }
+        }
+        return nil
+    }
+}
