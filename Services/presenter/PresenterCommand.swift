@@ -56,7 +56,7 @@ struct PresenterCommand: AsyncParsableCommand {
             icons: icons == .live ? IconSource(fetch: IconClient.live(http: HTTPClient.shared, logger: runtime.logger).icon) : .none,
             iconCache: iconCache, iconCacheBytes: iconCacheBytes,
             security: DashboardSecurity(token: Setting.resolve(dashboardToken, environmentVariable: "TICKWIRE_DASHBOARD_TOKEN")),
-            insecure: common.insecure
+            insecure: common.insecureAllowed
         ), upstreams: upstreams, runtime: runtime))
     }
 }

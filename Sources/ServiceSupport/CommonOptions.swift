@@ -12,7 +12,7 @@ public struct CommonOptions: ParsableArguments {
     @Option(help: "keys directory (public/, private/, writers/) that turns on CURVE on every socket, made by `tickwire-keys generate DIR` (env TICKWIRE_KEYS; default none: plain)")
     public var keys: String?
     /// `--insecure`: bind non-loopback tcp addresses without keys anyway.
-    @Flag(help: "allow binding a non-loopback tcp address without --keys (everything on it is readable and writable by anyone who reaches it)")
+    @Flag(help: "allow binding a non-loopback tcp address without --keys (everything on it is readable and writable by anyone who reaches it; env TICKWIRE_INSECURE=1)")
     public var insecure = false
     /// `--max-message-bytes`: the largest message a socket takes.
     @Option(name: .customLong("max-message-bytes"), help: "the largest message a socket takes; a peer sending more is disconnected (env TICKWIRE_MAX_MESSAGE_BYTES; default 4194304)")
@@ -31,6 +31,12 @@ public struct CommonOptions: ParsableArguments {
         }
     }
 
+    /// Whether non-loopback binds without keys were allowed, by `--insecure` or `TICKWIRE_INSECURE=1` (`true`, `yes`):
+    /// the environment's form is for containers, which bind every interface of their own network.
+    public var insecureAllowed: Bool {
+        insecure || ["1", "true", "yes"].contains(Setting.resolve(nil, environmentVariable: "TICKWIRE_INSECURE", default: "").lowercased())
+    }
+
     /// The security asked for by flags or environment; loads the keys directory.
     public var security: SecuritySettings {
         get throws {
@@ -43,7 +49,7 @@ public struct CommonOptions: ParsableArguments {
                 limit = value
             }
             let keys = try Setting.resolve(keys, environmentVariable: "TICKWIRE_KEYS").map { try KeyDirectory(URL(fileURLWithPath: $0)) }
-            return SecuritySettings(keys: keys, insecure: insecure, maxMessageBytes: limit)
+            return SecuritySettings(keys: keys, insecure: insecureAllowed, maxMessageBytes: limit)
         }
     }
 }

@@ -20,20 +20,6 @@ private func builtExecutable(_ executable: String) -> URL? {
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
-/// Runs `executable` with `arguments`; its exit status and everything it wrote.
-private func run(_ executable: URL, _ arguments: [String]) throws -> (status: Int32, output: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = pipe
-    try process.run()
-    let output = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: output, as: UTF8.self))
-}
-
 /// Every `TICKWIRE_…` name in `text`.
 private func variables(in text: String) -> Set<String> {
     Set(text.matches(of: /TICKWIRE_[A-Z0-9_]*[A-Z0-9]/).map { String($0.output) })
@@ -55,7 +41,7 @@ private func systemdAnalyze() -> URL? {
 @Suite("systemd units and their environment files")
 struct SystemdUnitTests {
     /// `systemd-analyze verify` accepts every unit (each `ExecStart` pointed at the executable built here).
-    @Test func unitsVerify() throws {
+    @Test func unitsVerify() async throws {
         guard let analyze = systemdAnalyze() else {
             print("skipped: systemd-analyze is not installed, so the units are not verified")
             return
@@ -73,7 +59,7 @@ struct SystemdUnitTests {
             try text.write(to: copy, atomically: true, encoding: .utf8)
             paths.append(copy.path)
         }
-        let (status, output) = try run(analyze, ["verify", "--man=no"] + paths)
+        let (status, output) = try await ChildProcess.run(analyze, ["verify", "--man=no"] + paths)
         #expect(status == 0, "systemd-analyze verify failed:\n\(output)")
         #expect(!output.contains("tickwire"), "systemd-analyze verify complained:\n\(output)")
     }
@@ -98,13 +84,13 @@ struct SystemdUnitTests {
     }
 
     /// Each service's environment file lists every variable it reads (those its `--help` names), and no other.
-    @Test func environmentFilesListEveryVariable() throws {
+    @Test func environmentFilesListEveryVariable() async throws {
         for (executable, _) in units {
             guard let built = builtExecutable(executable) else {
                 print("skipped for \(executable): not built here (build it to check its environment file)")
                 continue
             }
-            let help = try run(built, ["--help"])
+            let help = try await ChildProcess.run(built, ["--help"])
             #expect(help.status == 0)
             let read = variables(in: help.output)
             #expect(read.contains("TICKWIRE_LOG_LEVEL"), "\(executable)'s help names no variable:\n\(help.output)")
