@@ -23,7 +23,7 @@ struct KeysCommand: ParsableCommand {
         @Option(help: "clients that may also change state (trades, watch list, refresh, alert rules), comma-separated")
         var writers: String = ""
         @Option(help: "the services, comma-separated")
-        var services: String = "rates-fetcher,converter,portfolio,presenter,price-alerts"
+        var services: String = "rates-fetcher,converter,portfolio,presenter,price-alerts,tickwire-proxy"
 
         func run() throws {
             let url = URL(fileURLWithPath: directory)

@@ -19,14 +19,42 @@ public struct ProxyConfiguration: Sendable, Equatable {
     /// How long the proxy may hear nothing from upstream (heartbeats come every second) before its
     /// health says so.
     public var upstreamTimeout: Duration
+    /// The service the upstreams are, whose public key (`public/<name>.key` of the keys directory) the XSUB
+    /// socket expects of them when the proxy has keys.
+    public var upstreamService: String
+
+    /// The upstream service when none is named.
+    public static let defaultUpstreamService = "converter"
 
     /// A configuration; it needs at least one upstream or upstream bind.
-    public init(upstreams: [String], upstreamBinds: [String] = [], binds: [String], rep: String, upstreamTimeout: Duration = .seconds(3)) {
+    public init(
+        upstreams: [String], upstreamBinds: [String] = [], binds: [String], rep: String, upstreamTimeout: Duration = .seconds(3),
+        upstreamService: String = ProxyConfiguration.defaultUpstreamService
+    ) {
         self.upstreams = upstreams
         self.upstreamBinds = upstreamBinds
         self.binds = binds
         self.rep = rep
         self.upstreamTimeout = upstreamTimeout
+        self.upstreamService = upstreamService
+    }
+}
+
+/// How the proxy's sockets are secured: the XSUB socket connecting to upstreams (a CURVE client of them), the
+/// XSUB socket's binds for publishers and the XPUB socket's binds for subscribers (CURVE servers).
+public struct ProxySecurity: Sendable {
+    /// For the connections to ``ProxyConfiguration/upstreams``.
+    public var upstreams: SocketSecurity
+    /// For ``ProxyConfiguration/upstreamBinds``.
+    public var upstreamBinds: SocketSecurity
+    /// For ``ProxyConfiguration/binds``.
+    public var binds: SocketSecurity
+
+    /// Security for each side; plain by default.
+    public init(upstreams: SocketSecurity = SocketSecurity(), upstreamBinds: SocketSecurity = SocketSecurity(), binds: SocketSecurity = SocketSecurity()) {
+        self.upstreams = upstreams
+        self.upstreamBinds = upstreamBinds
+        self.binds = binds
     }
 }
 
@@ -60,8 +88,11 @@ public final class FanOutProxy: Service, Sendable {
         var lastGrowth: ContinuousClock.Instant?
     }
 
-    /// Binds and connects the proxy's sockets and starts it on its own thread.
-    public init(context: ZMQContext, service: String = "tickwire-proxy", configuration: ProxyConfiguration, logger: Logger) throws {
+    /// Binds and connects the proxy's sockets with `security` and starts it on its own thread.
+    public init(
+        context: ZMQContext, service: String = "tickwire-proxy", configuration: ProxyConfiguration,
+        security: ProxySecurity = ProxySecurity(), logger: Logger
+    ) throws {
         guard !(configuration.upstreams.isEmpty && configuration.upstreamBinds.isEmpty) else {
             throw ProxyConfigurationError.noUpstream
         }
@@ -78,11 +109,20 @@ public final class FanOutProxy: Service, Sendable {
                 try socket.set(.receiveHighWaterMark, 100_000)
                 // An XSUB subscribes by sending `\u{1}prefix`; libzmq keeps it for every publisher that connects later.
                 try socket.send([Data([1]) + Data("heartbeat.".utf8)])
-                for endpoint in configuration.upstreamBinds { try socket.bind(endpoint) }
-                for endpoint in configuration.upstreams { try socket.connect(endpoint) }
+                // libzmq takes a socket's options when it binds or connects: the binds are servers, the
+                // connections clients.
+                if !configuration.upstreamBinds.isEmpty {
+                    try security.upstreamBinds.apply(to: socket)
+                    for endpoint in configuration.upstreamBinds { try socket.bind(endpoint) }
+                }
+                if !configuration.upstreams.isEmpty {
+                    try security.upstreams.apply(to: socket)
+                    for endpoint in configuration.upstreams { try socket.connect(endpoint) }
+                }
             },
             backend: .xpub, configureBackend: { socket in
                 try socket.set(.sendHighWaterMark, 100_000)
+                try security.binds.apply(to: socket)
                 for endpoint in configuration.binds { try socket.bind(endpoint) }
             })
         logger.info("proxy started", metadata: [

@@ -12,6 +12,8 @@ public struct ProxyOptions: ParsableArguments {
     var bind: [String] = []
     @Option(help: "the proxy's JSON-RPC endpoint for health and metrics (env TICKWIRE_PROXY_REP; default \(ProxyOptions.defaultRep))")
     var rep: String?
+    @Option(name: .customLong("upstream-service"), help: "the service the upstreams are, whose public key (DIR/public/NAME.key) the proxy expects of them with --keys (env TICKWIRE_PROXY_UPSTREAM_SERVICE; default \(ProxyConfiguration.defaultUpstreamService))")
+    var upstreamService: String?
 
     /// Where subscribers connect by default.
     public static let defaultBind = "tcp://127.0.0.1:7211"
@@ -30,7 +32,10 @@ public struct ProxyOptions: ParsableArguments {
             upstreams: list(upstream, "TICKWIRE_PROXY_UPSTREAM"),
             upstreamBinds: list(upstreamBind, "TICKWIRE_PROXY_UPSTREAM_BIND"),
             binds: list(bind, "TICKWIRE_PROXY_BIND").nonEmpty ?? [Self.defaultBind],
-            rep: Setting.resolve(rep, environmentVariable: "TICKWIRE_PROXY_REP", default: Self.defaultRep, environment: environment))
+            rep: Setting.resolve(rep, environmentVariable: "TICKWIRE_PROXY_REP", default: Self.defaultRep, environment: environment),
+            upstreamService: Setting.resolve(
+                upstreamService, environmentVariable: "TICKWIRE_PROXY_UPSTREAM_SERVICE",
+                default: ProxyConfiguration.defaultUpstreamService, environment: environment))
         if configuration.upstreams.isEmpty && configuration.upstreamBinds.isEmpty {
             throw ValidationError(ProxyConfigurationError.noUpstream.description)
         }

@@ -91,8 +91,16 @@ public struct Runtime: Sendable {
         return server
     }
 
-    /// Starts reading the handshake monitor `security` names, if any.
-    private func monitor(_ security: SocketSecurity) throws {
+    /// How a socket this service connects to the service `server` is secured: with keys, a CURVE client with the
+    /// service's own certificate expecting `server`'s public key; else plain.
+    public func clientSecurity(connectingTo server: String) throws -> SocketSecurity {
+        guard let keys = security.keys else { return SocketSecurity(maxMessageBytes: security.maxMessageBytes) }
+        return try keys.clientSecurity(service, connectingTo: server, maxMessageBytes: security.maxMessageBytes)
+    }
+
+    /// Reads the handshake monitor `security` names, if any, while ``run(_:)`` runs: for a socket secured with
+    /// ``serverSecurity(binding:)`` other than the ones this runtime makes itself.
+    public func monitor(_ security: SocketSecurity) throws {
         guard let endpoint = security.handshakeMonitor else { return }
         monitors.add(try HandshakeMonitor(context: context, endpoint: endpoint, service: service, logger: logger))
     }
