@@ -21,8 +21,13 @@ public enum SeriesConversion {
     /// ``maximumRateAge`` days before), else with today's rate from `book`; `dailyProblem` says why there are
     /// no daily rates when `daily` is nil. A series from or to a crypto asset is at today's (market) rate. Every
     /// price is multiplied exactly and rounded half-even to 8 places.
+    ///
+    /// Points of `today` are at today's rate, the one the live prices use (the day's reference rate, if
+    /// already published, is the fixing of one moment): so a chart ends where the price stands. They
+    /// count as daily, without a reason; their `rateDay` is nil.
     public static func convert(
-        _ request: ConvertSeriesRequest, daily: FiatRateHistory?, dailyProblem: String?, in book: inout RateBook
+        _ request: ConvertSeriesRequest, daily: FiatRateHistory?, dailyProblem: String?, in book: inout RateBook,
+        today currentDay: CalendarDay = CalendarDay(Date())
     ) throws -> ConvertSeriesResult {
         let from = try Currency(code: request.history.currency).code
         let to = try Currency(code: request.to).code
@@ -51,12 +56,16 @@ public enum SeriesConversion {
         var points: [PricePoint] = []
         points.reserveCapacity(request.history.points.count)
         var dailyCount = 0
+        var currentDays: Set<CalendarDay> = []
         var unpublished: [String] = []
         for point in request.history.points {
             let day = CalendarDay(point.time)
             if rateOfDay[day] == nil {
                 let chosen: (rate: DerivedRate, rateDay: CalendarDay?)
-                if usable != nil, let published = dayGraphs.last(where: { $0.0 <= day }), day.daysSince1970 - published.0.daysSince1970 <= maximumRateAge {
+                if usable != nil, day == currentDay, let current = try? todayRate().rate {
+                    chosen = (current, nil)
+                    currentDays.insert(day)
+                } else if usable != nil, let published = dayGraphs.last(where: { $0.0 <= day }), day.daysSince1970 - published.0.daysSince1970 <= maximumRateAge {
                     do {
                         chosen = (try published.1.rate(from: from, to: to), published.0)
                     } catch {
@@ -71,7 +80,7 @@ public enum SeriesConversion {
                 days.append(.init(day: day.iso, rateDay: chosen.rateDay?.iso, rate: chosen.rate.decimal(scale: 18), path: chosen.rate.path))
             }
             guard let chosen = rateOfDay[day] else { continue }
-            if chosen.rateDay != nil { dailyCount += 1 }
+            if chosen.rateDay != nil || currentDays.contains(day) { dailyCount += 1 }
             points.append(PricePoint(time: point.time, price: try chosen.rate.convert(point.price, scale: Pricing.priceScale)))
         }
         let kind: SeriesRateKind = dailyCount == points.count ? .daily : dailyCount == 0 ? .today : .mixed

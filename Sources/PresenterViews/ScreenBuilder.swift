@@ -217,13 +217,17 @@ public struct ScreenBuilder: Sendable {
     static func seriesNote(_ series: ConvertSeriesResult, from: String, today: () async throws -> DisplayRate) async -> String {
         let source = series.source.uppercased()
         let reason = series.reason ?? "none given"
+        // Today's points are at the current rate, the live prices' (the converter's rule), and said so apart.
+        let currentDay = CalendarDay(Date()).iso
+        let current = series.days.contains { $0.day == currentDay && $0.rateDay == nil }
+        let daily = "Converted from \(from) at each day's \(source) rate" + (current ? ", today's at the current rate" : "")
+        let todays = series.days.filter { $0.rateDay == nil && $0.day != currentDay }.map(\.day)
         switch series.kind {
-        case .daily:
-            return "Converted from \(from) at each day's \(source) rate."
-        case .mixed:
-            let todays = series.days.filter { $0.rateDay == nil }.map(\.day)
+        case .mixed where !todays.isEmpty:
             let days = todays.count == 1 ? "\(todays[0]) is" : "\(todays.count) days (\(todays.first ?? "")–\(todays.last ?? "")) are"
-            return "Converted from \(from) at each day's \(source) rate; \(days) at today's rate (\(reason))."
+            return "\(daily); \(days) at today's rate (\(reason))."
+        case .daily, .mixed:
+            return daily + "."
         case .today:
             let explanation = (try? await today())?.explanation
             return "Converted from \(from) at today's rate (no daily rates: \(reason))" + (explanation.map { ": \($0)." } ?? ".")

@@ -48,6 +48,21 @@ import TickwireContract
         #expect(series == recorded, "the test client's recorded answer is what the converter computes")
     }
 
+    /// Points of the current day are at today's rate, the live prices' (even where the day's fixing is
+    /// published), so the chart ends at the price; they count as daily and need no reason.
+    @Test func currentDayAtTheCurrentRate() async throws {
+        let daily = try await FiatHistoryClient.test.history(CalendarDay(year: 2026, month: 9, day: 26), CalendarDay(year: 2026, month: 10, day: 4))
+        var book = try Self.todayBook()
+        let history = try Self.history([("2026-09-30", "1"), ("2026-10-01", "1"), ("2026-10-01 noon", "2")])
+        let series = try SeriesConversion.convert(
+            ConvertSeriesRequest(history: history, to: "INR"), daily: daily, dailyProblem: nil, in: &book,
+            today: try #require(CalendarDay(iso: "2026-10-01")))
+        #expect(series.kind == .daily && series.reason == nil)
+        #expect(series.days.map(\.rateDay) == ["2026-09-30", nil])
+        #expect(series.days.map(\.path) == [["USD", "EUR", "INR"], ["USD", "INR"]])
+        #expect(series.history.points.map(\.price) == [try dec("95.83487450"), try dec("90.37000000"), try dec("180.74000000")])
+    }
+
     /// Every point on a published day (or a weekend after one) is `daily`, with no reason.
     @Test func allDaily() async throws {
         let daily = try await FiatHistoryClient.test.history(CalendarDay(year: 2026, month: 9, day: 26), CalendarDay(year: 2026, month: 10, day: 4))
