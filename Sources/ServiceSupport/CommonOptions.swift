@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
+import TickwireClients
 import ZeroMQ
 
 /// Flags every service takes.
@@ -17,6 +18,11 @@ public struct CommonOptions: ParsableArguments {
     /// `--max-message-bytes`: the largest message a socket takes.
     @Option(name: .customLong("max-message-bytes"), help: "the largest message a socket takes; a peer sending more is disconnected (env TICKWIRE_MAX_MESSAGE_BYTES; default 4194304)")
     public var maxMessageBytes: Int64?
+    /// `--stream-key SERVICE=CERT`: SERVICE's stream comes through a proxy presenting `public/CERT.key`.
+    @Option(name: .customLong("stream-key"), help: ArgumentHelp(
+        "SERVICE=CERT: with --keys, SERVICE's stream comes through a proxy whose key is public/CERT.key, e.g. converter=tickwire-proxy (repeatable; env TICKWIRE_STREAM_KEYS, comma-separated)",
+        valueName: "service=cert"))
+    public var streamKeys: [String] = []
 
     public init() {}
 
@@ -49,7 +55,15 @@ public struct CommonOptions: ParsableArguments {
                 limit = value
             }
             let keys = try Setting.resolve(keys, environmentVariable: "TICKWIRE_KEYS").map { try KeyDirectory(URL(fileURLWithPath: $0)) }
-            return SecuritySettings(keys: keys, insecure: insecureAllowed, maxMessageBytes: limit)
+            let streamServers: [String: String]
+            do {
+                streamServers = try streamKeys.isEmpty
+                    ? StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable) ?? "")
+                    : StreamKeys.parse(streamKeys)
+            } catch let error as StreamKeysError {
+                throw ValidationError("--stream-key: \(error.message)")
+            }
+            return SecuritySettings(keys: keys, insecure: insecureAllowed, maxMessageBytes: limit, streamServers: streamServers)
         }
     }
 }

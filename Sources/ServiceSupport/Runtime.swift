@@ -129,10 +129,11 @@ public struct Runtime: Sendable {
     }
 
     /// How this process's live clients reach other services: its context and logger, the stack's
-    /// default timeout (2 s) and one retry; with keys, CURVE with the service's own certificate.
+    /// default timeout (2 s) and one retry; with keys, CURVE with the service's own certificate (and the proxies'
+    /// keys `--stream-key` names for the streams that come through one).
     public func connection(timeout: Duration = .seconds(2), retries: Int = 1) throws -> LiveConnection {
         try LiveConnection(context: context, timeout: timeout, retries: retries, logger: logger,
-                           keys: security.keys.map { ClientKeys(directory: $0, name: service) },
+                           keys: security.keys.map { ClientKeys(directory: $0, name: service, streamServers: security.streamServers) },
                            maxMessageBytes: security.maxMessageBytes)
     }
 }

@@ -11,12 +11,17 @@ public struct SecuritySettings: Sendable {
     public var insecure: Bool
     /// The largest message a socket takes, in bytes (`ZMQ_MAXMSGSIZE`).
     public var maxMessageBytes: Int64
+    /// The certificate whose key a publisher's stream presents where it is not the publisher's own (a stream
+    /// through `tickwire-proxy`), by publisher: `--stream-key`.
+    public var streamServers: [String: String]
 
-    /// Settings; the default is plain, loopback only, 4 MiB messages.
-    public init(keys: KeyDirectory? = nil, insecure: Bool = false, maxMessageBytes: Int64 = SocketSecurity.defaultMaxMessageBytes) {
+    /// Settings; the default is plain, loopback only, 4 MiB messages, every stream from its publisher.
+    public init(keys: KeyDirectory? = nil, insecure: Bool = false, maxMessageBytes: Int64 = SocketSecurity.defaultMaxMessageBytes,
+                streamServers: [String: String] = [:]) {
         self.keys = keys
         self.insecure = insecure
         self.maxMessageBytes = maxMessageBytes
+        self.streamServers = streamServers
     }
 
     /// Whether `endpoint` is reachable from this host only: `ipc://`, `inproc://`, or tcp on a loopback address

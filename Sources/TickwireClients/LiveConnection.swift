@@ -50,7 +50,8 @@ public struct LiveConnection: Sendable {
     ) throws -> StreamEvents<Value> {
         // A snapshot can be large (every transaction, the whole masterdata): allow it more time.
         let snapshots = try rpc(rep, service: name, timeout: max(timeout, .seconds(5)))
-        return .live(context: context, name: name, pub: pub, prefixes: prefixes, security: try security(connectingTo: name), logger: logger,
+        let streamSecurity = try security(connectingTo: keys?.streamServer(of: name) ?? name)
+        return .live(context: context, name: name, pub: pub, prefixes: prefixes, security: streamSecurity, logger: logger,
                      snapshot: { prefix in try await snapshots.call(StandardAPI.snapshot, SnapshotRequest(prefix: prefix)) },
                      decode: decode)
     }
@@ -63,25 +64,75 @@ public struct ClientKeys: Sendable {
     public var directory: KeyDirectory
     /// The client's certificate's name.
     public var name: String
+    /// The certificate whose key a publisher's stream presents, by publisher, where it is not the publisher's
+    /// own: a stream that comes through `tickwire-proxy` (`["converter": "tickwire-proxy"]`). Snapshots still
+    /// come from the publisher itself.
+    public var streamServers: [String: String]
 
     /// The client `name`'s keys in a loaded `directory`.
-    public init(directory: KeyDirectory, name: String) {
+    public init(directory: KeyDirectory, name: String, streamServers: [String: String] = [:]) {
         self.directory = directory
         self.name = name
+        self.streamServers = streamServers
     }
 
     /// The client `name`'s keys in `directory`; throws when its secret certificate is missing.
-    public init(directory: URL, name: String) throws {
+    public init(directory: URL, name: String, streamServers: [String: String] = [:]) throws {
         self.directory = try KeyDirectory(directory)
         self.name = name
+        self.streamServers = streamServers
         _ = try self.directory.certificate(of: name)
     }
 
-    /// The keys of `name` in the directory `TICKWIRE_KEYS` names; nil when it is unset.
+    /// The certificate the stream of `publisher` presents: its own unless ``streamServers`` names another.
+    public func streamServer(of publisher: String) -> String { streamServers[publisher] ?? publisher }
+
+    /// The keys of `name` in the directory `TICKWIRE_KEYS` names, with the streams `TICKWIRE_STREAM_KEYS` routes
+    /// through a proxy (``StreamKeys``); nil when `TICKWIRE_KEYS` is unset.
     public static func fromEnvironment(
         name: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ClientKeys? {
         guard let path = Setting.resolve(nil, environmentVariable: "TICKWIRE_KEYS", environment: environment) else { return nil }
-        return try ClientKeys(directory: URL(fileURLWithPath: path), name: name)
+        let streams = try StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable, environment: environment) ?? "")
+        return try ClientKeys(directory: URL(fileURLWithPath: path), name: name, streamServers: streams)
     }
+}
+
+/// `SERVICE=CERT` pairs (`--stream-key`, `TICKWIRE_STREAM_KEYS`): SERVICE's stream comes through a proxy that
+/// presents the key of `public/CERT.key`, e.g. `converter=tickwire-proxy`.
+public enum StreamKeys {
+    /// The environment variable of the pairs, comma-separated.
+    public static let environmentVariable = "TICKWIRE_STREAM_KEYS"
+
+    /// The pairs of `text` (comma-separated; blanks ignored), by service; throws a sentence naming a malformed pair.
+    public static func parse(_ text: String) throws -> [String: String] {
+        try parse(text.split(separator: ",").map(String.init))
+    }
+
+    /// The pairs of `items`, by service; throws a sentence naming a malformed or repeated one.
+    public static func parse(_ items: [String]) throws -> [String: String] {
+        var servers: [String: String] = [:]
+        for item in items.map({ $0.trimmingCharacters(in: .whitespaces) }) where !item.isEmpty {
+            let parts = item.split(separator: "=", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty, !parts[1].contains("/") else {
+                throw StreamKeysError(message: "\"\(item)\" is not SERVICE=CERT (e.g. converter=tickwire-proxy: the converter's stream comes through a proxy whose key is public/tickwire-proxy.key)")
+            }
+            if let earlier = servers[parts[0]] {
+                throw StreamKeysError(message: "\(parts[0])'s stream key is given twice (\(earlier) and \(parts[1]))")
+            }
+            servers[parts[0]] = parts[1]
+        }
+        return servers
+    }
+}
+
+/// A malformed `--stream-key` or `TICKWIRE_STREAM_KEYS`.
+public struct StreamKeysError: Error, Equatable, CustomStringConvertible {
+    /// What is wrong, and what a pair looks like.
+    public var message: String
+
+    /// The error saying `message`.
+    public init(message: String) { self.message = message }
+
+    public var description: String { message }
 }

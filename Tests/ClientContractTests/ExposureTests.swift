@@ -1,6 +1,8 @@
+import Bus
 import Foundation
 import ServiceSupport
 import Testing
+import TickwireClients
 
 @Suite("no accidental exposure")
 struct ExposureTests {
@@ -21,5 +23,45 @@ struct ExposureTests {
         #expect(ExposureError(endpoint: "tcp://*:7201").description.contains("tickwire-keys generate DIR"))
         try plain.checkExposure(binding: ["tcp://127.0.0.1:7201", "ipc:///tmp/x"])
         try SecuritySettings(insecure: true).checkExposure(binding: ["tcp://*:7201"])
+    }
+}
+
+@Suite("streams through a proxy")
+struct StreamKeysTests {
+    /// `--stream-key SERVICE=CERT` pairs, repeatable or comma-separated, name the certificate a stream presents.
+    @Test func pairsNameTheStreamsServer() throws {
+        #expect(try StreamKeys.parse("converter=tickwire-proxy, portfolio = edge-proxy ,") == ["converter": "tickwire-proxy", "portfolio": "edge-proxy"])
+        #expect(try StreamKeys.parse(["converter=tickwire-proxy"]) == ["converter": "tickwire-proxy"])
+        #expect(try StreamKeys.parse("") == [:])
+        let options = try CommonOptions.parse(["--stream-key", "converter=tickwire-proxy", "--stream-key", "rates-fetcher=fetcher-proxy"])
+        #expect(try options.security.streamServers == ["converter": "tickwire-proxy", "rates-fetcher": "fetcher-proxy"])
+    }
+
+    /// A malformed or repeated pair is refused with a sentence that shows the form.
+    @Test func malformedPairsAreRefused() throws {
+        for text in ["converter", "=tickwire-proxy", "converter=", "converter=a=b", "converter=../secret"] {
+            #expect(throws: StreamKeysError.self, "\(text)") { try StreamKeys.parse(text) }
+        }
+        #expect(throws: StreamKeysError(message: "converter's stream key is given twice (a and b)")) {
+            try StreamKeys.parse("converter=a,converter=b")
+        }
+        do {
+            _ = try CommonOptions.parse(["--stream-key", "converter"]).security
+            Issue.record("a malformed --stream-key was accepted")
+        } catch {
+            #expect("\(error)".contains("--stream-key: \"converter\" is not SERVICE=CERT"), "\(error)")
+        }
+    }
+
+    /// A client's keys use the proxy's certificate for the stream it names, the publisher's own for the rest.
+    @Test func clientKeysPickTheStreamServer() throws {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-stream-keys-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try KeyDirectory.generate(at: url, services: ["converter", "tickwire-proxy"], clients: ["alice"])
+        let keys = try ClientKeys.fromEnvironment(name: "alice", environment: [
+            "TICKWIRE_KEYS": url.path, "TICKWIRE_STREAM_KEYS": "converter=tickwire-proxy",
+        ])
+        #expect(keys?.streamServer(of: "converter") == "tickwire-proxy")
+        #expect(keys?.streamServer(of: "portfolio") == "portfolio")
     }
 }

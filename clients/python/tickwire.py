@@ -188,11 +188,13 @@ class Subscriber:
     Attributes: `state` (topic -> envelope dict), `seqs` (topic -> seq), `instance`, and the
     counters `snapshots`, `resyncs` (snapshots after the first), `gaps`, `malformed`.
     `on_snapshot(state)` is called with the new state after each snapshot, before its entries
-    are yielded. With `curve` (a ``Curve``), both its sockets connect with CurveZMQ.
+    are yielded. With `curve` (a ``Curve``), both its sockets connect with CurveZMQ; where the
+    stream comes through a `tickwire-proxy`, `stream_curve` is the SUB socket's (expecting the
+    proxy's key: ``Curve.from_directory(DIR, name, "tickwire-proxy")``) and `curve` the snapshots'.
     """
 
     def __init__(self, pub_endpoint, rep_endpoint, prefixes, heartbeat_timeout=3.0,
-                 context=None, client=None, on_snapshot=None, curve=None):
+                 context=None, client=None, on_snapshot=None, curve=None, stream_curve=None):
         if isinstance(prefixes, str):
             prefixes = [prefixes]
         self.pub_endpoint, self.prefixes = pub_endpoint, list(prefixes)
@@ -202,8 +204,9 @@ class Subscriber:
         self.snapshots = self.resyncs = self.gaps = self.malformed = 0
         self._socket = (context or zmq.Context.instance()).socket(zmq.SUB)
         self._socket.setsockopt(zmq.LINGER, 0)
-        if curve is not None:
-            curve.apply(self._socket)
+        stream_curve = stream_curve or curve
+        if stream_curve is not None:
+            stream_curve.apply(self._socket)
         for prefix in self.prefixes + ["heartbeat."]:
             self._socket.setsockopt(zmq.SUBSCRIBE, prefix.encode())
         self._socket.connect(pub_endpoint)

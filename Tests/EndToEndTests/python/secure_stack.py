@@ -1,7 +1,8 @@
 """What a Python user with pyzmq sees of a stack started with --keys (run by EndToEndTests).
 
 Environment: TICKWIRE_KEYS (made by `tickwire-keys generate DIR --clients alice --writers bob`),
-TICKWIRE_CONVERTER_PUB, TICKWIRE_CONVERTER_REP, TICKWIRE_PORTFOLIO_REP; PYTHONPATH holds clients/python.
+TICKWIRE_CONVERTER_PUB, TICKWIRE_CONVERTER_REP, TICKWIRE_PORTFOLIO_REP, TICKWIRE_PROXY_PUB (a tickwire-proxy in
+front of the converter's stream, with the same keys); PYTHONPATH holds clients/python.
 """
 import itertools
 import os
@@ -19,6 +20,7 @@ KEYS = os.environ["TICKWIRE_KEYS"]
 CONVERTER_PUB = os.environ["TICKWIRE_CONVERTER_PUB"]
 CONVERTER_REP = os.environ["TICKWIRE_CONVERTER_REP"]
 PORTFOLIO_REP = os.environ["TICKWIRE_PORTFOLIO_REP"]
+PROXY_PUB = os.environ["TICKWIRE_PROXY_PUB"]
 # How long a refused client waits before it is sure it got nothing.
 REFUSED_WAIT = 3.0
 
@@ -62,6 +64,25 @@ class SecureStackTests(unittest.TestCase):
         with Subscriber(CONVERTER_PUB, CONVERTER_REP, ["price."], curve=curve) as subscriber:
             prices = [topic for topic, _ in itertools.islice(subscriber.updates(timeout=30), 1)]
         self.assertTrue(prices and prices[0].startswith("price."), prices)
+
+    def test_known_reader_gets_prices_through_the_proxy(self):
+        # The stream comes from the proxy (its key), the snapshots from the converter (its key).
+        stream_curve = Curve.from_directory(KEYS, "alice", "tickwire-proxy")
+        curve = Curve.from_directory(KEYS, "alice", "converter")
+        snapshot = {}
+        streamed = 0
+        with Subscriber(PROXY_PUB, CONVERTER_REP, ["price."], curve=curve, stream_curve=stream_curve,
+                        on_snapshot=lambda state: snapshot.setdefault("size", len(state))) as subscriber:
+            for index, (topic, _) in enumerate(subscriber.updates(timeout=30)):
+                self.assertTrue(topic.startswith("price."), topic)
+                streamed = index + 1 - snapshot.get("size", 0)
+                if streamed >= 5:
+                    break
+            snapshots = subscriber.snapshots
+        self.assertGreaterEqual(streamed, 5, "prices streamed through the proxy after the snapshot")
+        self.assertEqual(snapshots, 1, "no re-synchronisation: the proxy's stream kept the subscriber in step")
+        # The converter's key is not the proxy's: a subscriber expecting it there gets nothing.
+        self.assertEqual(received_within(PROXY_PUB, curve, REFUSED_WAIT), 0)
 
     def test_unknown_key_gets_nothing(self):
         curve = unknown_curve("converter")
