@@ -1,7 +1,8 @@
 """`make chaos`: the real stack under load, with faults injected at seeded random moments.
 
-The five services run from their binaries (scripts/stack.py), rates-fetcher with mock feeds and Bitso
-polled flat out (a flood of quotes). The converter and the portfolio run in a network namespace of their
+The five services run from their binaries (scripts/stack.py), rates-fetcher with mock feeds and Bitso's
+mock polled every `--flood-period` seconds (by default 0.005: 200 polls, 1,200 quotes a second; 0 flat
+out; `--no-flood` its demo period of a second). The converter and the portfolio run in a network namespace of their
 own, joined to the others by a veth pair, so the link can be delayed, made lossy (tc netem) and cut; the
 portfolio's database lives on a small ext4 file system of its own (a loop-mounted image) that can be
 filled and turned read-only. Everything created here (namespace, veth, mount, image) is removed at the
@@ -659,7 +660,7 @@ class Chaos:
                 netns = {name: self.env.netns for name in NAMESPACED}
             self.stack = Stack(args.bin_dir, args.plugin_bin_dir, os.path.join(self.work_dir, "data"),
                                os.path.join(self.work_dir, "logs"),
-                               fetcher_args=["--period", "bitso=0"] if args.flood else [], hosts=hosts, netns=netns,
+                               fetcher_args=["--period", f"bitso={args.flood_period}"] if args.flood else [], hosts=hosts, netns=netns,
                                portfolio_db=os.path.join(self.env.disk, "portfolio.sqlite"))
             self.kinds_run = list(self.kinds)
             self.stack.start_all()
@@ -751,6 +752,14 @@ class Chaos:
                  f"violations: {len(self.violations)}"] + [f"  {v}" for v in self.violations]
         return {"text": "\n".join(lines), "rows": rows, "totals": totals, "elapsed": elapsed}
 
+    def load_description(self):
+        """How hard the fetcher was driven during the run, for the report."""
+        if not self.args.flood:
+            return "the mock feeds at their demo periods"
+        if self.args.flood_period == 0:
+            return "Bitso's mock polled flat out"
+        return f"Bitso's mock polled every {self.args.flood_period * 1000:g} ms ({6 / self.args.flood_period:,.0f} quotes/s)"
+
     def write_report(self, summary):
         fault_lines = "\n".join(
             f"| {f['index']} | {f['kind']} | {self.describe(f)} | "
@@ -763,7 +772,7 @@ class Chaos:
 ## Chaos run
 
 `{self.args.command}`, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, {summary['elapsed']:.0f} s
-(load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, shared with other builds).
+(load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {self.load_description()}).
 
 ```
 {summary['text']}
@@ -819,7 +828,9 @@ def main():
                         help=f"comma-separated fault kinds (default all: {','.join(KINDS)})")
     parser.add_argument("--bound", type=float, default=30.0, help="seconds within which every observer must converge")
     parser.add_argument("--max-rss-mb", type=float, default=400.0)
-    parser.add_argument("--no-flood", dest="flood", action="store_false", help="Bitso at its demo period, not flat out")
+    parser.add_argument("--flood-period", type=float, default=0.005,
+                        help="Bitso's mock poll period in seconds under load (6 quotes a poll; 0: flat out)")
+    parser.add_argument("--no-flood", dest="flood", action="store_false", help="Bitso at its demo period, no flood")
     parser.add_argument("--no-root", action="store_true", help="leave out the network and disk faults")
     parser.add_argument("--best-effort", action="store_true",
                         help="leave out the fault kinds this machine cannot run instead of failing")

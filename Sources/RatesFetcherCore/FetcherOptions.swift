@@ -12,7 +12,7 @@ public struct FetcherOptions: ParsableArguments {
     var feeds: String?
     @Option(name: .customLong("feed"), help: "FEED=mock|live|test for one feed, e.g. bitso=live (repeatable)")
     var feedOverrides: [String] = []
-    @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed (repeatable); 0 polls again as soon as a poll ends (benchmarks)")
+    @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed, to the millisecond (repeatable); 0 polls again as soon as a poll ends (benchmarks)")
     var periods: [String] = []
     @Option(name: .customLong("bitso-url"), help: "Bitso API base URL; selects live Bitso (env TICKWIRE_BITSO_URL)")
     var bitsoURL: String?
@@ -52,10 +52,10 @@ public struct FetcherOptions: ParsableArguments {
             selection.overrides[feed] = variant
         }
         for (feed, value) in try assignments(periods) {
-            guard let seconds = Int(value), seconds >= 0 else {
-                throw ValidationError("--period \(feed.rawValue)= must be a whole number of seconds (0: flat out), got \"\(value)\"")
+            guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+                throw ValidationError("--period \(feed.rawValue)= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got \"\(value)\"")
             }
-            selection.periods[feed] = .seconds(seconds)
+            selection.periods[feed] = .milliseconds(Int64((seconds * 1000).rounded()))
         }
         let sources: [(Feed, String?)] = [
             (.bitso, setting(bitsoURL, "BITSO_URL")), (.wazirx, setting(wazirxURL, "WAZIRX_URL")),

@@ -86,11 +86,13 @@ struct FetcherOptionsTests {
         #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds must be mock, live or test, got "bogus""#)
         #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds must be mock, live or test, got "fast""#)
         #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live or test, got "fast""#)
-        for period in ["-5", "abc", "1.5"] {
+        for period in ["-5", "abc", "nan", "inf", "1e400"] {
             #expect(message { _ = try configuration(["--period", "bitso=\(period)"]) }
-                == #"--period bitso= must be a whole number of seconds (0: flat out), got "\#(period)""#)
+                == #"--period bitso= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got "\#(period)""#)
         }
         #expect(try configuration(["--period", "bitso=0"]).selection.period(of: .bitso) == .zero)
+        #expect(try configuration(["--period", "bitso=0.005"]).selection.period(of: .bitso) == .milliseconds(5))
+        #expect(try configuration(["--period", "bitso=1.5"]).selection.period(of: .bitso) == .milliseconds(1500))
         #expect(message { _ = try configuration(environment: ["TICKWIRE_SEED": "abc"]) } == #"the seed must be a whole number, got "abc""#)
         #expect(throws: (any Error).self) { _ = try FetcherOptions.parse(["--seed", "abc"]) }
     }
