@@ -115,7 +115,7 @@ chaos: release
 # finds goes to .build-fuzz/corpus/<target>/, crashes to .build-fuzz/findings/: copy a crash into
 # Fuzz/regressions/<target>/, where FuzzReplayTests replay it in `make test`).
 # FUZZ_ARGS passes libFuzzer flags, e.g. FUZZ_ARGS=-runs=10000000; FUZZ_TARGETS picks targets.
-# Leak detection is off (-detect_leaks=0): LeakSanitizer does not see the pointers Swift stores with tag
+# Leak detection is off (ASAN_OPTIONS=detect_leaks=0): LeakSanitizer does not see the pointers Swift stores with tag
 # bits in their spare bits (Data's storage in an enum payload, side tables), so it reports reachable
 # objects as leaked (swiftlang/swift-corelibs-xctest#342, llvm/llvm-project#56751); AddressSanitizer's
 # memory errors are all still caught.
@@ -131,6 +131,6 @@ fuzz: deps
 	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; for target in $(FUZZ_TARGETS); do \
 	    mkdir -p .build-fuzz/corpus/$$target; \
 	    echo "== $$target for $(FUZZ_SECONDS) s"; \
-	    SWIFT_BACKTRACE=enable=no "$$bin/$$target" .build-fuzz/corpus/$$target Fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) \
-	        -timeout=20 -detect_leaks=0 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$target- $(FUZZ_ARGS) || exit 1; \
+	    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$$bin/$$target" .build-fuzz/corpus/$$target Fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) \
+	        -timeout=20 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$target- $(FUZZ_ARGS) || exit 1; \
 	done
