@@ -20,7 +20,22 @@ public enum JSONValue: Codable, Equatable {
             if let value = try? container.decode(Bool.self) { self = .bool(value); return }
             if let value = try? container.decode(Double.self) { self = .number(value); return }
             if let value = try? container.decode(String.self) { self = .string(value); return }
-            if let value = try? container.decode([JSONValue].self) { self = .array(value); return }
+            do {
+                self = .array(try container.decode([JSONValue].self))
+                return
+            } catch let arrayError {
+                // An array that fails inside (a number Foundation cannot read, found by the fuzzer) fails with
+                // its element's error, not with the object's "found an array instead".
+                do {
+                    self = .object(try container.decode([String: JSONValue].self))
+                    return
+                } catch let objectError as DecodingError {
+                    guard case .typeMismatch(_, let context) = objectError, context.debugDescription.hasSuffix("but found an array instead.") else {
+                        throw objectError
+                    }
+                    throw arrayError
+                }
+            }
         }
         self = .object(try decoder.singleValueContainer().decode([String: JSONValue].self))
     }
@@ -161,8 +176,8 @@ public func disagreement<T: Codable>(_ bytes: [UInt8], as type: T.Type, decode: 
         // reads as 5; found by the fuzzer): the wire refuses the NUL as text after the value, as RFC 8259 does.
         return nil
     case (.success, .failure(let error)) where foundationRefusedANumber(error):
-        // Foundation's decoder on Linux cannot read some valid numbers as a Double ("-0.0e-1", found by the
-        // fuzzer; Swift's own Double("-0.0e-1") reads it): the wire reads them, as RFC 8259 allows.
+        // Foundation's decoder on Linux cannot read some valid numbers as a Double ("-0.0e-1", "0e1", found by
+        // the fuzzer; Swift's own Double("-0.0e-1") reads it): the wire reads them, as RFC 8259 allows.
         return nil
     case (.success, .failure(let error)):
         return "only the wire decoder accepts: \(text) (Foundation: \(error))"
