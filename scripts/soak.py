@@ -329,11 +329,11 @@ def write_report(args, rows, summary):
         "client_errors", "sse_events"] + [f"{kind}_{name}" for name in ("converter", "presenter") for kind in ("superseded", "gaps")]
     picks = sorted({0, len(rows) // 4, len(rows) // 2, 3 * len(rows) // 4, len(rows) - 1}) if rows else []
 
-    def cell(value):
-        return f"{value:.1f}" if isinstance(value, float) else str(value)
+    def cell(value, digits=1):
+        return f"{value:.{digits}f}" if isinstance(value, float) else str(value)
     table = "| " + " | ".join(keys) + " |\n|" + "---|" * len(keys) + "\n" + "\n".join(
         "| " + " | ".join(cell(rows[i].get(k)) for k in keys) + " |" for i in picks)
-    series = "\n".join(f"| {key} | {v.get('first', '-')} | {v['second_quarter_max']} | {v['last_quarter_max']} | {v['max']} | "
+    series = "\n".join(f"| {key} | {cell(v.get('first', '-'), 2)} | {cell(v['second_quarter_max'], 2)} | {cell(v['last_quarter_max'], 2)} | {cell(v['max'], 2)} | "
                        f"{v.get('slope_mb_per_hour', '-')} | {'flat' if summary['flat'][key] else 'NOT flat'} |"
                        for key, v in summary["series"].items())
     plot = os.path.relpath(os.path.join(args.out_dir, "soak.svg"), os.path.dirname(os.path.abspath(args.report)))
@@ -342,8 +342,8 @@ def write_report(args, rows, summary):
 ## Soak
 
 `{args.command}`: {summary['minutes']} minutes, ended {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}
-(load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores, shared with other builds and runs).
-{summary['trades_acknowledged']} trades added, {summary['client_errors']} client errors; services that exited: {summary['exited'] or 'none'}.
+(load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores).
+{summary['trades_acknowledged']} trades added (at most {args.keep_trades} held: the oldest removed), {summary['client_errors']} client errors; services that exited: {summary['exited'] or 'none'}.
 
 ![soak plot]({plot})
 

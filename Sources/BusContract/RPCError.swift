@@ -36,11 +36,14 @@ public struct RPCError: Error, Codable, Sendable, Equatable, CustomStringConvert
 
 extension RPCError {
     /// The error a server answers with when a handler throws `error`: itself if it is one, its own form if
-    /// it knows one (``RPCErrorConvertible``), else an internal error that `describe`s it.
+    /// it knows one (``RPCErrorConvertible``), -32000 for a cancelled handler (a retry may succeed), else an
+    /// internal error that `describe`s it.
     public init(answering error: any Error, describe: (any Error) -> String = { String(describing: $0) }) {
         switch error {
         case let error as RPCError: self = error
         case let error as any RPCErrorConvertible: self = error.rpcError
+        case is CancellationError:
+            self = .unavailable("the request was cancelled before it finished (the service is stopping, or the request's deadline passed): retry it; a write with a requestId is safe to retry")
         default: self = .internalError(describe(error))
         }
     }

@@ -11,6 +11,8 @@ public actor ConverterState {
     private let logger: Logger
     /// rates-fetcher's state as `health` reports it.
     public private(set) var upstream = "waiting for rates-fetcher's snapshot"
+    /// Whether any of rates-fetcher's rates has arrived (a snapshot or an update); kept when it goes away later.
+    private var hasRates = false
 
     /// An empty book whose assets are priced in `currencies`; `logger` hears of unusable rates.
     public init(currencies: [String], logger: Logger) {
@@ -43,8 +45,10 @@ public actor ConverterState {
             let failures = book.reset(with: updates)
             if failures > 0 { logger.warning("snapshot had unusable rates", metadata: ["count": "\(failures)"]) }
             upstream = "ok"
+            hasRates = true
         case .update(let update):
             upstream = "ok"
+            hasRates = true
             do {
                 try book.apply(update)
             } catch {
@@ -57,12 +61,35 @@ public actor ConverterState {
         }
         return prices.reprice(after: book.marketChange, in: &book)
     }
-    public func convert(_ request: ConvertRequest) throws -> ConvertResult { try Conversions.convert(request, in: &book) }
-    public func total(_ request: TotalRequest) throws -> TotalResult { try Conversions.total(request, in: &book) }
-    public func rates(_ request: RatesRequest) throws -> RatesResult { try Conversions.rates(request, in: &book) }
-    /// `convert.series` with the daily rates fetched for it (nil, and why, when there are none).
+
+    /// `convert`; -32000 until the first rates arrive (see ``requireRates()``).
+    public func convert(_ request: ConvertRequest) throws -> ConvertResult {
+        try requireRates()
+        return try Conversions.convert(request, in: &book)
+    }
+    /// `total`; -32000 until the first rates arrive.
+    public func total(_ request: TotalRequest) throws -> TotalResult {
+        try requireRates()
+        return try Conversions.total(request, in: &book)
+    }
+    /// `rates`; -32000 until the first rates arrive.
+    public func rates(_ request: RatesRequest) throws -> RatesResult {
+        try requireRates()
+        return try Conversions.rates(request, in: &book)
+    }
+    /// `convert.series` with the daily rates fetched for it (nil, and why, when there are none); -32000 until the
+    /// first rates arrive.
     public func convertSeries(_ request: ConvertSeriesRequest, daily: FiatRateHistory?, dailyProblem: String?) throws -> ConvertSeriesResult {
-        try SeriesConversion.convert(request, daily: daily, dailyProblem: dailyProblem, in: &book)
+        try requireRates()
+        return try SeriesConversion.convert(request, daily: daily, dailyProblem: dailyProblem, in: &book)
+    }
+
+    /// Throws -32000 while no rate has arrived (a converter just started or restarted): every currency would
+    /// otherwise read as unknown (-32010), which tells a caller to fix its request rather than to retry.
+    private func requireRates() throws {
+        guard hasRates else {
+            throw RPCError.unavailable("the converter has no rates yet (\(upstream)): retry shortly")
+        }
     }
 
     public func sources() -> [RateSourceInfo] {

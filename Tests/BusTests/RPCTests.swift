@@ -208,3 +208,11 @@ struct RPCTests {
         await client.close()
     }
 }
+
+/// A handler cancelled before it finished (its service stopping) is answered -32000, which tells the caller to
+/// retry, not -32603.
+@Test func aCancelledHandlerIsUnavailable() {
+    let answer = RPCError(answering: CancellationError())
+    #expect(answer.code == RPCError.Code.unavailable)
+    #expect(answer.message.contains("cancelled") && answer.message.contains("retry"), "\(answer.message)")
+}

@@ -44,6 +44,24 @@ struct LivePricesPropertyTests {
         }
     }
 
+    /// Before any rate has arrived (a converter just restarted), requests are answered -32000 "no rates yet",
+    /// which says to retry, rather than "unknown currency"; the first rates make them answer.
+    @Test func noRatesYetIsUnavailableNotAnUnknownCurrency() async throws {
+        let state = ConverterState(currencies: Self.currencies, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        do {
+            _ = try await state.convert(ConvertRequest(amount: 1, from: "EUR", to: "USD"))
+            Issue.record("a converter without rates converted")
+        } catch let error as RPCError {
+            #expect(error.code == RPCError.Code.unavailable)
+            #expect(error.message.contains("no rates yet") && error.message.contains("waiting for rates-fetcher's snapshot"), "\(error.message)")
+        }
+        await #expect(throws: RPCError.self) { try await state.total(TotalRequest(items: [], to: "USD")) }
+        await state.apply(.snapshot([try rateMessage("ecb", "EUR", "USD", "1.08")]))
+        #expect(try await state.convert(ConvertRequest(amount: 1, from: "EUR", to: "USD")).amount == ExactDecimal("1.08"))
+        await state.apply(.unavailable(reason: "rates-fetcher is silent"))
+        #expect(try await state.convert(ConvertRequest(amount: 1, from: "EUR", to: "USD")).amount == ExactDecimal("1.08"), "rates kept when the fetcher goes away")
+    }
+
     /// A BTC quote re-prices BTC in every display currency at once, and nothing else.
     @Test func aQuoteRepricesItsAssetOnly() async throws {
         let state = ConverterState(currencies: Self.currencies, logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
