@@ -52,10 +52,10 @@ public struct FetcherOptions: ParsableArguments {
             selection.overrides[feed] = variant
         }
         for (feed, value) in try assignments(periods) {
-            guard let seconds = Double(value), seconds.isFinite, seconds >= 0 else {
+            guard let milliseconds = Self.milliseconds(value) else {
                 throw ValidationError("--period \(feed.rawValue)= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got \"\(value)\"")
             }
-            selection.periods[feed] = .milliseconds(Int64((seconds * 1000).rounded()))
+            selection.periods[feed] = .milliseconds(milliseconds)
         }
         let sources: [(Feed, String?)] = [
             (.bitso, setting(bitsoURL, "BITSO_URL")), (.wazirx, setting(wazirxURL, "WAZIRX_URL")),
@@ -74,6 +74,17 @@ public struct FetcherOptions: ParsableArguments {
             rep: DefaultEndpoint.ratesFetcherRep.resolve(rep, environment: environment),
             selection: selection,
             coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs)
+    }
+
+    /// `text`, seconds to the millisecond ("60", "1.5", "0.005"), as whole milliseconds; nil for anything else
+    /// (a sign, an exponent, more than three decimals, too large). Read as digits, not as a binary float.
+    static func milliseconds(_ text: String) -> Int64? {
+        let parts = text.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let whole = parts[0], fraction = parts.count == 2 ? parts[1] : ""
+        guard !whole.isEmpty, fraction.count <= 3, (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber }),
+              let seconds = Int64(whole), let thousandths = Int64(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) else { return nil }
+        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? nil : milliseconds + thousandths
     }
 
     private func assignments(_ items: [String]) throws -> [(Feed, String)] {
