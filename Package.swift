@@ -37,6 +37,8 @@ let package = Package(
         .library(name: "FuzzWireJSON", targets: ["FuzzWireJSON"]),
         .library(name: "FuzzSubscriber", targets: ["FuzzSubscriber"]),
         .library(name: "FuzzRPCMethods", targets: ["FuzzRPCMethods"]),
+        // Child processes for the end-to-end tests, the plugin's and the benchmarks.
+        .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -48,6 +50,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
         // MARK: Transport: libzmq, the wire's JSON, the bus. Knows nothing of money or markets.
@@ -189,6 +192,7 @@ let package = Package(
         .testTarget(name: "BusTests", dependencies: ["Bus", "ReaderQueue"]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
+        .target(name: "ChildProcesses", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], path: "Tests/ChildProcesses"),
         .target(name: "WireJSONTesting", dependencies: ["WireJSON", "ContractWire", "Money"], path: "Tests/WireJSONTesting"),
         .testTarget(name: "TickwireContractTests", dependencies: [
             "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
@@ -241,7 +245,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Bus", "TickwireContract", "TickwireClients", "PresenterViews", "Market", "Money", "ZeroMQ",
+                "Bus", "TickwireContract", "TickwireClients", "PresenterViews", "Market", "Money", "ZeroMQ", "ChildProcesses",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["python"]

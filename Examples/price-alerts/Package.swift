@@ -51,6 +51,7 @@ let package = Package(
                 .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "Bus", package: "tickwire"),
+                .product(name: "ChildProcesses", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],

@@ -20,7 +20,7 @@ struct AcrossHostsTests {
     /// stream reaching the presenter through tickwire-proxy on a host of its own). The converter's link goes
     /// down for 10 s and comes back: every service notices, then recovers by itself, with no process restarted.
     @Test func linkDownAndBackIsRecoveredFrom() async throws {
-        let (made, reason) = TestNetwork.make()
+        let (made, reason) = await TestNetwork.make()
         guard let network = made else {
             print("skipped: the across-hosts test needs `ip netns` and the right to use it: \(reason ?? "")")
             return
@@ -41,13 +41,13 @@ struct AcrossHostsTests {
     private static func tearDown(_ network: TestNetwork, _ directory: URL, _ services: [ServiceProcess], _ clients: [RPCClient]) async {
         for client in clients { await client.close() }
         for service in services { await service.stop() }
-        network.remove()
+        await network.remove()
         try? FileManager.default.removeItem(at: directory)
     }
 
     private static func run(on network: TestNetwork, in directory: URL, services: inout [ServiceProcess], clients: inout [RPCClient]) async throws {
         let hosts = ["rates-fetcher": 2, "converter": 3, "tickwire-proxy": 4, "portfolio": 5, "presenter": 6]
-        for (name, index) in hosts.sorted(by: { $0.value < $1.value }) { try network.addHost(name, index: index) }
+        for (name, index) in hosts.sorted(by: { $0.value < $1.value }) { try await network.addHost(name, index: index) }
         func at(_ name: String, _ port: Int) -> String { "tcp://\(network.address(hosts[name]!)):\(port)" }
         let arguments: [(String, [String])] = [
             ("rates-fetcher", ["--pub", "tcp://0.0.0.0:7101", "--rep", "tcp://0.0.0.0:7102", "--feeds", "mock", "--seed", "7"]),
@@ -65,7 +65,7 @@ struct AcrossHostsTests {
         ]
         // Real addresses without keys: each service is told it may bind them in the clear.
         for (name, flags) in arguments {
-            services.append(try ServiceProcess(name, flags + ["--insecure"], in: directory, namespace: network.namespace(name)))
+            services.append(try await ServiceProcess(name, flags + ["--insecure"], in: directory, namespace: network.namespace(name)))
         }
         let context = try ZMQContext()
         let rpcPorts = ["converter": 7201, "tickwire-proxy": 7212, "portfolio": 7301, "presenter": 7401]
@@ -82,14 +82,14 @@ struct AcrossHostsTests {
 
         // The converter's host drops off the network for 10 s.
         let down = ContinuousClock.now
-        try network.setLink(hosts["converter"]!, up: false)
+        try await network.setLink(hosts["converter"]!, up: false)
         let noticed = await eventually(within: .seconds(9)) {
             let states = await (health(rpc["tickwire-proxy"]!), health(rpc["portfolio"]!))
             return states.0 != "ok" && states.1 != "ok"
         }
         #expect(noticed, "the proxy and the portfolio should notice the converter is gone")
         try await Task.sleep(until: down + .seconds(10), clock: .continuous)
-        try network.setLink(hosts["converter"]!, up: true)
+        try await network.setLink(hosts["converter"]!, up: true)
 
         // Everyone recovers by itself: subscribers re-synchronise, clients reconnect, no process restarted.
         for service in watched { try await waitUntilHealthy(rpc[service.name]!, service, within: .seconds(40)) }

@@ -18,9 +18,9 @@ final class ThreeServices: @unchecked Sendable {
 
     init() async throws {
         endpoints = try Endpoints()
-        fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
-        converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
-        portfolio = try ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
+        fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        portfolio = try await ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
         context = try ZMQContext()
         converterRPC = try client(context, endpoints.converterRep)
         portfolioRPC = try client(context, endpoints.portfolioRep)
@@ -127,7 +127,7 @@ struct ConverterPortfolioEndToEndTests {
         let retried = try await rpc.call("trades.add", params: request, as: Trade.self)
         #expect(retried == trade, "a retried request returns the first result")
         await stack.portfolio.kill9()
-        try stack.portfolio.restart()
+        try await stack.portfolio.restart()
         try await waitUntilHealthy(rpc, stack.portfolio)
         let trades = try await rpc.call("trades.list", as: [Trade].self)
         #expect(trades == [trade], "the acknowledged trade survives kill -9, recorded once")
@@ -195,7 +195,7 @@ struct ConverterPortfolioEndToEndTests {
     /// A converter whose fetcher is down says so, and recovers when it comes up.
     @Test func deadUpstreamThenRecovery() async throws {
         let endpoints = try Endpoints()
-        let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
         let context = try ZMQContext()
         let rpc = try client(context, endpoints.converterRep)
         #expect(await eventually { (try? await rpc.call("health", as: HealthReport.self))?.status == "degraded" })
@@ -203,7 +203,7 @@ struct ConverterPortfolioEndToEndTests {
             try await rpc.call("convert", params: ConvertRequest(amount: 1, from: "USD", to: "EUR"), as: ConvertResult.self)
         }
         #expect(early?.message.isEmpty == false)
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
         try await waitUntilHealthy(rpc, converter)
         // Healthy means synchronised with the fetcher; the GNB rates may land a moment later.
         let request = ConvertRequest(amount: 1, from: "EUR", to: "USD", source: "gnb")

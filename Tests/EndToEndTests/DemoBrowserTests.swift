@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -138,16 +139,10 @@ enum Chromium {
         let id = UUID().uuidString.prefix(6)
         let output = directory.appendingPathComponent("out-\(id)")
         let log = directory.appendingPathComponent("log-\(id)")
-        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
-        #expect(FileManager.default.createFile(atPath: log.path, contents: nil))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"] + arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = try FileHandle(forWritingTo: log)
-        try process.run()
-        let finished = await eventually(within: .seconds(60)) { !process.isRunning }
-        if !finished { process.terminate() }
+        let process = try await ChildProcess.start(
+            executable, ["--headless", "--no-sandbox", "--disable-gpu", "--enable-logging=stderr", "--v=0"] + arguments,
+            output: output, error: log)
+        if await process.waitForExit(within: .seconds(60)) == nil { await process.stop() }
         return (try String(contentsOf: output, encoding: .utf8), try String(contentsOf: log, encoding: .utf8))
     }
 }

@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import Foundation
 import Logging
 import Market
@@ -12,7 +13,7 @@ struct FetcherEndToEndTests {
     /// A subscriber that joins late gets the snapshot of every topic kind, then the updates, with no gap.
     @Test func lateJoinerReceivesSnapshotThenUpdatesWithoutGaps() async throws {
         let endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + [
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + [
             "--feeds", "mock", "--seed", "7", "--period", "fiat=1", "--period", "gnb=1", "--period", "masterdata=1",
         ], in: endpoints.directory)
         defer { Task { await fetcher.stop() } }
@@ -67,19 +68,16 @@ struct FetcherEndToEndTests {
     /// A Python subscriber (pyzmq) reads the stream with nothing but json.
     @Test func pythonSubscriberReadsTheStream() async throws {
         let endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
         defer { Task { await fetcher.stop() } }
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/subscribe.py")
         let outputURL = endpoints.directory.appendingPathComponent("python.out")
-        #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", script.path, endpoints.fetcherPub, "quote.bitso.", "3"]
-        python.standardOutput = try FileHandle(forWritingTo: outputURL)
-        try python.run()
-        // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
-        #expect(await eventually(within: .seconds(20)) { !python.isRunning })
-        #expect(python.terminationStatus == 0, "python3 with pyzmq is needed: make test installs it")
+        let errorURL = endpoints.directory.appendingPathComponent("python.err")
+        let python = try await ChildProcess.start(
+            "python3", [script.path, endpoints.fetcherPub, "quote.bitso.", "3"], output: outputURL, error: errorURL)
+        let status = await python.waitForExit(within: .seconds(20))
+        if status == nil { await python.stop() }
+        #expect(status == 0, "python3 with pyzmq is needed (make test installs it): \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
         let data = try Data(contentsOf: outputURL)
         let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
         #expect(lines.count == 3)
@@ -97,29 +95,21 @@ struct FetcherEndToEndTests {
     /// suite, with the Clone subscriber and the Lazy Pirate calls run against the real services.
     @Test func pythonClientPassesItsTestsAgainstTheStack() async throws {
         let endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
-        let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory)
+        let converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let outputURL = endpoints.directory.appendingPathComponent("python-client.out")
-        #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
-        let python = Process()
-        python.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        python.arguments = ["python3", root.appendingPathComponent("clients/python/test_tickwire.py").path]
-        python.environment = ProcessInfo.processInfo.environment.merging([
-            "TICKWIRE_TEST_STACK": "1", "PYTHONDONTWRITEBYTECODE": "1",
-            "TICKWIRE_RATES_FETCHER_PUB": endpoints.fetcherPub, "TICKWIRE_RATES_FETCHER_REP": endpoints.fetcherRep,
-            "TICKWIRE_CONVERTER_PUB": endpoints.converterPub, "TICKWIRE_CONVERTER_REP": endpoints.converterRep,
-        ]) { _, new in new }
-        let output = try FileHandle(forWritingTo: outputURL)
-        python.standardOutput = output
-        python.standardError = output
-        try python.run()
-        // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
-        #expect(await eventually(within: .seconds(120)) { !python.isRunning })
+        let python = try await ChildProcess.start(
+            "python3", [root.appendingPathComponent("clients/python/test_tickwire.py").path], environment: [
+                "TICKWIRE_TEST_STACK": "1", "PYTHONDONTWRITEBYTECODE": "1",
+                "TICKWIRE_RATES_FETCHER_PUB": endpoints.fetcherPub, "TICKWIRE_RATES_FETCHER_REP": endpoints.fetcherRep,
+                "TICKWIRE_CONVERTER_PUB": endpoints.converterPub, "TICKWIRE_CONVERTER_REP": endpoints.converterRep,
+            ], output: outputURL)
+        let status = await python.waitForExit(within: .seconds(120))
         let report = String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self)
-        #expect(python.terminationStatus == 0, "clients/python/test_tickwire.py:\n\(report.suffix(3000))")
+        #expect(status == 0, "clients/python/test_tickwire.py:\n\(report.suffix(3000))")
         #expect(report.contains("OK") && !report.contains("skipped=3"), "the stack tests ran: \(report.suffix(300))")
-        if python.isRunning { python.terminate() }
+        if status == nil { await python.stop() }
         #expect(await converter.stop() == 0)
         #expect(await fetcher.stop() == 0)
     }
@@ -127,7 +117,7 @@ struct FetcherEndToEndTests {
     /// Bad requests get JSON-RPC errors and the service keeps serving.
     @Test func badRequestsGetClearErrors() async throws {
         let endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
         defer { Task { await fetcher.stop() } }
         let context = try ZMQContext()
         let rpc = try client(context, endpoints.fetcherRep)

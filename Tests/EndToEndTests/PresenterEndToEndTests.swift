@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import Foundation
 import Testing
 import ZeroMQ
@@ -20,10 +21,10 @@ final class FullStack: @unchecked Sendable {
     /// The stack; `fetcherArguments` go to rates-fetcher besides its endpoints and feeds.
     init(feeds: String = "test", fetcherArguments: [String] = []) async throws {
         endpoints = try Endpoints()
-        let fetcher = try ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", feeds] + fetcherArguments, in: endpoints.directory)
-        let converter = try ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
-        let portfolio = try ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
-        presenter = try ServiceProcess("presenter", [
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", feeds] + fetcherArguments, in: endpoints.directory)
+        let converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let portfolio = try await ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
+        presenter = try await ServiceProcess("presenter", [
             "--rep", endpoints.presenterRep, "--http", "http://127.0.0.1:0",
             "--fetcher-pub", endpoints.fetcherPub, "--fetcher-rep", endpoints.fetcherRep,
             "--converter-pub", endpoints.converterPub, "--converter-rep", endpoints.converterRep,
@@ -140,11 +141,9 @@ struct PresenterEndToEndTests {
         let stack = try await FullStack()
         let output = stack.endpoints.directory.appendingPathComponent("sse.out")
         #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
-        let curl = Process()
-        curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        curl.arguments = ["curl", "-sN", URL(string: "/events?currency=USD&locale=de_AT", relativeTo: stack.baseURL)!.absoluteString]
-        curl.standardOutput = try FileHandle(forWritingTo: output)
-        try curl.run()
+        let curl = try await ChildProcess.start(
+            "curl", ["-sN", URL(string: "/events?currency=USD&locale=de_AT", relativeTo: stack.baseURL)!.absoluteString],
+            output: output, error: URL(fileURLWithPath: "/dev/null"))
         #expect(await eventually { ((try? String(contentsOf: output, encoding: .utf8)) ?? "").contains("data: ") })
         let event = try #require(try String(contentsOf: output, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("data: ") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8)) as? [String: Any])
@@ -181,32 +180,17 @@ struct PresenterEndToEndTests {
         ]
         for page in pages {
             let url = URL(string: page.path, relativeTo: stack.baseURL)!.absoluteString
-            let dom = try await run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--dump-dom", url], in: stack.endpoints.directory)
+            let dom = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory).output
             for expected in page.expect {
                 #expect(dom.contains(expected), "\(page.path) should contain \(expected)")
             }
             #expect(!dom.contains("class=\"notice error\""), "\(page.path) shows an error")
             let file = screenshots.appendingPathComponent(page.path.dropFirst().replacingOccurrences(of: "/", with: "_")
                 .replacingOccurrences(of: "?", with: "_") + ".png")
-            _ = try await run(browser, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                                        "--window-size=1280,1000", "--screenshot=\(file.path)", url], in: stack.endpoints.directory)
+            _ = try await Chromium.run(browser, ["--hide-scrollbars", "--window-size=1280,1000", "--screenshot=\(file.path)", url],
+                                       in: stack.endpoints.directory)
             #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot of \(page.path)")
         }
         await stack.stop()
-    }
-
-    /// Runs a program to its end without blocking a cooperative thread; returns its standard output.
-    private func run(_ executable: String, _ arguments: [String], in directory: URL) async throws -> String {
-        let output = directory.appendingPathComponent("out-\(UUID().uuidString.prefix(6))")
-        #expect(FileManager.default.createFile(atPath: output.path, contents: nil))
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let finished = await eventually(within: .seconds(60)) { !process.isRunning }
-        if !finished { process.terminate() }
-        return try String(contentsOf: output, encoding: .utf8)
     }
 }

@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import Foundation
 import Testing
 import ZeroMQ
@@ -22,13 +23,13 @@ struct SecurityEndToEndTests {
         let (fetcherPub, fetcherRep, converterRep, converterPub, portfolioRep, portfolioPub) = (tcp(0), tcp(1), tcp(2), tcp(3), tcp(4), tcp(5))
         let (proxyPub, proxyRep) = (tcp(6), tcp(7))
         let secured = ["--keys", keys.path]
-        let fetcher = try ServiceProcess("rates-fetcher", ["--pub", fetcherPub, "--rep", fetcherRep, "--feeds", "mock"] + secured, in: endpoints.directory)
+        let fetcher = try await ServiceProcess("rates-fetcher", ["--pub", fetcherPub, "--rep", fetcherRep, "--feeds", "mock"] + secured, in: endpoints.directory)
         let upstreams = ["--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep]
-        let converter = try ServiceProcess("converter", ["--rep", converterRep, "--pub", converterPub] + upstreams + secured, in: endpoints.directory)
-        let proxy = try ServiceProcess("tickwire-proxy", ["--upstream", converterPub, "--bind", proxyPub, "--rep", proxyRep] + secured,
+        let converter = try await ServiceProcess("converter", ["--rep", converterRep, "--pub", converterPub] + upstreams + secured, in: endpoints.directory)
+        let proxy = try await ServiceProcess("tickwire-proxy", ["--upstream", converterPub, "--bind", proxyPub, "--rep", proxyRep] + secured,
                                        in: endpoints.directory)
         // The portfolio's prices come through the proxy, which presents its own key.
-        let portfolio = try ServiceProcess("portfolio", [
+        let portfolio = try await ServiceProcess("portfolio", [
             "--rep", portfolioRep, "--pub", portfolioPub, "--converter-pub", proxyPub, "--converter-rep", converterRep,
             "--database", ":memory:", "--stream-key", "converter=tickwire-proxy",
         ] + upstreams + secured, in: endpoints.directory)
@@ -94,27 +95,13 @@ func runTool(
     _ tool: String, _ arguments: [String], environment: [String: String] = [:], within: Duration = .seconds(30)
 ) async throws -> (status: Int32, output: String) {
     let built = ServiceProcess.binDirectory.appendingPathComponent(tool)
-    let process = Process()
-    if FileManager.default.isExecutableFile(atPath: built.path) {
-        process.executableURL = built
-        process.arguments = arguments
-    } else {
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = [tool] + arguments
-    }
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
     let outputURL = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-tool-\(UUID().uuidString.prefix(8)).out")
-    #expect(FileManager.default.createFile(atPath: outputURL.path, contents: nil))
     defer { try? FileManager.default.removeItem(at: outputURL) }
-    let output = try FileHandle(forWritingTo: outputURL)
-    process.standardOutput = output
-    process.standardError = output
-    try process.run()
-    // Poll rather than block: a blocking wait would hold one of the few cooperative threads.
-    _ = await eventually(within: within) { !process.isRunning }
-    if process.isRunning { process.terminate() }
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self))
+    let process = try await ChildProcess.start(
+        FileManager.default.isExecutableFile(atPath: built.path) ? built.path : tool, arguments, environment: environment, output: outputURL)
+    var status = await process.waitForExit(within: within)
+    if status == nil { status = await process.stop() }
+    return (status ?? -1, String(decoding: (try? Data(contentsOf: outputURL)) ?? Data(), as: UTF8.self))
 }
 
 /// The sum of the Prometheus samples of `metric` whose `label` is `value` in `text`.

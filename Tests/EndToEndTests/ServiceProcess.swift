@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import Foundation
 import Testing
 import ZeroMQ
@@ -11,7 +12,7 @@ final class ServiceProcess: @unchecked Sendable {
     let logURL: URL
     /// The network namespace it runs in (`ip netns exec`), or nil for the test's own.
     let namespace: String?
-    private var process: Process
+    private var process: ChildProcess
 
     /// The folder holding the built executables (next to the test bundle).
     static let binDirectory: URL = {
@@ -24,72 +25,50 @@ final class ServiceProcess: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent(".build/debug")
     }()
 
-    /// Starts `name` with `arguments`, in network namespace `namespace` if given; its standard error goes to
-    /// a log file in `directory`.
-    init(_ name: String, _ arguments: [String], in directory: URL, namespace: String? = nil) throws {
+    /// Starts `name` with `arguments`, in network namespace `namespace` if given; its standard output and error
+    /// go to a log file in `directory`.
+    init(_ name: String, _ arguments: [String], in directory: URL, namespace: String? = nil) async throws {
         self.name = name
         self.arguments = arguments
         self.namespace = namespace
         self.logURL = directory.appendingPathComponent("\(name).log")
-        self.process = Process()
-        try start()
+        self.process = try await Self.start(name, arguments, logURL: logURL, namespace: namespace)
     }
 
-    private func start() throws {
-        let executable = Self.binDirectory.appendingPathComponent(name)
+    private static func start(_ name: String, _ arguments: [String], logURL: URL, namespace: String?) async throws -> ChildProcess {
+        let executable = binDirectory.appendingPathComponent(name)
         guard FileManager.default.isExecutableFile(atPath: executable.path) else {
             throw StackError.missingExecutable(executable.path)
         }
-        if !FileManager.default.fileExists(atPath: logURL.path) {
-            guard FileManager.default.createFile(atPath: logURL.path, contents: nil) else {
-                throw StackError.missingExecutable("cannot create \(logURL.path)")
-            }
-        }
-        let log = try FileHandle(forWritingTo: logURL)
-        log.seekToEndOfFile()
-        process = Process()
         if let namespace {
             // `ip netns exec` executes the service in place: the process (and its id) is the service's.
-            process.executableURL = try NetworkTool.ip()
-            process.arguments = ["netns", "exec", namespace, executable.path] + arguments + ["--log-level", "debug"]
-        } else {
-            process.executableURL = executable
-            process.arguments = arguments + ["--log-level", "debug"]
+            return try await ChildProcess.start(
+                try NetworkTool.ip().path, ["netns", "exec", namespace, executable.path] + arguments + ["--log-level", "debug"],
+                output: logURL)
         }
-        process.standardError = log
-        process.standardOutput = log
-        try process.run()
+        return try await ChildProcess.start(executable.path, arguments + ["--log-level", "debug"], output: logURL)
     }
 
     /// Starts it again with the same arguments after it stopped.
-    func restart() throws { try start() }
+    func restart() async throws {
+        process = try await Self.start(name, arguments, logURL: logURL, namespace: namespace)
+    }
 
     var isRunning: Bool { process.isRunning }
 
     /// The running process's id.
     var processIdentifier: Int32 { process.processIdentifier }
 
-    /// SIGTERM, then waits for the exit; returns the exit status.
+    /// SIGTERM, then waits for the exit (SIGKILL after ten seconds); returns the exit status.
     @discardableResult
     func stop() async -> Int32 {
-        if process.isRunning { process.terminate() }
-        return await waitForExit()
+        await process.stop()
     }
 
     /// SIGKILL: no chance to flush or shut down cleanly.
     func kill9() async {
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        _ = await waitForExit()
-    }
-
-    private func waitForExit() async -> Int32 {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline {
-            try? await Task.sleep(for: .milliseconds(20))
-        }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        process.signal(SIGKILL)
+        _ = await process.stop()
     }
 
     /// What it logged, for failure messages.

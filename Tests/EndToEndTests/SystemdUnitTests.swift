@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Testing
 
@@ -59,7 +60,7 @@ struct SystemdUnitTests {
             try text.write(to: copy, atomically: true, encoding: .utf8)
             paths.append(copy.path)
         }
-        let (status, output) = try await ChildProcess.run(analyze, ["verify", "--man=no"] + paths)
+        let (status, output) = try await ChildProcess.run(analyze.path, ["verify", "--man=no"] + paths)
         #expect(status == 0, "systemd-analyze verify failed:\n\(output)")
         #expect(!output.contains("tickwire"), "systemd-analyze verify complained:\n\(output)")
     }
@@ -90,7 +91,7 @@ struct SystemdUnitTests {
                 print("skipped for \(executable): not built here (build it to check its environment file)")
                 continue
             }
-            let help = try await ChildProcess.run(built, ["--help"])
+            let help = try await ChildProcess.run(built.path, ["--help"])
             #expect(help.status == 0)
             let read = variables(in: help.output)
             #expect(read.contains("TICKWIRE_LOG_LEVEL"), "\(executable)'s help names no variable:\n\(help.output)")

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 
 /// The `ip` command, and what goes wrong running it.
@@ -17,23 +18,9 @@ enum NetworkTool {
 
     /// Runs `ip arguments…`; throws with its output when it fails.
     @discardableResult
-    static func run(_ arguments: String...) throws -> String {
-        try run(arguments)
-    }
-
-    /// Runs `ip arguments…`; throws with its output when it fails.
-    @discardableResult
-    static func run(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = try ip()
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw Failure(command: arguments.joined(separator: " "), output: output) }
+    static func run(_ arguments: String...) async throws -> String {
+        let (status, output) = try await ChildProcess.run(try ip().path, arguments)
+        guard status == 0 else { throw Failure(command: arguments.joined(separator: " "), output: output) }
         return output
     }
 }
@@ -51,27 +38,32 @@ final class TestNetwork: @unchecked Sendable {
     private(set) var hosts: [String: Int] = [:]
 
     /// Makes the bridge; nil, with the reason, where `ip netns` is missing or not permitted.
-    static func make() -> (network: TestNetwork?, reason: String?) {
+    static func make() async -> (network: TestNetwork?, reason: String?) {
         let id = String(UUID().uuidString.lowercased().filter(\.isHexDigit).prefix(6))
         do {
             let probe = "tw\(id)probe"
-            try NetworkTool.run("netns", "add", probe)
-            try NetworkTool.run("netns", "del", probe)
+            try await NetworkTool.run("netns", "add", probe)
+            try await NetworkTool.run("netns", "del", probe)
         } catch {
             return (nil, "\(error)")
         }
         var subnet = Int(getpid() % 200) + 20
-        while subnet < 250, (try? NetworkTool.run("route", "show", "10.77.\(subnet).0/24"))?.isEmpty == false { subnet += 1 }
+        while subnet < 250, await Self.routed(subnet) { subnet += 1 }
         let network = TestNetwork(id: id, subnet: subnet)
         do {
-            try NetworkTool.run("link", "add", network.bridge, "type", "bridge")
-            try NetworkTool.run("addr", "add", "10.77.\(subnet).1/24", "dev", network.bridge)
-            try NetworkTool.run("link", "set", network.bridge, "up")
+            try await NetworkTool.run("link", "add", network.bridge, "type", "bridge")
+            try await NetworkTool.run("addr", "add", "10.77.\(subnet).1/24", "dev", network.bridge)
+            try await NetworkTool.run("link", "set", network.bridge, "up")
         } catch {
-            network.remove()
+            await network.remove()
             return (nil, "\(error)")
         }
         return (network, nil)
+    }
+
+    /// Whether a route already covers 10.77.`subnet`.0/24.
+    private static func routed(_ subnet: Int) async -> Bool {
+        (try? await NetworkTool.run("route", "show", "10.77.\(subnet).0/24"))?.isEmpty == false
     }
 
     private init(id: String, subnet: Int) {
@@ -87,31 +79,31 @@ final class TestNetwork: @unchecked Sendable {
     func hostLink(_ index: Int) -> String { "twh\(id)\(index)" }
 
     /// Makes namespace `name` with `address(index)`, joined to the bridge.
-    func addHost(_ name: String, index: Int) throws {
+    func addHost(_ name: String, index: Int) async throws {
         let namespace = namespace(name), outside = hostLink(index), inside = "twn\(id)\(index)"
-        try NetworkTool.run("netns", "add", namespace)
+        try await NetworkTool.run("netns", "add", namespace)
         hosts[namespace] = index
-        try NetworkTool.run("link", "add", outside, "type", "veth", "peer", "name", inside)
-        try NetworkTool.run("link", "set", inside, "netns", namespace)
-        try NetworkTool.run("link", "set", outside, "master", bridge)
-        try NetworkTool.run("link", "set", outside, "up")
-        try NetworkTool.run("-n", namespace, "link", "set", "lo", "up")
-        try NetworkTool.run("-n", namespace, "addr", "add", "\(address(index))/24", "dev", inside)
-        try NetworkTool.run("-n", namespace, "link", "set", inside, "up")
+        try await NetworkTool.run("link", "add", outside, "type", "veth", "peer", "name", inside)
+        try await NetworkTool.run("link", "set", inside, "netns", namespace)
+        try await NetworkTool.run("link", "set", outside, "master", bridge)
+        try await NetworkTool.run("link", "set", outside, "up")
+        try await NetworkTool.run("-n", namespace, "link", "set", "lo", "up")
+        try await NetworkTool.run("-n", namespace, "addr", "add", "\(address(index))/24", "dev", inside)
+        try await NetworkTool.run("-n", namespace, "link", "set", inside, "up")
     }
 
     /// Takes host `index`'s link down (`up: false`) or up again.
-    func setLink(_ index: Int, up: Bool) throws {
-        try NetworkTool.run("link", "set", hostLink(index), up ? "up" : "down")
+    func setLink(_ index: Int, up: Bool) async throws {
+        try await NetworkTool.run("link", "set", hostLink(index), up ? "up" : "down")
     }
 
     /// Deletes every namespace (their veth pairs go with them) and the bridge; what is already gone is skipped.
-    func remove() {
+    func remove() async {
         for (namespace, index) in hosts {
-            _ = try? NetworkTool.run("link", "del", hostLink(index))
-            _ = try? NetworkTool.run("netns", "del", namespace)
+            _ = try? await NetworkTool.run("link", "del", hostLink(index))
+            _ = try? await NetworkTool.run("netns", "del", namespace)
         }
         hosts = [:]
-        _ = try? NetworkTool.run("link", "del", bridge)
+        _ = try? await NetworkTool.run("link", "del", bridge)
     }
 }

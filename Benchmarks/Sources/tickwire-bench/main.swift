@@ -138,8 +138,8 @@ if only.contains("bus") {
     let bus = best(busRuns), sockets = best(socketRuns), raw = best(rawRuns)
     var pyEncoded: Double?, pyRaw: Double?
     if runPeers {
-        pyEncoded = peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
-        pyRaw = peers.run("bus_throughput.py", ["raw", "--count", "\(busCount)"])?.number("messages_per_second")
+        pyEncoded = await peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
+        pyRaw = await peers.run("bus_throughput.py", ["raw", "--count", "\(busCount)"])?.number("messages_per_second")
         say("python pyzmq + orjson (typed decode):                 \(pyEncoded.map(rate) ?? "failed")")
         say("python pyzmq raw, same bytes:                         \(pyRaw.map(rate) ?? "failed")")
     }
@@ -169,7 +169,7 @@ if only.contains("latency") {
     say("tickwire Bus: p50 \(fmt(latency.p50, 1)) us, p99 \(fmt(latency.p99, 1)) us, p99.9 \(fmt(latency.p999, 1)) us, max \(fmt(latency.max, 1)) us (\(latency.samples) samples)")
     var py: [String: Any]?
     if runPeers {
-        py = peers.run("bus_latency.py", ["--rate", "10000", "--seconds", "\(latencySeconds)"])
+        py = await peers.run("bus_latency.py", ["--rate", "10000", "--seconds", "\(latencySeconds)"])
         if let py { say("python pyzmq+orjson: p50 \(fmt(py.number("p50") ?? .nan, 1)) us, p99 \(fmt(py.number("p99") ?? .nan, 1)) us, p99.9 \(fmt(py.number("p999") ?? .nan, 1)) us") }
     }
     for (label, key, value) in [("p50", "p50", latency.p50), ("p99", "p99", latency.p99), ("p99.9", "p999", latency.p999)] {
@@ -189,7 +189,7 @@ if only.contains("rpc") {
     }
     var py: [String: Any]?
     if runPeers {
-        py = peers.run("rpc_latency.py", ["--calls", "\(rpcCalls)"])
+        py = await peers.run("rpc_latency.py", ["--calls", "\(rpcCalls)"])
         if let py { say("python REQ/ROUTER + orjson + decimal: p50 \(fmt(py.number("p50") ?? .nan, 1)) us, p99 \(fmt(py.number("p99") ?? .nan, 1)) us (last \(py["last"] ?? ""))") }
     }
     for (label, key, value) in [("p50", "p50", rpc.p50), ("p99", "p99", rpc.p99), ("p99.9", "p999", rpc.p999), ("max", "max", rpc.max)] {
@@ -218,7 +218,7 @@ if only.contains("convert"), let transactions {
     let perSecond = Double(conversionCount) / best.seconds
     say("tickwire Money: \(fmt(best.seconds * 1000, 1)) ms, \(fmt(perSecond)) tx/s, total \(total) EUR")
     var peerText = "n/a", ratioText = "n/a", met = "?"
-    if runPeers, let py = peers.run("conversion.py", ["--count", "\(conversionCount)"]), let seconds = py.number("seconds") {
+    if runPeers, let py = await peers.run("conversion.py", ["--count", "\(conversionCount)"]), let seconds = py.number("seconds") {
         let pyTotal = py["total"] as? String ?? "?"
         say("python decimal: \(fmt(seconds * 1000, 1)) ms, total \(pyTotal) EUR")
         let identical = pyTotal == total.description
@@ -247,7 +247,7 @@ if only.contains("format"), let transactions {
     let elapsed = ContinuousClock.now - start
     say("tickwire MoneyFormatter: \(fmt(elapsed.seconds * 1000, 1)) ms (\(fmt(Double(formatCount) / elapsed.seconds)) /s), e.g. \(firsts)")
     var peerText = "n/a (babel not installed)", ratioText = "n/a"
-    if runPeers, let py = peers.run("formatting.py", ["--count", "\(formatCount)"]) {
+    if runPeers, let py = await peers.run("formatting.py", ["--count", "\(formatCount)"]) {
         if let seconds = py.number("seconds") {
             say("python babel: \(fmt(seconds * 1000, 1)) ms, e.g. \(py["firsts"] ?? "")")
             peerText = "\(fmt(seconds * 1000, 1)) ms (babel)"
@@ -269,7 +269,7 @@ if only.contains("services") {
     if !names.allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
         say("skipped: build the services first (swift build -c release --product NAME in Benchmarks/)")
         notes.append("Services: skipped, no release executables in `\(servicesBin)`.")
-    } else if let result = peers.run("services.py", ["--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path, "--seconds", quick ? "5" : "10"]),
+    } else if let result = await peers.run("services.py", ["--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path, "--seconds", quick ? "5" : "10"]),
               let services = result["services"] as? [String: [String: Any]] {
         for name in names {
             let entry = services[name] ?? [:]
@@ -346,7 +346,7 @@ if only.contains("repricing") {
     if !names.allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
         say("skipped: build the services first (swift build -c release --product NAME in Benchmarks/)")
         notes.append("Repricing: skipped, no release executables in `\(servicesBin)`.")
-    } else if let result = peers.run("repricing.py", ["run", "--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path,
+    } else if let result = await peers.run("repricing.py", ["run", "--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path,
                                                        "--seconds", quick ? "5" : "10", "--flat-seconds", "\(flatSeconds)"]) {
         repricingRows(result)
     }
@@ -437,27 +437,20 @@ func allFollowed(_ run: [String: Any]?) -> Bool {
     return lines.joined(separator: "\n")
 }
 
-func shell(_ command: String) -> String {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", command]
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    process.standardError = FileHandle.nullDevice
-    try? process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-}
-
 print("")
 print(table())
-let cpu = shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-")
+let cpu = await shell("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-")
+let (cores, memory, kernel) = (await shell("nproc"), await shell("free -g | awk '/Mem:/{print $2}'"), await shell("uname -sr"))
+let swiftVersion = await shell("swift --version 2>&1 | head -1")
+let pyzmqVersion = await shell("\(peers.python) -c 'import zmq; print(zmq.__version__, \"/ libzmq\", zmq.zmq_version())'")
+let orjsonVersion = await shell("\(peers.python) -c 'import orjson; print(orjson.__version__)'")
+let pythonVersion = await shell("\(peers.python) --version")
+let loadAtEnd = await shell("cut -d' ' -f1-3 /proc/loadavg")
 let machine = """
-    - machine: \(shell("nproc")) cores, \(cpu), \(shell("free -g | awk '/Mem:/{print $2}'")) GiB, \(shell("uname -sr"))
-    - Swift: \(shell("swift --version 2>&1 | head -1"))
-    - libzmq: \(ZMQContext.libraryVersion) (Swift, linked); pyzmq \(shell("\(peers.python) -c 'import zmq; print(zmq.__version__, \"/ libzmq\", zmq.zmq_version())'")), orjson \(shell("\(peers.python) -c 'import orjson; print(orjson.__version__)'")), \(shell("\(peers.python) --version"))
-    - load average (1/5/15 min) at the start: \(loadAtStart), at the end: \(shell("cut -d' ' -f1-3 /proc/loadavg")) (above 2 means other work shared the 2 cores; the figures are then noisier)
+    - machine: \(cores) cores, \(cpu), \(memory) GiB, \(kernel)
+    - Swift: \(swiftVersion)
+    - libzmq: \(ZMQContext.libraryVersion) (Swift, linked); pyzmq \(pyzmqVersion), orjson \(orjsonVersion), \(pythonVersion)
+    - load average (1/5/15 min) at the start: \(loadAtStart), at the end: \(loadAtEnd) (above 2 means other work shared the 2 cores; the figures are then noisier)
     """
 let markdown = """
     # Benchmark results

@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import Foundation
 import Testing
 import TickwireClients
@@ -43,7 +44,7 @@ enum Executables {
 final class Children: @unchecked Sendable {
     // @unchecked: only the test that owns it touches `processes`, one call at a time.
     let folder: URL
-    private var processes: [String: Process] = [:]
+    private var processes: [String: ChildProcess] = [:]
 
     init() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("price-alerts-e2e-\(UUID().uuidString.prefix(8))")
@@ -51,47 +52,34 @@ final class Children: @unchecked Sendable {
     }
 
     deinit {
-        for process in processes.values where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        for process in processes.values { process.signal(SIGKILL) }
     }
 
     /// An ipc endpoint in the folder.
     func ipc(_ name: String) -> String { "ipc://\(folder.path)/\(name)" }
 
-    /// Starts `executable` with `arguments` as `name`; its output goes to `<name>.log`.
+    /// Starts `executable` (a path, or a name on the PATH) with `arguments` as `name`; its standard error goes to
+    /// `<name>.log`, and its standard output too unless `output` names another file.
     @discardableResult
-    func start(_ name: String, _ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
-               output: Pipe? = nil) throws -> Process {
+    func start(_ name: String, _ executable: String, _ arguments: [String], environment: [String: String] = [:],
+               output: URL? = nil) async throws -> ChildProcess {
         let logURL = folder.appendingPathComponent("\(name).log")
-        if !FileManager.default.fileExists(atPath: logURL.path) { _ = FileManager.default.createFile(atPath: logURL.path, contents: nil) }
-        let log = try FileHandle(forWritingTo: logURL)
-        log.seekToEndOfFile()
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        process.standardError = log
-        process.standardOutput = output ?? log
-        try process.run()
+        let process = try await ChildProcess.start(executable, arguments, environment: environment, output: output ?? logURL, error: logURL)
         processes[name] = process
         return process
     }
 
     /// Starts one of the ``Executables`` with `arguments` and `--log-level debug`.
-    func start(service name: String, _ arguments: [String]) throws {
+    func start(service name: String, _ arguments: [String]) async throws {
         guard let executable = Executables.paths[name] else { throw EndToEndError("no executable named \(name)") }
-        try start(name, executable, arguments + ["--log-level", "debug"])
+        try await start(name, executable.path, arguments + ["--log-level", "debug"])
     }
 
     /// SIGTERM to `name`, SIGKILL after ten seconds; its exit status.
     @discardableResult
     func stop(_ name: String) async -> Int32? {
         guard let process = processes.removeValue(forKey: name) else { return nil }
-        if process.isRunning { process.terminate() }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while process.isRunning && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(20)) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-        process.waitUntilExit()
-        return process.terminationStatus
+        return await process.stop()
     }
 
     /// Stops every process, newest first, and removes the folder.
@@ -161,20 +149,20 @@ struct EndToEndTests {
         let database = children.folder.appendingPathComponent("alerts.sqlite").path
         let alertsArguments = ["--rep", alertsRep, "--pub", alertsPub, "--converter-rep", converterRep, "--converter-pub", converterPub,
                                "--database", database]
-        try children.start(service: "rates-fetcher", ["--feeds", "mock", "--pub", fetcherPub, "--rep", fetcherRep])
-        try children.start(service: "converter", ["--rep", converterRep, "--pub", converterPub, "--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep])
-        try children.start(service: "price-alerts", alertsArguments)
+        try await children.start(service: "rates-fetcher", ["--feeds", "mock", "--pub", fetcherPub, "--rep", fetcherRep])
+        try await children.start(service: "converter", ["--rep", converterRep, "--pub", converterPub, "--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep])
+        try await children.start(service: "price-alerts", alertsArguments)
 
         let connection = try LiveConnection(timeout: .seconds(5), retries: 1, logger: quiet)
         let rpc = try RPCClient(context: connection.context, endpoint: alertsRep, timeout: .seconds(5), retries: 1, logger: quiet)
         try await waitUntilHealthy(rpc, children)
 
-        let python = Pipe()
-        let subscriber = try children.start(
-            "python", URL(fileURLWithPath: "/usr/bin/env"),
-            ["python3", Executables.package.appendingPathComponent("Tests/PriceAlertsCoreTests/python/alert_subscriber.py").path,
+        let printed = children.folder.appendingPathComponent("python.out")
+        let subscriber = try await children.start(
+            "python", "python3",
+            [Executables.package.appendingPathComponent("Tests/PriceAlertsCoreTests/python/alert_subscriber.py").path,
              alertsPub, alertsRep, "alert.BTC.USD", "30"],
-            environment: ["PYTHONPATH": Executables.root.appendingPathComponent("clients/python").path], output: python)
+            environment: ["PYTHONPATH": Executables.root.appendingPathComponent("clients/python").path], output: printed)
         let alerts = try PriceAlertsClient.live(connection, rep: alertsRep, pub: alertsPub).alerts()
 
         // The request exactly as any client would write it.
@@ -187,7 +175,7 @@ struct EndToEndTests {
         #expect(seen.value.condition == "above" && seen.value.threshold == 1 && seen.value.price > 1)
 
         #expect(await eventually(within: .seconds(35)) { !subscriber.isRunning }, "the Python subscriber is still waiting")
-        let line = String(decoding: python.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let line = (try? String(contentsOf: printed, encoding: .utf8)) ?? ""
         let envelope = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "python printed: \(line)")
         let data = try #require(envelope["data"] as? [String: Any])
         #expect(envelope["topic"] as? String == "alert.BTC.USD")
@@ -197,7 +185,7 @@ struct EndToEndTests {
 
         // A restart keeps the rule, and that it holds.
         #expect(await children.stop("price-alerts") == 0, "a clean exit on SIGTERM")
-        try children.start(service: "price-alerts", alertsArguments)
+        try await children.start(service: "price-alerts", alertsArguments)
         try await waitUntilHealthy(rpc, children)
         let rules = try await rpc.call("alerts.list", as: [AlertRule].self)
         #expect(rules.map(\.id) == [rule.id])
