@@ -81,7 +81,7 @@ struct RPCTests {
         let server = try RPCServer(context: context, service: "test", endpoints: ["tcp://127.0.0.1:*"], methods: sampleMethods(), logger: testLogger)
         let address = try server.boundEndpoint()
         let serving = Task { await server.run() }
-        let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(2))
+        let client = try RPCClient(context: context, endpoint: address, timeout: .seconds(10))
         let echoed = try await client.call(SampleAPI.echo, ConvertParams(amount: "2.345", currency: "SEK"))
         #expect(echoed == ConvertParams(amount: "2.345", currency: "SEK"))
         await #expect(throws: RPCError.notFound("no such thing")) { try await client.call(SampleAPI.fail) }

@@ -67,7 +67,9 @@ struct SecurityTests {
             security: SocketSecurity(curve: .server(try keys.certificate(of: "a"))), writeAccess: .writersOnly, logger: testLogger)
         let serving = Task { await server.run() }
         let endpoint = try server.boundEndpoint()
-        func client(_ name: String, timeout: Duration = .seconds(5)) throws -> RPCClient {
+        // The answered calls may wait: the suite's other tests share two cores and the cooperative pool with this
+        // server (a CI run once kept a first answer past 5 s). Refused calls are expected to time out.
+        func client(_ name: String, timeout: Duration = .seconds(20)) throws -> RPCClient {
             try RPCClient(context: context, endpoint: endpoint, timeout: timeout, retries: 0,
                           security: try keys.clientSecurity(name, connectingTo: "a"))
         }
