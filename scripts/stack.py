@@ -7,6 +7,7 @@ them on the same endpoints (as systemd restarts a unit). A service may run insid
 reaches too.
 """
 import os
+import random
 import signal
 import socket
 import subprocess
@@ -22,11 +23,25 @@ ENV_PREFIX = {"rates-fetcher": "RATES_FETCHER", "converter": "CONVERTER", "portf
               "presenter": "PRESENTER", "price-alerts": "PRICE_ALERTS"}
 
 
+_handed_out = set()
+_port_choice = random.Random()  # its own generator: the chaos run's seeded one stays untouched
+
+
 def free_port(host="127.0.0.1"):
-    """A port nobody listens on now (the kernel's choice)."""
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+    """A port nobody listens on now, below 32768 and not handed out before in this run. Not the kernel's choice:
+    that comes from the ephemeral range (32768 and up), where libzmq's outgoing connections take their own
+    ports, so a service restarted by the chaos run could find its port taken by a client's connection."""
+    while True:
+        port = _port_choice.randrange(20000, 32000)
+        if port in _handed_out:
+            continue
+        with socket.socket() as s:
+            try:
+                s.bind((host, port))
+            except OSError:
+                continue
+        _handed_out.add(port)
+        return port
 
 
 def rss_kb(pid):
