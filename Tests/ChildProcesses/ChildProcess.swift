@@ -12,7 +12,7 @@ import SystemPackage
 ///
 /// Not Foundation's `Process`: with Swift 6.3.1 its `run()` on Linux over-reads the entries of `/proc/self/fd`
 /// and now and then crashes the process that starts the child (swift-corelibs-foundation#5472), which a suite
-/// starting hundreds of children hits. swift-subprocess closes the inherited descriptors in C, safely; its
+/// starting dozens of children hits. swift-subprocess closes the inherited descriptors in C, safely; its
 /// `run` is scoped to a closure, so this type keeps that call in a task of its own for as long as the child lives.
 public final class ChildProcess: Sendable {
     /// The child's process id (valid while ``isRunning``).
@@ -34,8 +34,7 @@ public final class ChildProcess: Sendable {
         output: URL? = nil, error: URL? = nil
     ) async throws -> ChildProcess {
         let configuration = Configuration(
-            executable: executable.contains("/") ? .path(FilePath(executable)) : .name(executable),
-            arguments: Arguments(arguments), environment: updated(environment))
+            executable: Self.executable(executable), arguments: Arguments(arguments), environment: updated(environment))
         let standardOutput = try destination(output)
         let (identifiers, identified) = AsyncStream.makeStream(of: pid_t.self)
         let exited = ExitFlag()
@@ -58,8 +57,7 @@ public final class ChildProcess: Sendable {
     /// output and standard error, together.
     public static func run(_ executable: String, _ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, output: String) {
         let result = try await Subprocess.run(
-            executable.contains("/") ? .path(FilePath(executable)) : .name(executable),
-            arguments: Arguments(arguments), environment: updated(environment),
+            Self.executable(executable), arguments: Arguments(arguments), environment: updated(environment),
             output: .string(limit: 16 << 20), error: .combinedWithOutput)
         return (code(of: result.terminationStatus), result.standardOutput)
     }
@@ -115,6 +113,11 @@ public final class ChildProcess: Sendable {
         let descriptor = try FileDescriptor.open(
             FilePath(url?.path ?? "/dev/null"), .writeOnly, options: [.append, .create, .closeOnExec], permissions: [.ownerReadWrite, .groupRead, .otherRead])
         return .fileDescriptor(descriptor, closeAfterSpawningProcess: true)
+    }
+
+    /// A path (when `name` has a slash), else a name looked up in `PATH`.
+    private static func executable(_ name: String) -> Executable {
+        name.contains("/") ? .path(FilePath(name)) : .name(name)
     }
 
     /// This process's environment with `changes`.
