@@ -83,8 +83,9 @@ public struct FetcherOptions: ParsableArguments {
         let whole = parts[0], fraction = parts.count == 2 ? parts[1] : ""
         guard !whole.isEmpty, fraction.count <= 3, (whole + fraction).allSatisfy({ $0.isASCII && $0.isNumber }),
               let seconds = Int64(whole), let thousandths = Int64(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) else { return nil }
-        let (milliseconds, overflow) = seconds.multipliedReportingOverflow(by: 1000)
-        return overflow ? nil : milliseconds + thousandths
+        let (secondsInMilliseconds, wholeOverflow) = seconds.multipliedReportingOverflow(by: 1000)
+        let (milliseconds, overflow) = secondsInMilliseconds.addingReportingOverflow(thousandths)
+        return wholeOverflow || overflow ? nil : milliseconds
     }
 
     private func assignments(_ items: [String]) throws -> [(Feed, String)] {

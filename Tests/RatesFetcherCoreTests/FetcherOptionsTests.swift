@@ -86,7 +86,7 @@ struct FetcherOptionsTests {
         #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds must be mock, live or test, got "bogus""#)
         #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds must be mock, live or test, got "fast""#)
         #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live or test, got "fast""#)
-        for period in ["-5", "abc", "nan", "inf", "1e400", "0.0005", ".5", "+5", "99999999999999999"] {
+        for period in ["-5", "abc", "nan", "inf", "1e400", "0.0005", ".5", "+5", "99999999999999999", "9223372036854775.999"] {
             #expect(message { _ = try configuration(["--period", "bitso=\(period)"]) }
                 == #"--period bitso= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got "\#(period)""#)
         }
