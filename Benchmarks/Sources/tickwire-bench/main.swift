@@ -88,7 +88,11 @@ let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
 let peers = Peers(directory: URL(fileURLWithPath: benchDirectory).standardizedFileURL.path, python: ProcessInfo.processInfo.environment["PYTHON"] ?? "python3")
 
-let loadAtStart = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+/// The 1, 5 and 15 minute load averages.
+func loadAverage() -> String {
+    (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
+}
+let loadAtStart = loadAverage()
 let busCount = quick ? 50_000 : 200_000
 /// Rounds of the throughput runs; each run keeps its best (a shared 2-core machine varies by a fifth from run to run).
 let busRounds = quick ? 1 : 3
@@ -445,7 +449,7 @@ let swiftVersion = await shell("swift --version 2>&1 | head -1")
 let pyzmqVersion = await shell("\(peers.python) -c 'import zmq; print(zmq.__version__, \"/ libzmq\", zmq.zmq_version())'")
 let orjsonVersion = await shell("\(peers.python) -c 'import orjson; print(orjson.__version__)'")
 let pythonVersion = await shell("\(peers.python) --version")
-let loadAtEnd = await shell("cut -d' ' -f1-3 /proc/loadavg")
+let loadAtEnd = loadAverage()
 let machine = """
     - machine: \(cores) cores, \(cpu), \(memory) GiB, \(kernel)
     - Swift: \(swiftVersion)
