@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "FuzzRPCMethods", targets: ["FuzzRPCMethods"]),
         // Child processes for the end-to-end tests, the plugin's and the benchmarks.
         .library(name: "ChildProcesses", targets: ["ChildProcesses"]),
+        // `--version` for an executable target: `buildVersion`, its build's `git describe` (the plugin's package uses it too).
+        .plugin(name: "BuildVersion", targets: ["BuildVersion"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -176,7 +178,7 @@ let package = Package(
         // Makes a stack's CURVE certificates.
         .executableTarget(name: "tickwire-keys", dependencies: [
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-        ], path: "Services/tickwire-keys"),
+        ], path: "Services/tickwire-keys", plugins: ["BuildVersion"]),
         service("tickwire-proxy", core: "ProxyCore"),
         // A container's or a pod's health check: one `health` call with a deadline, and its verdict.
         .target(name: "ProbeCore", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
@@ -184,8 +186,12 @@ let package = Package(
             name: "tickwire-probe",
             dependencies: ["ProbeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             path: "Services/tickwire-probe",
-            linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))],
+            plugins: ["BuildVersion"]
         ),
+
+        // Generates `buildVersion` (`git describe --tags --always --dirty`, or "unknown") into an executable target.
+        .plugin(name: "BuildVersion", capability: .buildTool()),
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
@@ -265,6 +271,7 @@ func service(_ name: String, core: String, also: [Target.Dependency] = []) -> Ta
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ],
         path: "Services/\(name)",
-        linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))]
+        linkerSettings: [.unsafeFlags(leanLinking, .when(platforms: [.linux], configuration: .release))],
+        plugins: ["BuildVersion"]
     )
 }

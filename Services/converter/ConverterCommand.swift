@@ -7,7 +7,8 @@ import ServiceSupport
 struct ConverterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "converter",
-        abstract: "Converts money exactly through derived rates and re-prices assets into display currencies.")
+        abstract: "Converts money exactly through derived rates and re-prices assets into display currencies.",
+        version: buildVersion)
 
     @Option(help: .init(DefaultEndpoint.converterRep.help("JSON-RPC endpoint to bind")))
     var rep: String?

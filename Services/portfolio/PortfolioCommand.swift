@@ -9,7 +9,8 @@ import ServiceSupport
 struct PortfolioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "portfolio",
-        abstract: "Keeps trades and the watch list in SQLite, values holdings, groups wallets and totals product sales.")
+        abstract: "Keeps trades and the watch list in SQLite, values holdings, groups wallets and totals product sales.",
+        version: buildVersion)
 
     @Option(help: .init(DefaultEndpoint.portfolioRep.help("JSON-RPC endpoint to bind")))
     var rep: String?

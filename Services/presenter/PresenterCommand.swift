@@ -10,7 +10,8 @@ import ServiceSupport
 struct PresenterCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "presenter",
-        abstract: "Serves display-ready views over ZeroMQ and HTTP, and the live web dashboard.")
+        abstract: "Serves display-ready views over ZeroMQ and HTTP, and the live web dashboard.",
+        version: buildVersion)
 
     @Option(help: .init(DefaultEndpoint.presenterRep.help("JSON-RPC endpoint to bind")))
     var rep: String?

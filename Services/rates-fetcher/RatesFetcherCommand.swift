@@ -8,7 +8,8 @@ import ServiceSupport
 struct RatesFetcherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rates-fetcher",
-        abstract: "Polls Bitso, WazirX, fiat rates, CoinGecko, GNB and masterdata, and publishes them on the bus.")
+        abstract: "Polls Bitso, WazirX, fiat rates, CoinGecko, GNB and masterdata, and publishes them on the bus.",
+        version: buildVersion)
 
     @OptionGroup var options: FetcherOptions
     @OptionGroup var common: CommonOptions

@@ -8,6 +8,7 @@ struct KeysCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickwire-keys",
         abstract: "Makes the CURVE certificates of a Tickwire stack (the layout of pyzmq's zmq.auth and CZMQ).",
+        version: buildVersion,
         subcommands: [Generate.self])
 
     /// `tickwire-keys generate DIR`.

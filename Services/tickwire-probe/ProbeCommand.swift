@@ -6,7 +6,8 @@ import ProbeCore
 struct ProbeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickwire-probe",
-        abstract: "Calls a service's health method within a deadline; exits 0 when it answers, else 1.")
+        abstract: "Calls a service's health method within a deadline; exits 0 when it answers, else 1.",
+        version: buildVersion)
 
     @Argument(help: "the service's JSON-RPC endpoint, e.g. tcp://127.0.0.1:7201 (env TICKWIRE_PROBE_ENDPOINT)")
     var endpoint: String?

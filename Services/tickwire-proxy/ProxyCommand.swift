@@ -8,7 +8,8 @@ struct ProxyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickwire-proxy",
         abstract: "Fans a publisher's stream out to many subscribers through libzmq's XSUB/XPUB proxy.",
-        discussion: "Subscribers connect their stream to the proxy (--bind) and still fetch snapshots from the publisher's own JSON-RPC endpoint.")
+        discussion: "Subscribers connect their stream to the proxy (--bind) and still fetch snapshots from the publisher's own JSON-RPC endpoint.",
+        version: buildVersion)
 
     @OptionGroup var options: ProxyOptions
     @OptionGroup var common: CommonOptions
