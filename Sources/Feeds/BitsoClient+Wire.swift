@@ -22,6 +22,9 @@ enum BitsoWire {
         let message: String
     }
 
+    /// One book's limits. Bitso also sends `fees` (`flat_rate` and a volume `structure`), `tick_size` and
+    /// `default_chart`; the books exercise ignores fees, so none of them is decoded and no change in their
+    /// shape can fail a book.
     private struct Book: Decodable {
         let book: String
         let minimumPrice: ExactDecimal

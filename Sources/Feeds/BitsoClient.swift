@@ -25,14 +25,22 @@ public struct BitsoClient: Sendable {
 
 extension BitsoClient {
     /// The recorded responses: six books; `ticker("btc_mxn")` from its own recording, other books from the all-tickers one.
-    public static let test = Self(
-        availableBooks: { try fixtureBooks() },
-        ticker: { book in try fixtureTicker(book) },
-        tickers: { try fixtureTickers() }
-    )
+    public static let test = test(books: .bitsoAvailableBooks)
 
-    /// Alive without the network: each call walks the recorded tickers a little, deterministically for `seed`.
-    public static func mock(seed: UInt64, now: @escaping @Sendable () -> Date = { Date() }) -> Self {
+    /// The recorded responses, with the books from `books` (e.g. ``FeedFixture/bitsoAvailableBooksWithFees``).
+    public static func test(books: FeedFixture) -> Self {
+        Self(
+            availableBooks: { try fixtureBooks(books) },
+            ticker: { book in try fixtureTicker(book) },
+            tickers: { try fixtureTickers() }
+        )
+    }
+
+    /// Alive without the network: each call walks the recorded tickers a little, deterministically for `seed`;
+    /// the books come from `books`.
+    public static func mock(
+        seed: UInt64, books: FeedFixture = .bitsoAvailableBooks, now: @escaping @Sendable () -> Date = { Date() }
+    ) -> Self {
         let walk = PriceWalk(seed: seed)
         @Sendable func moved(_ quote: Quote) throws -> Quote {
             var quote = try quote.moved(by: walk.step(quote.market.symbol))
@@ -40,15 +48,14 @@ extension BitsoClient {
             return quote
         }
         return Self(
-            availableBooks: { try fixtureBooks() },
+            availableBooks: { try fixtureBooks(books) },
             ticker: { book in try moved(find(book, in: fixtureTickers())) },
             tickers: { try fixtureTickers().map(moved) }
         )
     }
 
-    private static func fixtureBooks() throws -> [BookInfo] {
-        let fixture = FeedFixture.bitsoAvailableBooks
-        return try BitsoWire.books(from: fixture.data(), origin: fixture.origin)
+    private static func fixtureBooks(_ fixture: FeedFixture) throws -> [BookInfo] {
+        try BitsoWire.books(from: fixture.data(), origin: fixture.origin)
     }
 
     private static func fixtureTickers() throws -> [Quote] {

@@ -6,6 +6,9 @@ import Foundation
 public enum FeedFixture: String, CaseIterable, Sendable {
     /// Bitso `GET /v3/available_books/`: six books.
     case bitsoAvailableBooks = "bitso/available_books.json"
+    /// Bitso `GET /v3/available_books/` as served in February 2021: 25 books, each with the `fees` object
+    /// (`flat_rate` and a volume `structure`) and `tick_size`, which Tickwire reads past.
+    case bitsoAvailableBooksWithFees = "bitso/available_books_fees.json"
     /// Bitso `GET /v3/ticker/` without a book: six tickers.
     case bitsoTickers = "bitso/ticker_all.json"
     /// Bitso `GET /v3/ticker/?book=btc_mxn`.

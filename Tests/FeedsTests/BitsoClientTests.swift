@@ -67,6 +67,68 @@ import Testing
         }
     }
 
+    /// The recording with `fees` really carries them: every book has a `flat_rate` and a volume `structure`.
+    @Test func feesFixtureHasFees() throws {
+        let entries = try payloadEntries(.bitsoAvailableBooksWithFees)
+        #expect(entries.count == 25)
+        for entry in entries {
+            let fees = try #require(entry["fees"] as? [String: Any], "\(entry["book"] ?? "?") has no fees")
+            let flat = try #require(fees["flat_rate"] as? [String: String])
+            #expect(flat["maker"] != nil && flat["taker"] != nil)
+            let structure = try #require(fees["structure"] as? [[String: String]])
+            #expect(!structure.isEmpty)
+        }
+    }
+
+    /// The wire parser reads every book of the recording with `fees` to its exact limits, as the JSON writes them,
+    /// and reads past `fees`, `tick_size` and `default_chart` (the exercise ignores fees).
+    @Test func testClientReadsBooksWithFees() async throws {
+        let books = try await BitsoClient.test(books: .bitsoAvailableBooksWithFees).availableBooks()
+        #expect(books == (try expectedBooks(.bitsoAvailableBooksWithFees)))
+        #expect(books.count == 25)
+        let btc = try #require(books.first)
+        #expect(btc.book == "btc_mxn")
+        #expect(btc.market.displayName == "BTC MXN")
+        #expect(btc.minimumAmount == (try dec("0.00005")))
+        #expect(btc.maximumPrice == (try dec("10000000")))
+        let xrp = try #require(books.first { $0.book == "xrp_btc" })
+        #expect(xrp.maximumPrice == (try dec("0.0014")))
+        #expect(xrp.minimumAmount == (try dec("0.000005")))
+        #expect(books.last?.market == MarketPair(base: "BTC", quote: "BRL"))
+        // The default test client keeps its six-book recording.
+        #expect(try await BitsoClient.test.availableBooks().count == 6)
+    }
+
+    /// The mock client serves the same books from the recording with `fees` as the test client.
+    @Test func mockClientReadsBooksWithFees() async throws {
+        let mock = BitsoClient.mock(seed: 5, books: .bitsoAvailableBooksWithFees, now: fixedNow)
+        #expect(try await mock.availableBooks() == (try expectedBooks(.bitsoAvailableBooksWithFees)))
+    }
+
+    /// The live client, served the recording with `fees` by the local fake API, decodes it as the test client does.
+    @Test func liveClientReadsBooksWithFees() async throws {
+        let expected = try expectedBooks(.bitsoAvailableBooksWithFees)
+        try await FakeAPI.serve(["/v3/available_books/": .fixture(.bitsoAvailableBooksWithFees)]) { url in
+            let books = try await BitsoClient.live(http: .shared, baseURL: url).availableBooks()
+            #expect(books == expected)
+        }
+    }
+
+    /// `fees` is ignored whatever its shape: missing, null, a string, or with values that are not numbers.
+    @Test(arguments: [
+        "", #","fees":null"#, #","fees":"none""#,
+        #","fees":{"flat_rate":{"maker":"half","taker":-1},"structure":"tiers"}"#,
+    ])
+    func feesOfAnyShapeAreIgnored(fees: String) async throws {
+        let book = #"{"book":"btc_mxn","minimum_price":"500","maximum_price":"10000000","minimum_amount":"0.00005","#
+            + #""maximum_amount":"500","minimum_value":"5","maximum_value":"10000000"\#(fees)}"#
+        try await FakeAPI.serve(["/v3/available_books/": .text(#"{"success":true,"payload":[\#(book)]}"#)]) { url in
+            let books = try await BitsoClient.live(http: .shared, baseURL: url).availableBooks()
+            #expect(books.map(\.book) == ["btc_mxn"])
+            #expect(books.first?.maximumValue == (try dec("10000000")))
+        }
+    }
+
     /// Bitso's own error body becomes an error with its code and message, whatever the HTTP status.
     @Test(arguments: [HTTPResponse.Status.badRequest, .ok])
     func bitsoErrorBody(status: HTTPResponse.Status) async throws {
@@ -105,5 +167,28 @@ import Testing
             }
             #expect(reason == "not an ISO 8601 time: \(time)")
         }
+    }
+}
+
+/// The `payload` entries of a recorded Bitso answer, read with `JSONSerialization` rather than the client's decoder.
+private func payloadEntries(_ fixture: FeedFixture) throws -> [[String: Any]] {
+    let object = try #require(try JSONSerialization.jsonObject(with: fixture.data()) as? [String: Any])
+    #expect(object["success"] as? Bool == true)
+    return try #require(object["payload"] as? [[String: Any]])
+}
+
+/// The books a recording holds, built from its JSON strings independently of the wire parser.
+private func expectedBooks(_ fixture: FeedFixture) throws -> [BookInfo] {
+    try payloadEntries(fixture).map { entry in
+        func limit(_ key: String) throws -> ExactDecimal { try dec(try #require(entry[key] as? String, "\(key)")) }
+        let book = try #require(entry["book"] as? String)
+        let parts = book.split(separator: "_").map(String.init)
+        try #require(parts.count == 2)
+        return BookInfo(
+            book: book, market: MarketPair(base: parts[0], quote: parts[1]),
+            minimumAmount: try limit("minimum_amount"), maximumAmount: try limit("maximum_amount"),
+            minimumPrice: try limit("minimum_price"), maximumPrice: try limit("maximum_price"),
+            minimumValue: try limit("minimum_value"), maximumValue: try limit("maximum_value")
+        )
     }
 }
