@@ -170,6 +170,30 @@ public final class Publisher: Service, Sendable {
         return seq
     }
 
+    /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out, and
+    /// publishes an envelope of type `deleted` with `null` data, numbered as the topic's next message, so
+    /// subscribers that follow the stream forget it too. A later publish on the topic starts it again.
+    ///
+    /// - Returns: the envelope's sequence number, or `nil` when the topic held no value (nothing is sent).
+    @discardableResult
+    public func retract(_ topic: Topic, source: String? = nil) throws -> UInt64? {
+        try state.withLock { state -> UInt64? in
+            guard var entry = state.topics[topic], entry.retained != nil else { return nil }
+            let seq = entry.seq + 1
+            let none: String? = nil
+            let body = try Wire.encode(Envelope(
+                type: BusMessage.deletedType, seq: seq, time: Date(), source: source ?? entry.source ?? service, data: none))
+            entry.seq = seq
+            entry.retained = nil
+            state.topics[topic] = entry
+            send([entry.frame, body])
+            return seq
+        }.map { seq in
+            published.increment()
+            return seq
+        }
+    }
+
     /// The endpoint the socket bound last: with `tcp://127.0.0.1:*`, the port it picked.
     public func boundEndpoint() async throws -> String {
         try socket.withSocket { try $0.lastEndpoint() }
@@ -224,4 +248,12 @@ public final class Publisher: Service, Sendable {
 
     /// Closes the socket without waiting for shutdown (tests and error paths).
     public func close() async { socket.close() }
+}
+
+extension BusMessage {
+    /// The envelope type of a retraction: the topic's value is gone (``Publisher/retract(_:source:)``).
+    public static let deletedType = "deleted"
+
+    /// Whether this message retracts its topic (type `deleted`, `null` data) rather than carrying a value.
+    public var isRetraction: Bool { header.type == Self.deletedType }
 }

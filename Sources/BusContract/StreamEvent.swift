@@ -33,6 +33,8 @@ public enum StreamEvent<Value: Sendable>: Sendable {
     case snapshot([StreamUpdate<Value>])
     /// One newer value of a topic.
     case update(StreamUpdate<Value>)
+    /// The publisher retracted the topic (an envelope of type `deleted`): forget its value.
+    case removed(Topic)
     /// The publisher is silent or unreachable; the last values stand while the stream recovers.
     case unavailable(reason: String)
 }

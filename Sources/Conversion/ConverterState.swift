@@ -21,25 +21,47 @@ public actor ConverterState {
     }
 
     /// Applies the fetcher's events until the stream ends, handing each price an event changes to `publish`
-    /// at once. The loop runs on the actor, so a burst of waiting events costs no executor hop each.
+    /// at once, and each price it takes away (its asset's last quote retracted) to `retract`. The loop runs on
+    /// the actor, so a burst of waiting events costs no executor hop each.
     public func follow(
-        _ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>, publish: @Sendable (AssetPrice) throws -> Void
+        _ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>, publish: @Sendable (AssetPrice) throws -> Void,
+        retract: @Sendable (AssetPrice) throws -> Void = { _ in }
     ) async {
         for await event in events {
-            for price in apply(event) {
+            let changes = applyChanges(event)
+            for price in changes.changed {
                 do {
                     try publish(price)
                 } catch {
                     logger.warning("could not publish a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
                 }
             }
+            for price in changes.removed {
+                do {
+                    try retract(price)
+                } catch {
+                    logger.warning("could not retract a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
+                }
+            }
         }
+    }
+
+    /// What one event did to the prices handed out.
+    public struct PriceChanges: Sendable, Equatable {
+        /// Prices new or changed.
+        public var changed: [AssetPrice]
+        /// Prices no longer given (their asset lost its last quote), as last handed out.
+        public var removed: [AssetPrice]
     }
 
     /// Applies one event of rates-fetcher's rates and quotes; returns the prices it changed, re-priced
     /// at once and only where it could change them.
     @discardableResult
-    public func apply(_ event: StreamEvent<FetcherUpdate>) -> [AssetPrice] {
+    public func apply(_ event: StreamEvent<FetcherUpdate>) -> [AssetPrice] { applyChanges(event).changed }
+
+    /// Applies one event: the prices it changed, and those it took away (a snapshot without an asset's quotes,
+    /// or a retracted quote that was its last).
+    public func applyChanges(_ event: StreamEvent<FetcherUpdate>) -> PriceChanges {
         switch event {
         case .snapshot(let updates):
             let failures = book.reset(with: updates)
@@ -53,13 +75,18 @@ public actor ConverterState {
                 try book.apply(update)
             } catch {
                 logger.warning("dropped an unusable rate", metadata: ["topic": "\(update.topic)", "error": "\(error)"])
-                return []
+                return PriceChanges(changed: [], removed: [])
             }
+        case .removed(let topic):
+            upstream = "ok"
+            guard book.remove(topic) else { return PriceChanges(changed: [], removed: []) }
         case .unavailable(let reason):
             upstream = reason
-            return []
+            return PriceChanges(changed: [], removed: [])
         }
-        return prices.reprice(after: book.marketChange, in: &book)
+        let changed = prices.reprice(after: book.marketChange, in: &book)
+        let removed = book.marketChange == .reshaped ? prices.dropUnpriced(in: book) : []
+        return PriceChanges(changed: changed, removed: removed)
     }
 
     /// `convert`; -32000 until the first rates arrive (see ``requireRates()``).

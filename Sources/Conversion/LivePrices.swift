@@ -40,6 +40,19 @@ public struct LivePrices: Sendable {
         }
     }
 
+    /// Forgets the prices `book` can no longer give (their asset lost its last quote); returns them, to retract.
+    public mutating func dropUnpriced(in book: RateBook) -> [AssetPrice] {
+        let priced = Set(Pricing.pricedAssets(book))
+        let gone = held.keys.filter { !priced.contains($0.asset) }.sorted()
+        var dropped: [AssetPrice] = []
+        for key in gone {
+            if let price = held.removeValue(forKey: key) { dropped.append(price) }
+            record(key, .path([]))
+            unsettled.remove(key)
+        }
+        return dropped
+    }
+
     /// Every price key of `asset`, none for an ISO fiat or an asset without quotes.
     private func keys(of asset: String) -> [Key] {
         guard Pricing.isPriced(asset) else { return [] }

@@ -89,6 +89,37 @@ public struct RateBook: Sendable {
         }
     }
 
+    /// Forgets what a retracted topic held: a feed's quote (`quote.<feed>.<BASE>-<QUOTE>`) or a source's rate
+    /// (`rate.<source>.<FROM>-<TO>`); other feeds' quotes of the pair stay. `true` when it held one (the
+    /// `market` graph is then reshaped).
+    @discardableResult
+    public mutating func remove(_ topic: Topic) -> Bool {
+        guard let source = topic.source.map(String.init) else { return false }
+        switch String(topic.kind) {
+        case "quote":
+            guard let pair = quotes.first(where: { pair, bySource in
+                bySource[source] != nil && (try? Topics.quote(feed: source, market: pair))?.topic == topic
+            })?.key else { return false }
+            quotes[pair]?[source] = nil
+            if quotes[pair]?.isEmpty == true {
+                quotes[pair] = nil
+                pairsByBase[pair.base]?.remove(pair)
+                if pairsByBase[pair.base]?.isEmpty == true { pairsByBase[pair.base] = nil }
+            }
+        case "rate":
+            guard let key = rates[source]?.first(where: { _, rate in
+                (try? Topics.rate(source: source, from: rate.from, to: rate.to))?.topic == topic
+            })?.key else { return false }
+            rates[source]?[key] = nil
+            if rates[source]?.isEmpty == true { rates[source] = nil }
+            graphs[source] = nil
+        default:
+            return false
+        }
+        reshapeMarket()
+        return true
+    }
+
     /// Drops the `market` graph: its shape, its fiat source or its quoted assets changed.
     private mutating func reshapeMarket() {
         graphs[Self.marketSource] = nil

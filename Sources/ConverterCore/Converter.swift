@@ -44,6 +44,8 @@ public enum Converter {
             LoopService {
                 await state.follow(rates) { price in
                     try publisher.publish(price, on: Topics.price(asset: price.asset, currency: price.currency), source: "converter", onlyIfChanged: true)
+                } retract: { price in
+                    try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
                 }
             },
         ]

@@ -27,6 +27,11 @@ extension CoinGeckoClient {
                     data, url throws(FeedError) in
                     try CoinGeckoWire.history(from: data, origin: url, id: id, currency: currency)
                 }
+            },
+            coinList: {
+                try await feed.get(HTTPFeed.endpoint(baseURL, "/coins/list", []), apiError: apiError) {
+                    data, url throws(FeedError) in try Wire.decode([CoinGeckoCoin].self, from: data, origin: url)
+                }
             }
         )
     }

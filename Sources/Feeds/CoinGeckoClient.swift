@@ -8,19 +8,41 @@ public struct CoinGeckoClient: Sendable {
     public var markets: @Sendable (_ ids: [String], _ currency: String) async throws -> [CoinMarket]
     /// One coin's prices over the last `days` days, in `currency`.
     public var history: @Sendable (_ id: String, _ currency: String, _ days: Int) async throws -> PriceHistory
+    /// Every coin CoinGecko lists (`/coins/list`): the ids `markets` takes, with their symbols and names.
+    public var coinList: @Sendable () async throws -> [CoinGeckoCoin]
 
     /// A client from its endpoints.
     public init(
         markets: @escaping @Sendable (_ ids: [String], _ currency: String) async throws -> [CoinMarket],
-        history: @escaping @Sendable (_ id: String, _ currency: String, _ days: Int) async throws -> PriceHistory
+        history: @escaping @Sendable (_ id: String, _ currency: String, _ days: Int) async throws -> PriceHistory,
+        coinList: @escaping @Sendable () async throws -> [CoinGeckoCoin]
     ) {
         self.markets = markets
         self.history = history
+        self.coinList = coinList
+    }
+}
+
+/// One entry of CoinGecko's coin list: its id (what `markets` takes), its symbol as listed (often lower case), its name.
+public struct CoinGeckoCoin: Codable, Sendable, Equatable, Hashable {
+    /// CoinGecko's id, e.g. `polkadot`.
+    public var id: String
+    /// The ticker symbol as CoinGecko lists it, e.g. `dot`.
+    public var symbol: String
+    /// The display name, e.g. `Polkadot`.
+    public var name: String
+
+    /// A listed coin.
+    public init(id: String, symbol: String, name: String) {
+        self.id = id
+        self.symbol = symbol
+        self.name = name
     }
 }
 
 extension CoinGeckoClient {
-    /// The recorded responses: bitcoin in USD, and bitcoin's daily USD prices cut to the last `days` days of the recording.
+    /// The recorded responses: the top 17 coins in USD (bitcoin from its newer 1-coin recording), bitcoin's daily
+    /// USD prices cut to the last `days` days of the recording, and as the coin list those 17 coins.
     public static let test = Self(
         markets: { ids, currency in try fixtureMarkets(ids, currency) },
         history: { id, currency, days in
@@ -31,7 +53,8 @@ extension CoinGeckoClient {
                 asset: history.asset, currency: history.currency,
                 points: history.points.filter { $0.time >= start }
             )
-        }
+        },
+        coinList: { try fixtureCoinList() }
     )
 
     /// Alive without the network: each `markets` call walks the recorded prices a little, and `history`
@@ -54,15 +77,29 @@ extension CoinGeckoClient {
                 return try mockHistory(
                     market, days: max(days, 1), endOffset: walk.offset(id), seed: seed, end: now()
                 )
-            }
+            },
+            coinList: { try fixtureCoinList() }
         )
     }
 
+    /// The recorded markets: the 1-coin recording (bitcoin, 2024-04-07) first, then every coin of the top-17
+    /// recording (2024-01-01) it lacks, so bitcoin keeps its newer price and the other coins have theirs.
     private static func fixtureMarkets(_ ids: [String], _ currency: String) throws -> [CoinMarket] {
         guard currency.lowercased() == "usd" else { throw FeedError.notInFixtures("coingecko prices in \(currency)") }
-        let fixture = FeedFixture.coinGeckoMarkets
-        let all = try CoinGeckoWire.markets(from: fixture.data(), origin: fixture.origin, currency: currency)
+        var all: [CoinMarket] = []
+        for fixture in [FeedFixture.coinGeckoMarkets, .coinGeckoTopMarkets] {
+            let known = Set(all.map(\.coin.id))
+            all += try CoinGeckoWire.markets(from: fixture.data(), origin: fixture.origin, currency: currency)
+                .filter { !known.contains($0.coin.id) }
+        }
         return ids.isEmpty ? all : all.filter { ids.contains($0.coin.id) }
+    }
+
+    /// The coins of the recorded markets, as `/coins/list` lists them (lower-case symbols), by market cap rank.
+    private static func fixtureCoinList() throws -> [CoinGeckoCoin] {
+        try fixtureMarkets([], "usd")
+            .sorted { ($0.quote.marketCapRank ?? .max) < ($1.quote.marketCapRank ?? .max) }
+            .map { CoinGeckoCoin(id: $0.coin.id, symbol: $0.coin.symbol.lowercased(), name: $0.coin.name) }
     }
 
     private static func fixtureHistory(_ id: String, _ currency: String) throws -> PriceHistory {

@@ -25,6 +25,10 @@ public enum FeedFixture: String, CaseIterable, Sendable {
     case fixerErrorInvalidBase = "fiat/fixer-error-invalid_base_currency.json"
     /// CoinGecko `GET /coins/markets?vs_currency=usd`: bitcoin only.
     case coinGeckoMarkets = "coingecko/coins_markets.json"
+    /// CoinGecko `GET /coins/markets?vs_currency=usd` of 2024-01-01: the top 17 coins by market cap.
+    case coinGeckoTopMarkets = "coingecko/coins_markets_top17.json"
+    /// CoinGecko `GET /coins/list`: its first 40 coins (ids, symbols, names).
+    case coinGeckoCoinList = "coingecko/coins_list.json"
     /// CoinGecko `GET /coins/bitcoin/market_chart?vs_currency=usd`: 180 daily points.
     case coinGeckoBitcoinChart = "coingecko/market_chart_bitcoin.json"
     /// GNB `GET /rates`: the challenge statement's sample (four rates).

@@ -71,6 +71,8 @@ public actor PortfolioState {
         switch event {
         case .snapshot(let all): updates = all
         case .update(let one): updates = [one]
+        // Masterdata and transactions are never retracted; a retracted quote is not the portfolio's to hold.
+        case .removed: return
         case .unavailable(let reason):
             fetcher = reason
             return
@@ -103,6 +105,8 @@ public actor PortfolioState {
         switch event {
         case .snapshot(let all): updates = all
         case .update(let one): updates = [one]
+        // A retracted price (its coin no longer tracked) stays stored as the last known one, for offline valuations.
+        case .removed: return
         case .unavailable(let reason):
             converterStream = reason
             return

@@ -26,6 +26,8 @@ public struct CoinsView: Codable, Sendable, Equatable {
         public var watched: Bool
         /// When the price was quoted, ISO 8601, if known.
         public var priceTime: String?
+        /// Whether rates-fetcher polls the coin on CoinGecko, so it can be removed from the list (nil: not said).
+        public var tracked: Bool?
     }
 
     /// The reader's locale.
@@ -38,12 +40,17 @@ public struct CoinsView: Codable, Sendable, Equatable {
     public var notices: [String]
     /// The age of the oldest price shown, when known.
     public var dataAge: DataAge?
+    /// Coins CoinGecko lists that are not tracked yet, to suggest in the add box (nil: none offered).
+    public var suggestions: [KnownCoin]?
 
     /// What a row says when no price is known: never 0.
     public static let noPrice = "no price"
 
-    /// Builds the list. A price not in the context's currency is not shown (it is named in a notice).
-    public static func make(coins: [CoinSnapshot], context: ViewContext, notices: [String] = []) -> CoinsView {
+    /// Builds the list. A price not in the context's currency is not shown (it is named in a notice). A coin
+    /// whose symbol is in `tracked` (CoinGecko's coins) can be removed; `suggestions` fill the add box.
+    public static func make(
+        coins: [CoinSnapshot], context: ViewContext, notices: [String] = [], tracked: Set<String> = [], suggestions: [KnownCoin] = []
+    ) -> CoinsView {
         var allNotices = notices
         let usable = coins.map { usablePrice($0.price, currency: context.currency) }
         let wrongCurrency = zip(coins, usable).filter { $0.0.price != nil && $0.1 == nil }.map(\.0.symbol)
@@ -57,8 +64,14 @@ public struct CoinsView: Codable, Sendable, Equatable {
         let age = DataAge.oldest(usable.compactMap { $0?.quoteTime }, now: context.now, locale: context.locale)
         allNotices += Notices.staleness(age, what: "Prices")
         if coins.isEmpty { allNotices.append("No coins to show.") }
-        let rows = zip(coins, usable).map { coin, price in row(coin, price: price, locale: context.locale) }
-        return CoinsView(locale: context.locale, currency: context.currency, rows: rows, notices: allNotices, dataAge: age)
+        let rows = zip(coins, usable).map { coin, price in
+            var row = row(coin, price: price, locale: context.locale)
+            row.tracked = tracked.contains(coin.symbol)
+            return row
+        }
+        return CoinsView(
+            locale: context.locale, currency: context.currency, rows: rows, notices: allNotices, dataAge: age,
+            suggestions: suggestions)
     }
 
     /// `price` if it is in `currency`, else nil.

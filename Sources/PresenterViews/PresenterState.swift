@@ -56,7 +56,7 @@ public actor PresenterState {
 
     /// Follows the portfolio's changes until the stream ends: for its health, as the pages ask the portfolio itself.
     public func follow(portfolio events: some AsyncSequence<StreamEvent<PortfolioChange>, Never>) async {
-        for await event in events { apply(event, from: "portfolio", reset: {}, apply: { _ in }) }
+        for await event in events { apply(event, from: "portfolio", reset: {}, apply: { _ in }, remove: { _ in }) }
     }
 
     /// Follows price-alerts' alerts until the stream ends.
@@ -71,6 +71,8 @@ public actor PresenterState {
                 alerts = Array(([update] + alerts).prefix(Self.keptAlerts))
                 alertsStream = "ok"
                 onAlert(update.value)
+            case .removed(let topic):
+                alerts.removeAll { $0.topic == topic }
             case .unavailable(let reason):
                 alertsStream = reason
             }
@@ -79,18 +81,24 @@ public actor PresenterState {
 
     /// Applies one event of rates-fetcher's streams.
     public func apply(_ event: StreamEvent<FetcherUpdate>, from upstream: String) {
-        apply(event, from: upstream, reset: {}, apply: apply)
+        // A snapshot holds every quote, book and coin: one missing from it was retracted while the stream was away.
+        apply(event, from: upstream, reset: { self.quotes = [:]; self.books = [:]; self.coins = [:] }, apply: apply, remove: removeFetcherTopic)
     }
 
     /// Applies one event of the converter's prices.
     public func apply(_ event: StreamEvent<AssetPrice>, from upstream: String) {
-        apply(event, from: upstream, reset: { self.prices = [:] }, apply: apply)
+        apply(event, from: upstream, reset: { self.prices = [:] }, apply: apply, remove: { topic in
+            // `price.<ASSET>.<FIAT>`
+            guard let asset = topic.source, let currency = topic.key else { return }
+            self.prices[PresenterState.key(String(asset), String(currency))] = nil
+        })
     }
 
-    /// Applies an event of `upstream`'s stream: a snapshot `reset`s what it replaces, then each update is `apply`d.
+    /// Applies an event of `upstream`'s stream: a snapshot `reset`s what it replaces, then each update is `apply`d;
+    /// a retracted topic is `remove`d.
     func apply<Value>(
         _ event: StreamEvent<Value>, from upstream: String, reset: () -> Void,
-        apply: (StreamUpdate<Value>) -> Void
+        apply: (StreamUpdate<Value>) -> Void, remove: (Topic) -> Void
     ) {
         switch event {
         case .snapshot(let updates):
@@ -99,6 +107,9 @@ public actor PresenterState {
             streams[upstream] = "ok"
         case .update(let update):
             apply(update)
+            streams[upstream] = "ok"
+        case .removed(let topic):
+            remove(topic)
             streams[upstream] = "ok"
         case .unavailable(let reason):
             streams[upstream] = reason
@@ -121,6 +132,16 @@ public actor PresenterState {
         case .transactions: return
         }
         received(update)
+    }
+
+    /// Forgets a retracted topic of rates-fetcher's: a quote, a coin (`coin.<feed>.<SYMBOL>`) or a book.
+    private func removeFetcherTopic(_ topic: Topic) {
+        switch String(topic.kind) {
+        case RatesFetcherAPI.quotes.kind: quotes[topic] = nil
+        case RatesFetcherAPI.coins.kind: if let symbol = topic.key { coins[String(symbol).uppercased()] = nil }
+        case RatesFetcherAPI.books.kind: if let book = topic.key { books[String(book)] = nil }
+        default: break
+        }
     }
 
     private func apply(_ update: StreamUpdate<AssetPrice>) {

@@ -26,8 +26,10 @@ public struct ViewSources: Sendable {
     public var convert: @Sendable (ConvertRequest) async throws -> ConvertResult
     /// The converter's `convert.series`: a history in the display currency at each day's rate.
     public var convertSeries: @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
+    /// rates-fetcher's `coins.known`: the coins the Coins screen suggests adding.
+    public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
 
-    /// Sources from their closures.
+    /// Sources from their closures; without `knownCoins`, the Coins screen suggests none.
     public init(
         wallets: @escaping @Sendable () async throws -> WalletGroups,
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
@@ -38,7 +40,8 @@ public struct ViewSources: Sendable {
         history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
         alertRules: @escaping @Sendable () async throws -> [AlertRule],
         convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult,
-        convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
+        convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult,
+        knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin] = { _ in [] }
     ) {
         self.wallets = wallets
         self.holdings = holdings
@@ -50,6 +53,7 @@ public struct ViewSources: Sendable {
         self.alertRules = alertRules
         self.convert = convert
         self.convertSeries = convertSeries
+        self.knownCoins = knownCoins
     }
 }
 
@@ -89,7 +93,15 @@ public struct ScreenBuilder: Sendable {
             let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
             return .wallets(view)
         case "coins":
-            let view = CoinsView.make(coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices)
+            // CoinGecko is the one feed that publishes coins (`coin.coingecko.<SYMBOL>`): those are its tracked coins.
+            let tracked = Set(await state.coins.keys)
+            // Suggestions are a convenience: without them (rates-fetcher away) the screen still shows.
+            let suggestions = ((try? await sources.knownCoins(KnownCoinsRequest(limit: 100))) ?? []).filter { coin in
+                coin.symbol.map { !tracked.contains($0) } ?? true
+            }
+            let view = CoinsView.make(
+                coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices,
+                tracked: tracked, suggestions: suggestions)
             return .coins(view)
         case "coin":
             let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)

@@ -23,8 +23,18 @@ public struct Publication: Sendable {
 /// What each feed publishes, as pure functions from its client's answers to publications.
 /// A job either fetches everything it needs or throws: there are no half-published polls.
 public enum FeedJobs {
-    /// The job of `feed` with the clients of `environment`.
+    /// The job of `feed` with the clients of `environment`, CoinGecko polling a fixed list of coins.
     public static func job(_ feed: Feed, _ environment: FetcherEnvironment, coinIDs: [String]) -> @Sendable () async throws -> [Publication] {
+        job(feed, environment, coins: { coinIDs })
+    }
+
+    /// The job of `feed` with the clients of `environment`; CoinGecko's polls the coins `coins` names at each
+    /// poll, hands what it fetched to `polled`, and publishes only the coins still listed when the answer came.
+    /// An empty list publishes nothing (CoinGecko would answer its top coins).
+    public static func job(
+        _ feed: Feed, _ environment: FetcherEnvironment, coins: @escaping @Sendable () async -> [String],
+        polled: @escaping @Sendable ([CoinMarket]) async -> Void = { _ in }
+    ) -> @Sendable () async throws -> [Publication] {
         switch feed {
         case .bitso:
             return {
@@ -37,7 +47,14 @@ public enum FeedJobs {
         case .fiat:
             return { try fiat(try await environment.fiat.latest()) }
         case .coingecko:
-            return { try coingecko(try await environment.coingecko.markets(coinIDs, "usd")) }
+            return {
+                let ids = await coins()
+                guard !ids.isEmpty else { return [] }
+                let markets = try await environment.coingecko.markets(ids, "usd")
+                await polled(markets)
+                let current = Set(await coins())
+                return try coingecko(markets.filter { current.contains($0.coin.id) })
+            }
         case .gnb:
             return {
                 let rates = try await environment.gnb.rates()

@@ -17,13 +17,16 @@ public actor FeedPoller {
     private let publisher: Publisher
     private let logger: Logger
     private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
     private var current: FeedStatus
     private var inFlight: Task<FeedStatus, Never>?
 
-    /// A poller of `feed` running `job`.
+    /// A poller of `feed` running `job`; `sleep` waits between polls (a test's clock can stand in for the real one).
     public init(
         feed: Feed, period: Duration, publisher: Publisher, logger: Logger,
-        now: @escaping @Sendable () -> Date = { Date() }, job: @escaping @Sendable () async throws -> [Publication]
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) },
+        job: @escaping @Sendable () async throws -> [Publication]
     ) {
         self.feed = feed
         self.period = period
@@ -31,6 +34,7 @@ public actor FeedPoller {
         self.publisher = publisher
         self.logger = logger
         self.now = now
+        self.sleep = sleep
         self.current = FeedStatus(feed: feed.rawValue, state: .stale, message: "not polled yet")
     }
 
@@ -48,13 +52,19 @@ public actor FeedPoller {
         return status
     }
 
-    /// Polls every `period` until cancelled; a zero period polls flat out (a mock feed then
+    /// Waits for the poll under way, if any, to finish: what it read before a change (a coin removed) is then
+    /// published, and what follows sees the change.
+    public func settle() async {
+        if let inFlight { _ = await inFlight.value }
+    }
+
+    /// Polls at once, then every `period` until cancelled; a zero period polls flat out (a mock feed then
     /// publishes as fast as the bus takes it, which is what the pipeline benchmark measures).
     public func run() async {
         while !Task.isCancelled {
             await poll()
             if period > .zero {
-                try? await Task.sleep(for: period)
+                try? await sleep(period)
             } else {
                 await Task.yield()
             }

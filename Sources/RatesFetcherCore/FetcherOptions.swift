@@ -32,6 +32,8 @@ public struct FetcherOptions: ParsableArguments {
     var coins: String?
     @Option(help: "seed of the mock feeds' random walk (env TICKWIRE_SEED; default 42)")
     var seed: UInt64?
+    @Option(name: .customLong("state-dir"), help: "folder of the saved coin list, coins.json (env TICKWIRE_RATES_FETCHER_STATE; default $XDG_STATE_HOME/tickwire, else ~/.local/state/tickwire)")
+    var stateDirectory: String?
 
     public init() {}
 
@@ -73,7 +75,16 @@ public struct FetcherOptions: ParsableArguments {
             pub: DefaultEndpoint.ratesFetcherPub.resolve(pub, environment: environment),
             rep: DefaultEndpoint.ratesFetcherRep.resolve(rep, environment: environment),
             selection: selection,
-            coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs)
+            coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs,
+            stateDirectory: Setting.resolve(stateDirectory, environmentVariable: "TICKWIRE_RATES_FETCHER_STATE", environment: environment)
+                ?? Self.defaultStateDirectory(environment: environment))
+    }
+
+    /// `$XDG_STATE_HOME/tickwire`, else `~/.local/state/tickwire` (the XDG base directories' place for state).
+    static func defaultStateDirectory(environment: [String: String]) -> String {
+        let stateHome = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state")
+        return stateHome.appendingPathComponent("tickwire").path
     }
 
     /// `text`, seconds to the millisecond ("60", "1.5", "0.005"), as whole milliseconds; nil for anything else

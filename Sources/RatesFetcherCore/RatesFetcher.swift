@@ -14,31 +14,44 @@ public struct FetcherConfiguration: Sendable {
     public var rep: String
     /// Which feeds use which clients, and how often they poll.
     public var selection: FeedSelection
-    /// The CoinGecko coins polled.
+    /// The CoinGecko coins polled when no saved list exists.
     public var coinIDs: [String]
+    /// Where the coin list is saved (`coins.json`), so coins added or removed outlive a restart; nil: not saved.
+    public var stateDirectory: String?
 
     /// The coins polled unless told otherwise.
     public static let defaultCoinIDs = ["bitcoin", "ethereum", "ripple", "litecoin", "cardano", "solana", "dogecoin"]
 
     /// A configuration.
-    public init(pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs) {
+    public init(pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs, stateDirectory: String? = nil) {
         self.pub = pub
         self.rep = rep
         self.selection = selection
         self.coinIDs = coinIDs
+        self.stateDirectory = stateDirectory
+    }
+
+    /// The coin list this configuration starts from: the saved one in ``stateDirectory`` if there is one, else ``coinIDs``.
+    public func coinTracker() throws -> CoinTracker {
+        guard let stateDirectory else { return CoinTracker(ids: coinIDs) }
+        return try CoinTracker(file: URL(fileURLWithPath: stateDirectory).appendingPathComponent(CoinTracker.fileName), initial: coinIDs)
     }
 }
 
 /// The rates-fetcher: polls every feed, publishes quotes, rates, books, masterdata,
-/// transactions and feed status, and answers `snapshot`, `history`, `refresh`, `feeds`, `rates.history`.
+/// transactions and feed status, and answers `snapshot`, `history`, `refresh`, `feeds`, `rates.history`
+/// and the `coins.*` methods that change which CoinGecko coins it polls.
 public enum RatesFetcher {
-    /// The services of one rates-fetcher process.
+    /// The services of one rates-fetcher process; throws when the saved coin list cannot be read.
     public static func services(_ configuration: FetcherConfiguration, environment: FetcherEnvironment, runtime: Runtime) throws -> [any Service] {
+        let coins = try configuration.coinTracker()
+        runtime.logger.info("coin list", metadata: [
+            "file": "\(coins.file?.path ?? "none (not saved)")", "initial": "\(configuration.coinIDs.joined(separator: ","))"])
         let publisher = try runtime.publisher(binding: [configuration.pub])
         let pollers = Feed.allCases.map { feed in
             FeedPoller(
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
-                job: FeedJobs.job(feed, environment, coinIDs: configuration.coinIDs))
+                job: FeedJobs.job(feed, environment, coins: { await coins.ids }, polled: { await coins.learn($0) }))
         }
         let standard = runtime.standardMethods(publisher: publisher) {
             var upstreams: [String: String] = [:]
@@ -48,14 +61,18 @@ public enum RatesFetcher {
             }
             return Health(service: runtime.service, started: runtime.started, upstreams: upstreams)
         }
-        let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard)
+        let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard, coins: coins)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
     }
 
     /// `standard` and the fetcher's own methods over `pollers`, with histories from `environment` published
-    /// on `publisher`: what its server serves, and what the fuzzer (Tests/FuzzTargets) calls in process.
-    package static func methods(pollers: [FeedPoller], environment: FetcherEnvironment, publisher: Publisher, standard: RPCMethods) -> RPCMethods {
+    /// on `publisher` and the CoinGecko coins of `coins`: what its server serves, and what the fuzzer
+    /// (Tests/FuzzTargets) and the unit tests call in process.
+    package static func methods(
+        pollers: [FeedPoller], environment: FetcherEnvironment, publisher: Publisher, standard: RPCMethods,
+        coins: CoinTracker = CoinTracker(ids: FetcherConfiguration.defaultCoinIDs)
+    ) -> RPCMethods {
         let histories = HistoryCache(coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, publisher: publisher)
         var methods = standard
         methods.register(RatesFetcherAPI.feeds) {
@@ -72,6 +89,60 @@ public enum RatesFetcher {
         methods.register(RatesFetcherAPI.history) { try await histories.history($0) }
         let fiatHistories = FiatHistoryCache(client: environment.fiatHistory)
         methods.register(RatesFetcherAPI.ratesHistory) { try await fiatHistories.history($0) }
+        registerCoins(in: &methods, coins: coins, catalog: CoinCatalog(coingecko: environment.coingecko),
+                      poller: pollers.first { $0.feed == .coingecko }, publisher: publisher)
         return methods
+    }
+
+    /// `coins.list`, `coins.known`, `coins.add` (checked against CoinGecko's list, then polled at once) and
+    /// `coins.remove` (no longer polled, its CoinGecko topics retracted). Both changes are idempotent: adding a
+    /// tracked coin or removing an untracked one answers `changed: false`.
+    private static func registerCoins(
+        in methods: inout RPCMethods, coins: CoinTracker, catalog: CoinCatalog, poller: FeedPoller?, publisher: Publisher
+    ) {
+        methods.register(RatesFetcherAPI.listCoins) { await coins.coins }
+        methods.register(RatesFetcherAPI.knownCoins) { try await catalog.search($0) }
+        methods.register(RatesFetcherAPI.addCoin) { request in
+            let coin: KnownCoin
+            if let tracked = await coins.tracked(matching: request.coin) {
+                coin = tracked
+            } else {
+                coin = try await catalog.resolve(request.coin)
+            }
+            let changed = try await coins.add(coin)
+            if changed, let poller {
+                // A poll already under way read the list before this coin: wait for it, then poll with it.
+                await poller.settle()
+                await poller.poll()
+            }
+            return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
+        }
+        methods.register(RatesFetcherAPI.removeCoin) { request in
+            guard let coin = await coins.tracked(matching: request.coin) else {
+                // Not tracked: nothing to do, if CoinGecko knows the coin at all.
+                let known = try await catalog.resolve(request.coin)
+                return CoinsChange(coin: known, changed: false, coins: await coins.coins)
+            }
+            let changed = try await coins.remove(id: coin.id)
+            // A poll under way may still publish the coin: let it, then retract.
+            await poller?.settle()
+            try retractCoin(coin.id, on: publisher)
+            return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
+        }
+    }
+
+    /// Retracts CoinGecko's `coin.coingecko.<SYMBOL>` of the coin with `id` and its `quote.coingecko.<SYMBOL>-*`;
+    /// other feeds' quotes of the symbol (Bitso's BTC-MXN) stay.
+    static func retractCoin(_ id: String, on publisher: Publisher) throws {
+        let coinPrefix = RatesFetcherAPI.coins.prefix + "coingecko."
+        let symbols = publisher.snapshot(prefix: coinPrefix).entries.compactMap { entry -> String? in
+            guard let info = try? BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8)).decode(RatesFetcherAPI.coins)?.data,
+                  info.id == id else { return nil }
+            return String(entry.topic.rawValue.dropFirst(coinPrefix.count))
+        }
+        for symbol in symbols {
+            let quotes = publisher.snapshot(prefix: RatesFetcherAPI.quotes.prefix + "coingecko.\(symbol)-").entries.map(\.topic)
+            for topic in quotes + [try Topic(coinPrefix + symbol)] { try publisher.retract(topic) }
+        }
     }
 }

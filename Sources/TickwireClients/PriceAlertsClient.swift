@@ -85,7 +85,7 @@ extension PriceAlertsClient {
                 switch event {
                 case .snapshot(let updates): for update in updates { alerts?.price(update.value) }
                 case .update(let update): alerts?.price(update.value)
-                case .unavailable: continue
+                case .removed, .unavailable: continue
                 }
             }
         })

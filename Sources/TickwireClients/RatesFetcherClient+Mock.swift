@@ -7,12 +7,17 @@ import TickwireContract
 
 extension RatesFetcherClient {
     /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
-    /// its streams report the recorded snapshot and then stay quiet.
+    /// its streams report the recorded snapshot and then stay quiet. The coin methods answer from the
+    /// recorded coins (`coin.coingecko.*`), tracked and known alike, as if each call were the first.
     public static let test = Self(
         history: Fixtures.answer("rates-fetcher", "history"),
         refresh: Fixtures.answer("rates-fetcher", "refresh"),
         feeds: Fixtures.answer("rates-fetcher", "feeds"),
         ratesHistory: Fixtures.answer("rates-fetcher", "rates.history"),
+        coins: { try MockCoins.recorded() },
+        addCoin: { request in try await RPCError.answering { var coins = try MockCoins(tracked: MockCoins.recorded()); return try coins.add(request).change } },
+        removeCoin: { request in try await RPCError.answering { var coins = try MockCoins(tracked: MockCoins.recorded()); return try coins.remove(request).change } },
+        knownCoins: { request in try await RPCError.answering { try MockCoins(tracked: MockCoins.recorded()).known(request) } },
         health: Fixtures.answer("rates-fetcher", "health"),
         updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
 
@@ -39,6 +44,10 @@ extension RatesFetcherClient {
             refresh: { request in try await RPCError.answering { try market.refresh(request) } },
             feeds: { market.statuses() },
             ratesHistory: { request in try await RPCError.answering { try market.ratesHistory(request) } },
+            coins: { market.coins.withLock { $0.tracked } },
+            addCoin: { request in try await RPCError.answering { try market.addCoin(request) } },
+            removeCoin: { request in try await RPCError.answering { try market.removeCoin(request) } },
+            knownCoins: { request in try await RPCError.answering { try market.coins.withLock { try $0.known(request) } } },
             health: { Health(service: "rates-fetcher", started: market.started, upstreams: market.statuses().reduce(into: [:]) { $0[$1.feed] = "ok" }) },
             updates: { kinds in market.broadcast.stream { market.snapshot(kinds) }.filter(kinds) })
     }
@@ -49,6 +58,8 @@ extension RatesFetcherClient {
         return Self(
             history: { _ in throw RPCError.unavailable(reason) }, refresh: { _ in throw RPCError.unavailable(reason) },
             feeds: { throw RPCError.unavailable(reason) }, ratesHistory: { _ in throw RPCError.unavailable(reason) },
+            coins: { throw RPCError.unavailable(reason) }, addCoin: { _ in throw RPCError.unavailable(reason) },
+            removeCoin: { _ in throw RPCError.unavailable(reason) }, knownCoins: { _ in throw RPCError.unavailable(reason) },
             health: { throw RPCError.unavailable(reason) },
             updates: { _ in .failing(reason) })
     }
@@ -67,6 +78,8 @@ extension StreamEvents<FetcherUpdate> {
                     case .snapshot(let updates): return .snapshot(updates.filter { kinds.contains($0.value.kind) })
                     case .update(let update) where kinds.contains(update.value.kind): return .update(update)
                     case .update: continue
+                    case .removed(let topic) where kinds.contains { topic.rawValue.hasPrefix($0.prefix) }: return event
+                    case .removed: continue
                     case .unavailable: return event
                     }
                 }
@@ -86,10 +99,16 @@ final class MockFetcher: Sendable {
     private let recordedFiat: FiatRates
     private let walk: PriceWalk
     private let seed: UInt64
+    /// The CoinGecko coins tracked (at first every recorded one) and known (the recorded ones).
+    let coins: Mutex<MockCoins>
+    /// The recorded CoinGecko topics (`coin.coingecko.<SYMBOL>`, `quote.coingecko.<SYMBOL>-*`), to bring back a coin added again.
+    private let recordedCoinTopics: [StreamUpdate<FetcherUpdate>]
 
     init(seed: UInt64) throws {
         let updates = try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:))
         state = Mutex(Dictionary(updates.map { ($0.topic, $0) }, uniquingKeysWith: { _, newer in newer }))
+        coins = Mutex(MockCoins(tracked: MockCoins.coins(in: updates)))
+        recordedCoinTopics = updates.filter { $0.topic.source == "coingecko" && ["coin", "quote"].contains($0.topic.kind) }
         recordedQuotes = updates.compactMap { update in
             if case .quote(let quote) = update.value { return (update.topic, quote) }
             return nil
@@ -109,18 +128,55 @@ final class MockFetcher: Sendable {
         state.withLock { $0.values.filter { kinds.contains($0.value.kind) }.sorted { $0.topic < $1.topic } }
     }
 
+    /// `coins.add`: a recorded coin tracked again gets its recorded topics back, published at once.
+    func addCoin(_ request: CoinRequest) throws -> CoinsChange {
+        let (change, symbol) = try coins.withLock { try $0.add(request) }
+        guard change.changed, let symbol else { return change }
+        for recorded in recordedCoinTopics where Self.isCoinGeckoTopic(recorded.topic, of: symbol) {
+            let update = state.withLock { state -> StreamUpdate<FetcherUpdate> in
+                var update = recorded
+                update.seq = (state[recorded.topic]?.seq ?? recorded.seq) + 1
+                update.time = Date()
+                state[recorded.topic] = update
+                return update
+            }
+            broadcast.send(.update(update))
+        }
+        return change
+    }
+
+    /// `coins.remove`: the coin's CoinGecko topics leave the state, and every stream hears they were retracted.
+    func removeCoin(_ request: CoinRequest) throws -> CoinsChange {
+        let (change, symbol) = try coins.withLock { try $0.remove(request) }
+        guard change.changed, let symbol else { return change }
+        let removed = state.withLock { state -> [Topic] in
+            let topics = state.keys.filter { Self.isCoinGeckoTopic($0, of: symbol) }.sorted()
+            for topic in topics { state[topic] = nil }
+            return topics
+        }
+        for topic in removed { broadcast.send(.removed(topic)) }
+        return change
+    }
+
+    /// `coin.coingecko.<symbol>` or `quote.coingecko.<symbol>-*`.
+    private static func isCoinGeckoTopic(_ topic: Topic, of symbol: String) -> Bool {
+        topic.rawValue == "coin.coingecko.\(symbol)" || topic.rawValue.hasPrefix("quote.coingecko.\(symbol)-")
+    }
+
     /// Moves every quote one step of its walk and publishes it.
     func step(now: Date) {
         for (topic, recorded) in recordedQuotes {
             guard var quote = try? recorded.moved(by: walk.step(topic.rawValue)) else { continue }
             quote.time = now
-            let update = state.withLock { state -> StreamUpdate<FetcherUpdate> in
+            // A removed coin's quote stays away until it is added again.
+            let update = state.withLock { state -> StreamUpdate<FetcherUpdate>? in
+                guard let held = state[topic] else { return nil }
                 let update = StreamUpdate<FetcherUpdate>(
-                    topic: topic, seq: (state[topic]?.seq ?? 0) + 1, time: now, source: quote.source, value: .quote(quote))
+                    topic: topic, seq: held.seq + 1, time: now, source: quote.source, value: .quote(quote))
                 state[topic] = update
                 return update
             }
-            broadcast.send(.update(update))
+            if let update { broadcast.send(.update(update)) }
         }
     }
 
@@ -181,5 +237,76 @@ final class MockFetcher: Sendable {
             offset = min(max(offset + generator.int(in: -150...150), -PriceWalk.limit * 4), PriceWalk.limit * 4)
         }
         return PriceHistory(asset: asset, currency: currency, points: points.reversed())
+    }
+}
+
+/// The coin list of a mock (or test) rates-fetcher: the recorded CoinGecko coins are all it knows, and it answers
+/// `coins.*` with the service's answers and errors.
+struct MockCoins: Sendable {
+    /// The coins tracked, in the order they were added.
+    private(set) var tracked: [KnownCoin]
+    /// Every coin it knows: the recorded ones.
+    let known: [KnownCoin]
+
+    init(tracked: [KnownCoin]) {
+        self.tracked = tracked
+        known = tracked
+    }
+
+    /// The recorded coins.
+    static func recorded() throws -> [KnownCoin] {
+        coins(in: try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)))
+    }
+
+    /// The coins of `coin.coingecko.*` updates.
+    static func coins(in updates: [StreamUpdate<FetcherUpdate>]) -> [KnownCoin] {
+        updates.compactMap { update in
+            guard update.topic.source == "coingecko", case .coin(let info) = update.value else { return nil }
+            return KnownCoin(id: info.id, symbol: info.symbol.uppercased(), name: info.name)
+        }
+    }
+
+    /// The coin `text` names among `coins`: by id, else symbol, else name, case aside.
+    private static func find(_ text: String, in coins: [KnownCoin]) -> KnownCoin? {
+        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
+        return coins.first { $0.id == wanted } ?? coins.first { $0.symbol?.lowercased() == wanted }
+            ?? coins.first { $0.name?.lowercased() == wanted }
+    }
+
+    private func resolve(_ text: String) throws -> KnownCoin {
+        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
+            throw RPCError.invalidParams("coin must be a CoinGecko id, symbol or name, e.g. \"polkadot\" or \"DOT\"")
+        }
+        guard let coin = Self.find(text, in: known) else {
+            throw RPCError.invalidParams("unknown coin \"\(text)\": CoinGecko lists no coin with that id, symbol or name")
+        }
+        return coin
+    }
+
+    /// `coins.add`, and the symbol of a coin it added.
+    mutating func add(_ request: CoinRequest) throws -> (change: CoinsChange, symbol: String?) {
+        let coin = try Self.find(request.coin, in: tracked) ?? resolve(request.coin)
+        guard !tracked.contains(coin) else { return (CoinsChange(coin: coin, changed: false, coins: tracked), nil) }
+        tracked.append(coin)
+        return (CoinsChange(coin: coin, changed: true, coins: tracked), coin.symbol)
+    }
+
+    /// `coins.remove`, and the symbol of a coin it removed.
+    mutating func remove(_ request: CoinRequest) throws -> (change: CoinsChange, symbol: String?) {
+        guard let coin = Self.find(request.coin, in: tracked) else {
+            return (CoinsChange(coin: try resolve(request.coin), changed: false, coins: tracked), nil)
+        }
+        tracked.removeAll { $0 == coin }
+        return (CoinsChange(coin: coin, changed: true, coins: tracked), coin.symbol)
+    }
+
+    /// `coins.known`: the known coins whose id, symbol or name contains the query.
+    func known(_ request: KnownCoinsRequest) throws -> [KnownCoin] {
+        let limit = request.limit ?? 20
+        guard (1...200).contains(limit) else { throw RPCError.invalidParams("limit must be 1 to 200, got \(limit)") }
+        let query = (request.query ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        return Array(known.filter { coin in
+            query.isEmpty || [coin.id, coin.symbol ?? "", coin.name ?? ""].contains { $0.lowercased().contains(query) }
+        }.prefix(limit))
     }
 }

@@ -13,6 +13,14 @@ public struct RatesFetcherClient: Sendable {
     public var feeds: @Sendable () async throws -> [FeedStatus]
     /// `rates.history`: the fiat source's daily rates over a span of days.
     public var ratesHistory: @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory
+    /// `coins.list`: the CoinGecko coins polled.
+    public var coins: @Sendable () async throws -> [KnownCoin]
+    /// `coins.add`: poll one more CoinGecko coin, by id, symbol or name.
+    public var addCoin: @Sendable (CoinRequest) async throws -> CoinsChange
+    /// `coins.remove`: stop polling a coin; its CoinGecko topics are retracted.
+    public var removeCoin: @Sendable (CoinRequest) async throws -> CoinsChange
+    /// `coins.known`: coins CoinGecko lists that match a query, for suggestions.
+    public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// The streams of the given kinds, as they change.
@@ -24,6 +32,10 @@ public struct RatesFetcherClient: Sendable {
         refresh: @escaping @Sendable (RefreshRequest) async throws -> FeedStatus,
         feeds: @escaping @Sendable () async throws -> [FeedStatus],
         ratesHistory: @escaping @Sendable (RatesHistoryRequest) async throws -> FiatRateHistory,
+        coins: @escaping @Sendable () async throws -> [KnownCoin],
+        addCoin: @escaping @Sendable (CoinRequest) async throws -> CoinsChange,
+        removeCoin: @escaping @Sendable (CoinRequest) async throws -> CoinsChange,
+        knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin],
         health: @escaping @Sendable () async throws -> Health,
         updates: @escaping @Sendable (Set<FetcherUpdate.Kind>) -> StreamEvents<FetcherUpdate>
     ) {
@@ -31,6 +43,10 @@ public struct RatesFetcherClient: Sendable {
         self.refresh = refresh
         self.feeds = feeds
         self.ratesHistory = ratesHistory
+        self.coins = coins
+        self.addCoin = addCoin
+        self.removeCoin = removeCoin
+        self.knownCoins = knownCoins
         self.health = health
         self.updates = updates
     }
@@ -66,6 +82,10 @@ extension RatesFetcherClient {
             refresh: { try await rpc.call(RatesFetcherAPI.refresh, $0) },
             feeds: { try await rpc.call(RatesFetcherAPI.feeds) },
             ratesHistory: { try await rpc.call(RatesFetcherAPI.ratesHistory, $0) },
+            coins: { try await rpc.call(RatesFetcherAPI.listCoins) },
+            addCoin: { try await rpc.call(RatesFetcherAPI.addCoin, $0) },
+            removeCoin: { try await rpc.call(RatesFetcherAPI.removeCoin, $0) },
+            knownCoins: { try await rpc.call(RatesFetcherAPI.knownCoins, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             updates: updates)
     }
@@ -76,6 +96,10 @@ extension RatesFetcherClient {
         refresh: unimplemented("RatesFetcherClient.refresh"),
         feeds: unimplemented("RatesFetcherClient.feeds"),
         ratesHistory: unimplemented("RatesFetcherClient.ratesHistory"),
+        coins: unimplemented("RatesFetcherClient.coins"),
+        addCoin: unimplemented("RatesFetcherClient.addCoin"),
+        removeCoin: unimplemented("RatesFetcherClient.removeCoin"),
+        knownCoins: unimplemented("RatesFetcherClient.knownCoins"),
         health: unimplemented("RatesFetcherClient.health"),
         updates: { _ in .failing("RatesFetcherClient.updates is not implemented here") })
 }

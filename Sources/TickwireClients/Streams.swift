@@ -91,6 +91,7 @@ extension StreamEvents {
                     while let event = await iterator.next() {
                         switch event {
                         case .snapshot(_, _, let messages): return .snapshot(messages.compactMap(typed))
+                        case .message(let message) where message.isRetraction: return .removed(message.topic)
                         case .message(let message): if let update = typed(message) { return .update(update) }
                         case .unavailable(let reason): return .unavailable(reason: reason)
                         }

@@ -12,6 +12,14 @@ public enum RatesFetcherAPI {
     public static let feeds = RPCMethod<NoParams, [FeedStatus]>("feeds")
     /// `rates.history {start, end}`: the fiat source's rates of every day it published in a span.
     public static let ratesHistory = RPCMethod<RatesHistoryRequest, FiatRateHistory>("rates.history")
+    /// `coins.list`: the CoinGecko coins polled, in the order they were added.
+    public static let listCoins = RPCMethod<NoParams, [KnownCoin]>("coins.list")
+    /// `coins.add {coin}`: polls one more CoinGecko coin (checked against CoinGecko's list), priced at once.
+    public static let addCoin = RPCMethod<CoinRequest, CoinsChange>("coins.add", changesState: true)
+    /// `coins.remove {coin}`: stops polling a coin and retracts its CoinGecko quote and coin topics.
+    public static let removeCoin = RPCMethod<CoinRequest, CoinsChange>("coins.remove", changesState: true)
+    /// `coins.known {query?, limit?}`: coins CoinGecko lists that match, for suggestions.
+    public static let knownCoins = RPCMethod<KnownCoinsRequest, [KnownCoin]>("coins.known")
 
     /// `quote.<feed>.<BASE>-<QUOTE>`.
     public static let quotes = TopicSpec<Quote>(kind: "quote")
@@ -33,6 +41,7 @@ public enum RatesFetcherAPI {
     /// Every method it answers, the standard ones included.
     public static let methods = StandardAPI.methods(publishes: true) + [
         AnyRPCMethod(history), AnyRPCMethod(refresh), AnyRPCMethod(feeds), AnyRPCMethod(ratesHistory),
+        AnyRPCMethod(listCoins), AnyRPCMethod(addCoin), AnyRPCMethod(removeCoin), AnyRPCMethod(knownCoins),
     ]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [

@@ -37,3 +37,62 @@ public struct RatesHistoryRequest: Codable, Sendable, Equatable {
         self.end = end
     }
 }
+
+/// `coins.add {coin}` and `coins.remove {coin}`: one coin, by its CoinGecko id (`polkadot`), symbol (`DOT`) or
+/// name (`Polkadot`), case aside.
+public struct CoinRequest: Codable, Sendable, Equatable {
+    /// The coin's id, symbol or name.
+    public var coin: String
+
+    /// A request naming `coin`.
+    public init(coin: String) { self.coin = coin }
+}
+
+/// A CoinGecko coin: its id (what rates-fetcher polls), its symbol upper-cased (the topics' key), its name.
+/// A tracked coin whose symbol and name no answer has brought yet (given by id on the command line) has neither.
+public struct KnownCoin: Codable, Sendable, Equatable, Hashable {
+    /// CoinGecko's id, e.g. `polkadot`.
+    public var id: String
+    /// The symbol, e.g. `DOT`.
+    public var symbol: String?
+    /// The name, e.g. `Polkadot`.
+    public var name: String?
+
+    /// A coin.
+    public init(id: String, symbol: String? = nil, name: String? = nil) {
+        self.id = id
+        self.symbol = symbol
+        self.name = name
+    }
+}
+
+/// What `coins.add` and `coins.remove` answer: the coin acted on, and every coin tracked after it.
+public struct CoinsChange: Codable, Sendable, Equatable {
+    /// The coin added or removed.
+    public var coin: KnownCoin
+    /// Whether the list changed (false: it was already tracked, or already not).
+    public var changed: Bool
+    /// The coins tracked now, in the order they were added.
+    public var coins: [KnownCoin]
+
+    /// A change.
+    public init(coin: KnownCoin, changed: Bool, coins: [KnownCoin]) {
+        self.coin = coin
+        self.changed = changed
+        self.coins = coins
+    }
+}
+
+/// `coins.known {query?, limit?}`: coins CoinGecko lists whose id, symbol or name contains `query`, for suggestions.
+public struct KnownCoinsRequest: Codable, Sendable, Equatable {
+    /// Text to look for, case aside; none: the first coins of the list.
+    public var query: String?
+    /// At most this many, 1 to 200 (default 20).
+    public var limit: Int?
+
+    /// A request.
+    public init(query: String? = nil, limit: Int? = nil) {
+        self.query = query
+        self.limit = limit
+    }
+}

@@ -18,6 +18,16 @@ func code(_ body: () async throws -> some Any) async -> Int? {
     }
 }
 
+/// The JSON-RPC error a call failed with, or nil when it did not fail with one.
+func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
+    do {
+        _ = try await body()
+        return nil
+    } catch {
+        return error as? RPCError
+    }
+}
+
 /// Every client's assertions, run against the real service (in this process, over ipc) and against its
 /// mock: the same answers in shape and the same errors for the same bad input, so a mock cannot drift.
 @Suite("Client contracts: live and mock agree", .serialized)
@@ -52,6 +62,43 @@ struct ContractTests {
         }
     }
 
+    /// rates-fetcher's coin list: a tracked coin removed is retracted from the quote stream and added back,
+    /// an unknown coin is the same invalid-params error naming it, and the known coins suggest by symbol.
+    @Test(arguments: Stack.allCases)
+    func ratesFetcherCoins(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let fetcher = clients.fetcher
+            #expect(await eventually { try await fetcher.coins().contains { $0.id == "bitcoin" } })
+            let unknown = await rpcError { try await fetcher.addCoin(CoinRequest(coin: "foo")) }
+            #expect(unknown?.code == RPCError.Code.invalidParams)
+            #expect(unknown?.message == "invalid params: unknown coin \"foo\": CoinGecko lists no coin with that id, symbol or name")
+            #expect(try await fetcher.knownCoins(KnownCoinsRequest(query: "btc")).first == KnownCoin(id: "bitcoin", symbol: "BTC", name: "Bitcoin"))
+            #expect(await code { try await fetcher.knownCoins(KnownCoinsRequest(limit: 500)) } == RPCError.Code.invalidParams)
+
+            // A subscriber that holds the snapshot hears of the retraction (one that joins later finds no such topic).
+            let (synchronized, signal) = AsyncStream.makeStream(of: Void.self)
+            let quotes = fetcher.updates([.quote])
+            let retracted = Task {
+                await first(quotes, within: .seconds(20)) { event -> Topic? in
+                    switch event {
+                    case .snapshot: signal.yield()
+                    case .removed(let topic): return topic
+                    case .update, .unavailable: break
+                    }
+                    return nil
+                }
+            }
+            for await _ in synchronized { break }
+            let removed = try await fetcher.removeCoin(CoinRequest(coin: "BTC"))
+            #expect(removed.changed && removed.coin.id == "bitcoin" && !removed.coins.contains { $0.id == "bitcoin" })
+            #expect(await retracted.value?.rawValue == "quote.coingecko.BTC-USD")
+            #expect(try await !fetcher.removeCoin(CoinRequest(coin: "bitcoin")).changed)
+            let added = try await fetcher.addCoin(CoinRequest(coin: "Bitcoin"))
+            #expect(added.changed && added.coins.contains { $0.id == "bitcoin" })
+            #expect(try await !fetcher.addCoin(CoinRequest(coin: "btc")).changed)
+        }
+    }
+
     /// The converter: exact conversions, totals by the GNB rule, rates, sources, its errors and its prices.
     @Test(arguments: Stack.allCases)
     func converter(_ stack: Stack) async throws {
@@ -80,7 +127,7 @@ struct ContractTests {
                 switch event {
                 case .snapshot(let updates): updates.first { $0.topic.rawValue == "price.BTC.USD" }?.value
                 case .update(let update): update.topic.rawValue == "price.BTC.USD" ? update.value : nil
-                case .unavailable: nil
+                case .removed, .unavailable: nil
                 }
             }
             #expect(price?.asset == "BTC" && price?.currency == "USD" && (price?.price ?? .zero) > .zero)
@@ -134,7 +181,7 @@ struct ContractTests {
                     switch event {
                     case .snapshot(let updates): updates.map(\.value).first { $0.reason == "trade.added" }
                     case .update(let update): update.value.reason == "trade.added" ? update.value : nil
-                    case .unavailable: nil
+                    case .removed, .unavailable: nil
                     }
                 }
             }
@@ -201,7 +248,7 @@ struct ContractTests {
                 Issue.record("product is not a product view")
                 return
             }
-            #expect(product.total.text == "€\u{A0}14,99")
+            #expect(product.total.text == "14,99\u{A0}€")
             for screen in ["assets", "wallets", "books"] {
                 #expect(try await presenter.view(ViewRequest(screen: screen)).screen == screen)
             }

@@ -65,7 +65,9 @@ final class LiveStack: Sendable {
         func runtime(_ service: String) throws -> Runtime { try Runtime(service: service, logger: logger) }
 
         let fetcherRuntime = try runtime("rates-fetcher")
-        let configuration = try FetcherOptions.parse(["--feeds", "test", "--pub", ipc("fetcher-pub"), "--rep", ipc("fetcher-rep")])
+        let configuration = try FetcherOptions.parse([
+            "--feeds", "test", "--pub", ipc("fetcher-pub"), "--rep", ipc("fetcher-rep"), "--state-dir", folder.path,
+        ])
             .configuration(environment: [:])
         var services = try RatesFetcher.services(
             configuration, environment: configuration.selection.environment(http: nil, logger: logger), runtime: fetcherRuntime)

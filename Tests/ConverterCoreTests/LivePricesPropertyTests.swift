@@ -28,7 +28,7 @@ struct LivePricesPropertyTests {
             switch event {
             case .snapshot(let updates): _ = book.reset(with: updates)
             case .update(let update): _ = try? book.apply(update)
-            case .unavailable: break
+            case .removed, .unavailable: break
             }
             let full = Dictionary(Pricing.prices(in: Self.currencies, book: &book).map { (Self.key($0), $0) }) { first, _ in first }
             for price in changed {

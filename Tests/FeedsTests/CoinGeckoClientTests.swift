@@ -32,7 +32,7 @@ import Testing
         #expect(quote.allTimeHigh == 73738)
         #expect(milliseconds(quote.time) == 1_712_508_571_736)
 
-        #expect(try await CoinGeckoClient.test.markets(["ethereum"], "usd").isEmpty)
+        #expect(try await CoinGeckoClient.test.markets(["litecoin"], "usd").isEmpty)
         let otherCurrency = await feedError { try await CoinGeckoClient.test.markets(["bitcoin"], "sek") }
         #expect(otherCurrency == .notInFixtures("coingecko prices in sek"))
     }
@@ -85,6 +85,36 @@ import Testing
                 source: "coingecko", code: "429", message: "You've exceeded the Rate Limit.",
                 url: "\(url.absoluteString)/coins/markets?vs_currency=usd&ids=bitcoin"
             ))
+        }
+    }
+
+    /// The test client prices the top-17 recording's coins, bitcoin still at its newer 1-coin price, and lists them by rank.
+    @Test func testClientTopCoinsAndList() async throws {
+        let markets = try await CoinGeckoClient.test.markets(["bitcoin", "polkadot", "ethereum"], "usd")
+        #expect(markets.map(\.coin.id) == ["bitcoin", "ethereum", "polkadot"])
+        #expect(markets.first?.quote.last == 70187)
+        let polkadot = try #require(markets.last)
+        #expect(polkadot.coin == CoinInfo(
+            id: "polkadot", symbol: "DOT", name: "Polkadot",
+            image: "https://assets.coingecko.com/coins/images/12171/large/polkadot.png?1696512008"))
+        #expect(polkadot.quote.last == (try dec("8.29")))
+        #expect(polkadot.quote.marketCapRank == 12)
+        #expect(try await CoinGeckoClient.test.markets([], "usd").count == 17)
+        let list = try await CoinGeckoClient.test.coinList()
+        #expect(list.count == 17)
+        #expect(list.first == CoinGeckoCoin(id: "bitcoin", symbol: "btc", name: "Bitcoin"))
+        #expect(list.last == CoinGeckoCoin(id: "wrapped-bitcoin", symbol: "wbtc", name: "Wrapped Bitcoin"))
+        #expect(try await CoinGeckoClient.mock(seed: 1).coinList() == list)
+    }
+
+    /// The live client reads `/coins/list` as recorded: ids, symbols as listed, names.
+    @Test func liveClientCoinList() async throws {
+        try await FakeAPI.serve(["/coins/list": .fixture(.coinGeckoCoinList)]) { url in
+            let list = try await CoinGeckoClient.live(http: .shared, baseURL: url).coinList()
+            #expect(list.count == 40)
+            #expect(list.first == CoinGeckoCoin(id: "01coin", symbol: "zoc", name: "01coin"))
+            #expect(list.contains(CoinGeckoCoin(id: "12ships", symbol: "TSHP", name: "12Ships")))
+            #expect(list.last == CoinGeckoCoin(id: "99masternodes", symbol: "nmn", name: "99Masternodes"))
         }
     }
 }

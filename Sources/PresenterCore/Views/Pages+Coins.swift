@@ -1,10 +1,13 @@
 import Money
 import PresenterViews
+import TickwireContract
 extension Pages {
-    /// The coin list with live prices (Server-Sent Events) and watch-list buttons.
+    /// The coin list with live prices (Server-Sent Events), watch-list buttons, the add box and remove buttons.
     ///
     /// Rows are `tr.coin-row[data-asset=SYMBOL]`; the price cell is `[data-price-for=SYMBOL]`, the change
     /// cell `[data-change-for=SYMBOL]`. Watching posts to `/coins/{symbol}/watch`, unwatching to `/coins/{symbol}/unwatch`.
+    /// The add box (`form#add-coin`) posts a CoinGecko id, symbol or name to `/coins/add`, suggested from
+    /// `datalist#coin-suggestions`; a coin CoinGecko polls has a remove button posting to `/coins/{symbol}/remove`.
     public static func coins(_ view: CoinsView, context: PageContext) -> String {
         let rows = view.rows.map { row in
             let symbol = escapeHTML(row.symbol)
@@ -15,13 +18,15 @@ extension Pages {
                 <span class="symbol">\(symbol)</span></td>\
                 \(priceCell(row.price, symbol: row.symbol))\
                 \(HTML.amountCell(row.change24h, classes: "num change \(HTML.trendClass(row.trend))", attributes: " data-change-for=\"\(symbol)\""))\
-                <td>\(watchForm(symbol: row.symbol, watched: row.watched, context: context))</td></tr>
+                <td>\(watchForm(symbol: row.symbol, watched: row.watched, context: context))</td>\
+                <td>\(row.tracked == true ? removeCoinForm(symbol: row.symbol, context: context) : "")</td></tr>
                 """
         }
         let body = """
             <p class="live-status" id="live-status">live prices starting…</p>
-            <table id="coins"><thead><tr><th></th><th>Coin</th><th class="num">Price (\(escapeHTML(view.currency ?? "")))</th><th class="num">24 h</th><th>Watch</th></tr></thead>
+            <table id="coins"><thead><tr><th></th><th>Coin</th><th class="num">Price (\(escapeHTML(view.currency ?? "")))</th><th class="num">24 h</th><th>Watch</th><th>List</th></tr></thead>
             <tbody>\(rows.joined(separator: "\n"))</tbody></table>
+            \(addCoinForm(suggestions: view.suggestions ?? [], context: context))
             """
         return Layout.document(
             title: "Coins", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
@@ -92,6 +97,32 @@ extension Pages {
     /// A price as the trade form suggests it: at most 8 places, and at least the currency's minor units.
     static func suggestion(_ price: ExactDecimal) -> ExactDecimal {
         price.rounded(scale: ExactDecimal(1) <= price ? 2 : 8)
+    }
+
+    /// The add box: a CoinGecko id, symbol or name, with the known coins as suggestions (`option` values are ids).
+    static func addCoinForm(suggestions: [KnownCoin], context: PageContext) -> String {
+        let options = suggestions.map { coin in
+            let label = [coin.name, coin.symbol.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+            return "<option value=\"\(escapeHTML(coin.id))\"\(label.isEmpty ? "" : " label=\"\(escapeHTML(label))\"")></option>"
+        }.joined()
+        return """
+            <section id="add-coin-section"><h2>Add a coin</h2>
+            <form id="add-coin" class="card" method="post" action="/coins/add">
+            <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">
+            <label>CoinGecko id, symbol or name<input name="coin" list="coin-suggestions" required autocomplete="off" placeholder="polkadot, DOT or Polkadot"></label>
+            <datalist id="coin-suggestions">\(options)</datalist>
+            <button type="submit">Add coin</button>
+            </form></section>
+            """
+    }
+
+    /// The button that stops rates-fetcher polling a coin on CoinGecko (`POST /coins/{symbol}/remove`).
+    static func removeCoinForm(symbol: String, context: PageContext) -> String {
+        """
+        <form class="inline remove-coin" method="post" action="\(escapeHTML("/coins/\(symbol)/remove"))">\
+        <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">\
+        <button type="submit" class="link" title="Stop following \(escapeHTML(symbol)) on CoinGecko">Remove</button></form>
+        """
     }
 
     /// The button that adds a coin to the watch list or removes it.

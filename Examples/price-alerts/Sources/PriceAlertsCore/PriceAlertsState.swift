@@ -75,6 +75,9 @@ public actor PriceAlertsState {
             updates = all.map(\.value)
         case .update(let one):
             updates = [one.value]
+        case .removed:
+            // A retracted price (its coin no longer tracked): the rules keep the last one, and fire on none.
+            return
         case .unavailable(let reason):
             converterStream = reason
             return
