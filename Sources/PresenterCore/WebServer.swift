@@ -62,6 +62,8 @@ struct WebServer {
         router.post("/coins/:symbol/unwatch") { _, context in
             await watch(context.parameters.get("symbol") ?? "", portfolio.unwatch)
         }
+        router.post("/coins/add") { request, _ in await addCoin(request) }
+        router.post("/coins/:symbol/remove") { request, context in await removeCoin(context.parameters.get("symbol") ?? "", request) }
         router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
@@ -149,6 +151,41 @@ struct WebServer {
             return Response.redirect(to: "/coins", type: .normal)
         } catch {
             return html(errorPage("The watch list was not changed: \(ScreenBuilder.describe(error))"), status: 400)
+        }
+    }
+
+    /// `POST /coins/add` (`coin`: a CoinGecko id, symbol or name): rates-fetcher's `coins.add`, then back to the
+    /// list once the coin's first price has reached this presenter (or after 3 s); an unknown coin is a notice.
+    private func addCoin(_ request: Request) async -> Response {
+        struct AddCoinForm: Decodable { var coin: String }
+        do {
+            let form = try await decodeForm(AddCoinForm.self, request)
+            let change = try await fetcher.addCoin(CoinRequest(coin: form.coin))
+            if let symbol = change.coin.symbol { await settle { await state.prices(of: symbol).isEmpty == false } }
+            return Response.redirect(to: "/coins", type: .normal)
+        } catch {
+            return await formError("The coin was not added: \(ScreenBuilder.describe(error))", screen: "coins", request, extra: [:])
+        }
+    }
+
+    /// `POST /coins/{symbol}/remove`: rates-fetcher's `coins.remove`, then back to the list once the retraction
+    /// has reached this presenter (or after 3 s).
+    private func removeCoin(_ symbol: String, _ request: Request) async -> Response {
+        do {
+            let change = try await fetcher.removeCoin(CoinRequest(coin: symbol))
+            let removed = change.coin.symbol ?? symbol.uppercased()
+            await settle { await state.coins[removed] == nil }
+            return Response.redirect(to: "/coins", type: .normal)
+        } catch {
+            return await formError("The coin was not removed: \(ScreenBuilder.describe(error))", screen: "coins", request, extra: [:])
+        }
+    }
+
+    /// Waits until `done` holds, at most 3 s: a change made upstream reaches the page that follows it.
+    private func settle(_ done: @Sendable () async -> Bool) async {
+        let deadline = ContinuousClock.now + .seconds(3)
+        while ContinuousClock.now < deadline, await !done() {
+            try? await Task.sleep(for: .milliseconds(50))
         }
     }
 
