@@ -8,10 +8,20 @@ import Synchronization
 /// and handed over as `Foundation.Decimal` built exactly from the digits, so ICU never rounds and a value that
 /// rounds to zero prints without a minus sign. Output keeps ICU's characters, e.g. no-break spaces (U+00A0)
 /// and, in sv_SE, the minus sign U+2212. Styles are cached per (locale, code, digits); all functions are thread-safe.
+///
+/// One deliberate exception to ICU: Austrian German (de_AT) currency amounts put the symbol after the number,
+/// `1.298,99 €`, as the assets exercise writes "1298.99 euros in Austria", where CLDR's de_AT pattern gives
+/// `€ 1.298,99`. See ``currency(_:code:locale:fractionDigits:)``.
 public enum MoneyFormatter {
-    /// `amount` in the currency `code` for `locale` (e.g. "de_AT" → "€ 1.298,99"), with exactly `fractionDigits`
-    /// digits whatever the currency's usual minor units (BTC gets 8 if asked for 8). ICU handles 3-letter codes;
-    /// longer or shorter codes (USDT) are shown as the code itself where ICU places a code it has no symbol for.
+    /// `amount` in the currency `code` for `locale` (e.g. "de_DE" → "1.298,99 €", "en_US" → "€1,298.99"), with
+    /// exactly `fractionDigits` digits whatever the currency's usual minor units (BTC gets 8 if asked for 8). ICU
+    /// handles 3-letter codes; longer or shorter codes (USDT) are shown as the code itself where ICU places a code
+    /// it has no symbol for.
+    ///
+    /// Override for de_AT (any identifier whose language is German and region Austria, e.g. "de_AT", "de-AT"): ICU
+    /// formats the amount with Austria's symbols and separators (`€ 1.298,99`), then the symbol moves behind the
+    /// number with the same U+00A0 no-break space de_DE uses: `1.298,99 €`, `-1.298,99 €`, `0,00 €`,
+    /// `1.298,99 USDT`, `1.298,99 $`. Every other locale is ICU's output unchanged.
     public static func currency(_ amount: ExactDecimal, code: String, locale: String, fractionDigits: Int) -> String {
         let digits = clampedDigits(fractionDigits)
         let value = amount.rounded(scale: digits).foundationDecimal
@@ -19,9 +29,14 @@ public enum MoneyFormatter {
         let usesICUCode = upper.utf8.count == 3 && upper.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
         let key = StyleKey(locale: locale, code: usesICUCode ? upper : placeholderCode, digits: digits)
         let style = currencyStyles.style(for: key) {
-            Decimal.FormatStyle.Currency(code: key.code, locale: Locale(identifier: locale)).precision(.fractionLength(digits))
+            let identifier = Locale(identifier: locale)
+            return CurrencyStyle(
+                format: Decimal.FormatStyle.Currency(code: key.code, locale: identifier).precision(.fractionLength(digits)),
+                symbolAfterNumber: isAustrian(identifier)
+            )
         }
-        let text = style.format(value)
+        var text = style.format.format(value)
+        if style.symbolAfterNumber { text = symbolAfterNumber(text) }
         return usesICUCode ? text : text.replacing(placeholderCode, with: upper)
     }
 
@@ -53,13 +68,40 @@ public enum MoneyFormatter {
     /// A 3-letter code ICU shows as itself (no symbol in any locale), replaced by codes ICU cannot take.
     private static let placeholderCode = "XTS"
 
-    private static let currencyStyles = StyleCache<Decimal.FormatStyle.Currency>()
+    /// Whether `locale` is Austrian German, whose currency amounts get the symbol after the number.
+    private static func isAustrian(_ locale: Locale) -> Bool {
+        locale.language.languageCode?.identifier == "de" && locale.region?.identifier == "AT"
+    }
+
+    /// ICU's de_AT currency text, `[minus]symbol U+00A0 number`, as `[minus]number U+00A0 symbol`. A text of any
+    /// other shape (which no ICU here produces; the tests pin the de_AT outputs) is returned as ICU wrote it.
+    private static func symbolAfterNumber(_ text: String) -> String {
+        var rest = Substring(text)
+        var sign = ""
+        if let first = rest.first, first == "-" || first == "\u{2212}" {
+            sign = String(first)
+            rest = rest.dropFirst()
+        }
+        guard let space = rest.firstIndex(of: "\u{00A0}") else { return text }
+        let symbol = rest[..<space]
+        let number = rest[rest.index(after: space)...]
+        guard !symbol.isEmpty, !symbol.contains(where: \.isNumber), number.first?.isNumber == true else { return text }
+        return sign + number + "\u{00A0}" + symbol
+    }
+
+    private static let currencyStyles = StyleCache<CurrencyStyle>()
     private static let numberStyles = StyleCache<Decimal.FormatStyle>()
     private static let percentStyles = StyleCache<Decimal.FormatStyle.Percent>()
 
     private static func clampedDigits(_ digits: Int) -> Int {
         min(max(digits, 0), ExactDecimal.maxScale)
     }
+}
+
+/// A cached currency style and whether its locale moves the symbol behind the number (de_AT).
+private struct CurrencyStyle: Sendable {
+    let format: Decimal.FormatStyle.Currency
+    let symbolAfterNumber: Bool
 }
 
 /// What a cached style is for; `code` also distinguishes signed percent styles ("+").

@@ -92,7 +92,7 @@ struct PresenterEndToEndTests {
         struct Request: Encodable, Sendable { let screen: String; let sku: String?; let locale: String? }
         let product = try await stack.presenterRPC.call("view", params: Request(screen: "product", sku: "T2006", locale: "de_AT"), as: ProductJSON.self)
         #expect(product.total.raw == "14.99")
-        #expect(product.total.text == "€\u{A0}14,99")
+        #expect(product.total.text == "14,99\u{A0}€")
 
         let (status, body) = try await stack.get("/api/views/product?sku=T2006&locale=en_US")
         #expect(status == 200)
@@ -148,7 +148,7 @@ struct PresenterEndToEndTests {
         let event = try #require(try String(contentsOf: output, encoding: .utf8).split(separator: "\n").first { $0.hasPrefix("data: ") })
         let object = try #require(try JSONSerialization.jsonObject(with: Data(event.dropFirst(6).utf8)) as? [String: Any])
         #expect(object["currency"] as? String == "USD")
-        #expect((object["text"] as? String)?.hasPrefix("$\u{A0}") == true, "de_AT puts the symbol first with a no-break space")
+        #expect((object["text"] as? String)?.hasSuffix("\u{A0}$") == true, "de_AT puts the symbol after the number with a no-break space")
         #expect(await stack.presenter.stop() == 0, "the presenter should exit cleanly with a stream open")
         #expect(await eventually { !curl.isRunning }, "the stream ends when the presenter stops")
         await stack.stop()

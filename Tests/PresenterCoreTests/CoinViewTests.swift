@@ -61,10 +61,10 @@ struct CoinViewTests {
     /// The holding is valued in the display currency, with a signed gain.
     @Test func holding() throws {
         let holding = try #require(try Self.make(locale: "de_AT").holding)
-        #expect(holding.amount.text == "BTC\u{A0}0,50000000")
-        #expect(holding.price?.text == "$\u{A0}70.187,12")
-        #expect(holding.value?.text == "$\u{A0}35.093,56")
-        #expect(holding.gain?.text == "-$\u{A0}906,44")
+        #expect(holding.amount.text == "0,50000000\u{A0}BTC")
+        #expect(holding.price?.text == "70.187,12\u{A0}$")
+        #expect(holding.value?.text == "35.093,56\u{A0}$")
+        #expect(holding.gain?.text == "-906,44\u{A0}$")
         #expect(holding.trend == .down)
     }
 

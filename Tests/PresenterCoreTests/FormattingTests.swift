@@ -6,9 +6,9 @@ import Testing
 
 /// Goldens are what ICU produces here, character for character: U+00A0 no-break spaces and sv_SE's U+2212 minus.
 struct FormattingTests {
-    /// 1 298,99 EUR in each locale.
+    /// 1 298,99 EUR in each locale; de_AT as the assets exercise writes it (symbol last), not CLDR's "€ 1.298,99".
     @Test(arguments: [
-        ("de_AT", "€\u{A0}1.298,99"),
+        ("de_AT", "1.298,99\u{A0}€"),
         ("en_US", "€1,298.99"),
         ("sv_SE", "1\u{A0}298,99\u{A0}€"),
         ("es_MX", "EUR\u{A0}1,298.99"),
@@ -19,9 +19,33 @@ struct FormattingTests {
         #expect(amount == DisplayAmount(raw: "1298.99", text: expected, currency: "EUR"))
     }
 
+    /// The exercise's own figure: exactly 1298.99 EUR in Austria is "1.298,99 €" (U+00A0 before the sign), a loss
+    /// "-1.298,99 €", nothing "0,00 €"; signed amounts keep the "+" in front of the number.
+    @Test func austrianEuro() throws {
+        #expect(DisplayAmount.money(try SampleData.decimal("1298.99"), code: "EUR", locale: "de_AT").text == "1.298,99\u{A0}€")
+        #expect(DisplayAmount.money(try SampleData.decimal("-1298.99"), code: "EUR", locale: "de_AT").text == "-1.298,99\u{A0}€")
+        #expect(DisplayAmount.money(try SampleData.decimal("0"), code: "EUR", locale: "de_AT").text == "0,00\u{A0}€")
+        #expect(DisplayAmount.signedMoney(try SampleData.decimal("1298.99"), code: "EUR", locale: "de_AT").text == "+1.298,99\u{A0}€")
+        #expect(DisplayAmount.money(try SampleData.decimal("1298.99"), code: "USDT", locale: "de_AT", fractionDigits: 2).text == "1.298,99\u{A0}USDT")
+    }
+
+    /// Only de_AT changed: the other locales are ICU's, character for character, for the euro and the dollar.
+    @Test(arguments: [
+        ("en_US", "€1,298.99", "$1,298.99"),
+        ("de_DE", "1.298,99\u{A0}€", "1.298,99\u{A0}$"),
+        ("sv_SE", "1\u{A0}298,99\u{A0}€", "1\u{A0}298,99\u{A0}US$"),
+        ("fr_FR", "1\u{202F}298,99\u{A0}€", "1\u{202F}298,99\u{A0}$US"),
+        ("es_ES", "1298,99\u{A0}€", "1298,99\u{A0}US$"),
+        ("en_GB", "€1,298.99", "US$1,298.99"),
+    ])
+    func otherLocalesUnchanged(locale: String, euros: String, dollars: String) throws {
+        #expect(DisplayAmount.money(try SampleData.decimal("1298.99"), code: "EUR", locale: locale).text == euros)
+        #expect(DisplayAmount.money(try SampleData.decimal("1298.99"), code: "USD", locale: locale).text == dollars)
+    }
+
     /// A USD price of 70187 gets the dollar's two digits.
     @Test(arguments: [
-        ("de_AT", "$\u{A0}70.187,00"), ("en_US", "$70,187.00"), ("sv_SE", "70\u{A0}187,00\u{A0}US$"), ("es_MX", "USD\u{A0}70,187.00"),
+        ("de_AT", "70.187,00\u{A0}$"), ("en_US", "$70,187.00"), ("sv_SE", "70\u{A0}187,00\u{A0}US$"), ("es_MX", "USD\u{A0}70,187.00"),
     ])
     func dollars(locale: String, expected: String) throws {
         #expect(DisplayAmount.price(try SampleData.decimal("70187"), code: "USD", locale: locale).text == expected)
@@ -29,7 +53,7 @@ struct FormattingTests {
 
     /// Signed amounts: a loss keeps ICU's minus (U+2212 in sv_SE), a gain gets a "+".
     @Test(arguments: [
-        ("de_AT", "-SEK\u{A0}1.234,50", "+SEK\u{A0}1.234,50"),
+        ("de_AT", "-1.234,50\u{A0}SEK", "+1.234,50\u{A0}SEK"),
         ("en_US", "-SEK\u{A0}1,234.50", "+SEK\u{A0}1,234.50"),
         ("sv_SE", "\u{2212}1\u{A0}234,50\u{A0}kr", "+1\u{A0}234,50\u{A0}kr"),
         ("es_MX", "-SEK\u{A0}1,234.50", "+SEK\u{A0}1,234.50"),
@@ -54,7 +78,7 @@ struct FormattingTests {
 
     /// Crypto gets 8 digits explicitly (ICU alone would give 2); the code stands where ICU puts a currency.
     @Test(arguments: [
-        ("de_AT", "BTC\u{A0}2,26908585"), ("en_US", "BTC\u{A0}2.26908585"), ("sv_SE", "2,26908585\u{A0}BTC"), ("es_MX", "BTC\u{A0}2.26908585"),
+        ("de_AT", "2,26908585\u{A0}BTC"), ("en_US", "BTC\u{A0}2.26908585"), ("sv_SE", "2,26908585\u{A0}BTC"), ("es_MX", "BTC\u{A0}2.26908585"),
     ])
     func bitcoinHasEightDigits(locale: String, expected: String) throws {
         #expect(DisplayAmount.money(try SampleData.decimal("2.26908585"), code: "BTC", locale: locale).text == expected)
@@ -64,7 +88,7 @@ struct FormattingTests {
     @Test func yenHasNoDigits() throws {
         let amount = try SampleData.decimal("1500.4")
         #expect(DisplayAmount.money(amount, code: "JPY", locale: "en_US").text == "¥1,500")
-        #expect(DisplayAmount.money(amount, code: "JPY", locale: "de_AT").text == "¥\u{A0}1.500")
+        #expect(DisplayAmount.money(amount, code: "JPY", locale: "de_AT").text == "1.500\u{A0}¥")
         #expect(DisplayAmount.money(amount, code: "JPY", locale: "sv_SE").text == "1\u{A0}500\u{A0}JPY")
         #expect(DisplayAmount.money(amount, code: "JPY", locale: "en_US").raw == "1500.4")
     }

@@ -209,7 +209,7 @@ struct InProcessTests {
                 Issue.record("not a product view")
                 return
             }
-            #expect(product.total.text == "€\u{A0}14,99")
+            #expect(product.total.text == "14,99\u{A0}€")
             await #expect(throws: RPCError.notFound("No screen \"nope\"; screens: \(ScreenView.screens.joined(separator: ", ")).")) {
                 try await client.view(ViewRequest(screen: "nope"))
             }

@@ -8,9 +8,9 @@ struct ProductViewTests {
     /// T2006's total is 14.99 EUR, each transaction shown as sold and converted, with its rate path.
     @Test func t2006Total() throws {
         let view = ProductView.make(detail: try SampleData.productT2006(), context: SampleData.context("de_AT"))
-        #expect(view.total == DisplayAmount(raw: "14.99", text: "€\u{A0}14,99", currency: "EUR"))
-        #expect(view.transactions.map(\.original.text) == ["$\u{A0}10,00", "€\u{A0}7,63"])
-        #expect(view.transactions.map(\.converted.text) == ["€\u{A0}7,36", "€\u{A0}7,63"])
+        #expect(view.total == DisplayAmount(raw: "14.99", text: "14,99\u{A0}€", currency: "EUR"))
+        #expect(view.transactions.map(\.original.text) == ["10,00\u{A0}$", "7,63\u{A0}€"])
+        #expect(view.transactions.map(\.converted.text) == ["7,36\u{A0}€", "7,63\u{A0}€"])
         #expect(view.transactions.map(\.pathText) == ["USD → EUR", "—"])
         #expect(view.currency == "EUR")
     }

@@ -27,10 +27,10 @@ struct WalletsViewTests {
     /// Balances use the wallet's precision and the asset's symbol.
     @Test func balances() throws {
         let view = WalletsView.make(groups: try SampleData.walletGroups(), context: SampleData.context("de_AT"))
-        #expect(view.groups[0].rows[0].balance == DisplayAmount(raw: "502.28000000", text: "$\u{A0}502,28", currency: "USD"))
-        #expect(view.groups[1].rows[1].balance.text == "BTC\u{A0}2,2691")
-        #expect(view.groups[1].rows[2].balance.text == "BTC\u{A0}0,0015")
-        #expect(view.groups[2].rows[0].balance.text == "XAU\u{A0}11,2276")
+        #expect(view.groups[0].rows[0].balance == DisplayAmount(raw: "502.28000000", text: "502,28\u{A0}$", currency: "USD"))
+        #expect(view.groups[1].rows[1].balance.text == "2,2691\u{A0}BTC")
+        #expect(view.groups[1].rows[2].balance.text == "0,0015\u{A0}BTC")
+        #expect(view.groups[2].rows[0].balance.text == "11,2276\u{A0}XAU")
     }
 
     /// With no wallets at all the view says so.

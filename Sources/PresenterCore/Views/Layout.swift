@@ -15,9 +15,11 @@ enum Layout {
     static let currencies = ["USD", "SEK"]
 
     /// A complete HTML5 document around `body`; `head` adds to the head, `scripts` closes the body.
+    /// `fixedCurrency` is the one currency a page shows whatever the reader chose (Assets: EUR): the header then
+    /// shows it (`#currency-fixed`) instead of offering the currency switch.
     static func document(
         title: String, context: PageContext, notices: [String], dataAge: DataAge?,
-        head: String = "", body: String, scripts: String = ""
+        head: String = "", body: String, scripts: String = "", fixedCurrency: String? = nil
     ) -> String {
         """
         <!DOCTYPE html>
@@ -35,7 +37,7 @@ enum Layout {
         \(navigation(context))
         <div class="switches">
         \(switcher(id: "locale-switch", label: "Locale", name: "locale", options: locales.map { ($0, $0) }, current: context.locale, context: context))
-        \(switcher(id: "currency-switch", label: "Currency", name: "currency", options: currencies.map { ($0, $0) }, current: context.currency, context: context))
+        \(fixedCurrency.map(currencyFixed) ?? switcher(id: "currency-switch", label: "Currency", name: "currency", options: currencies.map { ($0, $0) }, current: context.currency, context: context))
         </div>
         </header>
         <main>
@@ -83,3 +85,8 @@ enum Layout {
             """
     }
 }
+    /// In place of the currency switch on a page whose amounts are in one currency only: that currency, not a link.
+    static func currencyFixed(_ code: String) -> String {
+        "<div class=\"switch\" id=\"currency-fixed\"><span class=\"switch-label\">Currency</span><span class=\"selected\">\(escapeHTML(code))</span></div>"
+    }
+

@@ -1,3 +1,4 @@
+import Money
 import PresenterViews
 /// Server-rendered pages: each turns a view and a ``PageContext`` into a complete HTML5 document.
 ///
@@ -21,8 +22,11 @@ public enum Pages {
         }
     }
 
-    /// The assets list with its filter switch (all / crypto / commodity / fiat).
+    /// The assets list with its filter switch (all / crypto / commodity / fiat). Average prices are the masterdata's,
+    /// in EUR whatever display currency the reader chose: the page says so (`#currency-note`) and its header shows
+    /// the currency instead of offering the switch.
     public static func assets(_ view: AssetsView, context: PageContext) -> String {
+        let currency = view.currency ?? Currency.eur.code
         let filters = AssetsView.Filter.allCases.map { ($0.rawValue, $0.rawValue.capitalized) }
         let rows = view.rows.map { row in
             let unit = row.unit.map { " <span class=\"symbol\">/ \(escapeHTML($0))</span>" } ?? ""
@@ -36,10 +40,11 @@ public enum Pages {
         }
         let body = """
             \(Layout.switcher(id: "filter-switch", label: "Show", name: "filter", options: filters, current: view.filter.rawValue, context: context))
-            <table id="assets"><thead><tr><th></th><th>Name</th><th>Symbol</th><th class="num">Average price (\(escapeHTML(view.currency ?? "")))</th><th class="num">24 h</th></tr></thead>
+            <p id="currency-note" class="muted small">Average prices are in \(escapeHTML(currency)), as the masterdata gives them.</p>
+            <table id="assets"><thead><tr><th></th><th>Name</th><th>Symbol</th><th class="num">Average price (\(escapeHTML(currency)))</th><th class="num">24 h</th></tr></thead>
             <tbody>\(rows.joined(separator: "\n"))</tbody></table>
             """
-        return Layout.document(title: "Assets", context: context, notices: view.notices, dataAge: view.dataAge, body: body)
+        return Layout.document(title: "Assets", context: context, notices: view.notices, dataAge: view.dataAge, body: body, fixedCurrency: currency)
     }
 
     /// The wallets, grouped fiat / crypto / commodity; fiat rows carry the `fiat` class, the default wallet a badge.
