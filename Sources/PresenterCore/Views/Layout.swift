@@ -70,6 +70,11 @@ enum Layout {
         return "<nav class=\"switch\" id=\"\(id)\" aria-label=\"\(escapeHTML(label))\"><span class=\"switch-label\">\(escapeHTML(label))</span>\(links.joined())</nav>"
     }
 
+    /// In place of the currency switch on a page whose amounts are in one currency only: that currency, not a link.
+    static func currencyFixed(_ code: String) -> String {
+        "<div class=\"switch\" id=\"currency-fixed\"><span class=\"switch-label\">Currency</span><span class=\"selected\">\(escapeHTML(code))</span></div>"
+    }
+
     /// The notices area, present on every page (empty when all is well) so alerts have one place.
     static func noticesArea(_ notices: [String]) -> String {
         let items = notices.map { "<li>\(escapeHTML($0))</li>" }.joined()
@@ -85,8 +90,3 @@ enum Layout {
             """
     }
 }
-    /// In place of the currency switch on a page whose amounts are in one currency only: that currency, not a link.
-    static func currencyFixed(_ code: String) -> String {
-        "<div class=\"switch\" id=\"currency-fixed\"><span class=\"switch-label\">Currency</span><span class=\"selected\">\(escapeHTML(code))</span></div>"
-    }
-
