@@ -1,32 +1,57 @@
 # Tickwire's commands. `make run` starts the whole stack with mock feeds (no network);
-# `make test` runs every test. Both install what they need on a fresh Debian machine.
+# `make test` runs every test. Both install what they need on a fresh Debian machine: Debian's packages with
+# apt-get, the tests' Python tools with pip into the project's virtual environment .venv, never the system's.
 SWIFT ?= swift
+# `make run`'s dashboard: HOST and PORT of the presenter's HTTP listener (a HOST other than loopback needs
+# the dashboard's login token, which run-stack.sh makes and says where to find); FEEDS=mock|live|test.
 PORT ?= 8080
+HOST ?= 127.0.0.1
+FEEDS ?= mock
 # Release builds link the Swift runtime and Foundation statically: a service then maps no shared
 # Swift libraries whose relocated pages count in its memory (the converter idles in 21.6 MB instead
 # of 26.8), and its binary runs on a host without the Swift toolchain.
 RELEASE_FLAGS = -c release --static-swift-stdlib
 # The plugin built only on the library products, a package of its own.
 PLUGIN = Examples/price-alerts
+# The release stack, built from deploy/local's root package: the main package's executables and the
+# plugin's in one build, so each shared dependency is compiled once (not once per package).
+STACK = deploy/local
+STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts
+STACK_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --package-path $(STACK)
+RELEASE_BIN = $$($(STACK_BUILD) --show-bin-path)
+# The tests' and scripts' python3 is the virtual environment's (scripts/install-deps.sh makes it): every
+# recipe, and what it starts (swift test's end-to-end tests, chaos.py), finds it first on PATH.
+VENV = $(CURDIR)/.venv
+export PATH := $(VENV)/bin:$(PATH)
+# podman's settings for this project (runc, no default ulimits), not the machine's /etc/containers.
+CONTAINERS_CONF ?= $(CURDIR)/deploy/containers/containers.conf
+export CONTAINERS_CONF
+# Where `make run` keeps the portfolio's and price-alerts' databases; `make reset` empties it.
+DATA_DIR ?= $(or $(TICKWIRE_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/tickwire-demo)
 
-.PHONY: deps test-deps build release run test bench clean
+.PHONY: deps test-deps build release run reset test bench clean
 
 deps:
 	@bash scripts/install-deps.sh
 
 test-deps:
-	@WITH_PYTHON=1 WITH_BROWSER=1 WITH_DEPLOY=1 WITH_KUBERNETES=1 bash scripts/install-deps.sh
+	@WITH_BROWSER=1 WITH_DEPLOY=1 PYTHON_PACKAGES="pyzmq kubernetes-validate" bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build
 
 release: deps
-	$(SWIFT) build $(RELEASE_FLAGS)
-	$(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN)
+	@for product in $(STACK_PRODUCTS); do \
+	    echo "== $$product (release)"; $(STACK_BUILD) --product $$product || exit 1; done
 
 run: release
-	@bash deploy/local/run-stack.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
-	    "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+	@TICKWIRE_DATA_DIR="$(DATA_DIR)" HOST="$(HOST)" PORT="$(PORT)" FEEDS="$(FEEDS)" \
+	    bash deploy/local/run-stack.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
+
+# Empties `make run`'s data directory: the demo portfolio's trades and watch list, price-alerts' rules,
+# the dashboard's token.
+reset:
+	@TICKWIRE_DATA_DIR="$(DATA_DIR)" bash deploy/local/reset.sh
 
 # The main package's tests, then the plugin's (whose end-to-end test runs the main package's binaries). The
 # in-process tests run first and the end-to-end ones (dozens of child processes) after them, so the children's
@@ -42,15 +67,15 @@ test: test-deps
 	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
 
 clean:
-	rm -rf .build $(PLUGIN)/.build
+	rm -rf .build $(PLUGIN)/.build $(STACK)/.build
 
 # Benchmarks against the Python peers and raw libzmq (issue 6): builds Benchmarks/ in release,
 # runs every benchmark and peer, prints the table and writes bench/RESULTS.md. The services are
 # built in release inside Benchmarks/.build too (their own scratch path, so no lock on .build).
 # BENCH_FLAGS=--quick for a shorter run; BENCH_FLAGS="--only bus,convert" for some.
 bench: deps
-	@python3 -c 'import zmq, orjson' 2>/dev/null || python3 -m pip install --quiet pyzmq orjson
-	@python3 -c 'import babel' 2>/dev/null || python3 -m pip install --quiet babel || echo "babel not installed: the formatting peer is skipped"
+	@PYTHON_PACKAGES="pyzmq orjson" bash scripts/install-deps.sh
+	@PYTHON_PACKAGES=babel bash scripts/install-deps.sh || echo "babel not installed: the formatting peer is skipped"
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --product tickwire-bench
 	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
 	    $(SWIFT) build $(RELEASE_FLAGS) --product $$service || exit 1; done
@@ -70,8 +95,7 @@ podman-deps:
 
 images: release podman-deps
 	@bash deploy/containers/base-image.sh
-	@bash deploy/containers/build-images.sh "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
-	    "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+	@bash deploy/containers/build-images.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
 
 kube-up: images
 	@bash deploy/kubernetes/local/kube-play.sh up
@@ -87,11 +111,10 @@ test-deploy: images test-deps
 DURATION ?= 1h
 .PHONY: soak
 soak: release
-	@python3 -c 'import zmq' 2>/dev/null || python3 -m pip install --quiet pyzmq
+	@PYTHON_PACKAGES=pyzmq bash scripts/install-deps.sh
 	python3 scripts/soak.py --duration $(DURATION) --out-dir bench/soak --report bench/CHAOS.md \
 	    --command "make soak DURATION=$(DURATION)" \
-	    --bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
-	    --plugin-bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+	    --bin-dir "$(RELEASE_BIN)" --plugin-bin-dir "$(RELEASE_BIN)"
 
 # Chaos (issue 24): the release stack under load while seeded faults hit it (scripts/chaos.py: kill -9,
 # SIGSTOP, delay and loss, a cut link, a stalled subscriber, the portfolio's disk full and read-only),
@@ -105,12 +128,11 @@ CHAOS_FAULTS ?= 56
 CHAOS_FLOOD ?= 0.005
 .PHONY: chaos
 chaos: release
-	@python3 -c 'import zmq' 2>/dev/null || python3 -m pip install --quiet pyzmq
+	@PYTHON_PACKAGES=pyzmq bash scripts/install-deps.sh
 	python3 scripts/chaos.py --seed $(CHAOS_SEED) --seconds $(CHAOS_SECONDS) --faults $(CHAOS_FAULTS) \
 	    $(if $(filter demo,$(CHAOS_FLOOD)),--no-flood,--flood-period $(CHAOS_FLOOD)) \
 	    --report bench/CHAOS.md --command "make chaos CHAOS_SEED=$(CHAOS_SEED)" \
-	    --bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --show-bin-path)" \
-	    --plugin-bin-dir "$$($(SWIFT) build $(RELEASE_FLAGS) --package-path $(PLUGIN) --show-bin-path)"
+	    --bin-dir "$(RELEASE_BIN)" --plugin-bin-dir "$(RELEASE_BIN)"
 
 # libFuzzer targets (Fuzz/, issue 23): WireJSON against Foundation's decoder, every service's RPC
 # methods, the Subscriber's frames. Builds them with -sanitize=fuzzer,address in release into

@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# Installs what building and testing Tickwire needs on a fresh Debian machine:
-# libzmq3-dev (and pkg-config) through apt-get, pyzmq for the Python peer tests, kubernetes-validate
-# (offline, with the Kubernetes schemas) for the manifests' test.
-# Safe to run again: it installs only what is missing.
+# Installs what building and testing Tickwire needs on a fresh Debian machine, only what is missing
+# (safe to run again):
+# - through apt-get: pkg-config, libzmq3-dev (the services' libzmq) and libsqlite3-dev (GRDB's SQLite);
+#   WITH_BROWSER=1 chromium; WITH_DEPLOY=1 iproute2 and systemd (systemd-analyze);
+# - PYTHON_PACKAGES="pyzmq kubernetes-validate ...": the Python tools of the tests, benchmarks and deploy
+#   checks, with pip into the project's virtual environment .venv (made here with `python3 -m venv`,
+#   installing Debian's python3-venv when that fails), never into the system's Python (Debian marks it
+#   externally managed, PEP 668). The make targets put .venv/bin first on PATH.
 set -euo pipefail
 
+root=$(cd "$(dirname "$0")/.." && pwd)
+venv=${TICKWIRE_VENV:-$root/.venv}
+
 as_root() { if [ "$(id -u)" -eq 0 ]; then "$@"; else sudo "$@"; fi; }
+
+apt_installed=0
+apt_install() {
+    echo "installing $* with apt-get"
+    if [ "$apt_installed" = 0 ]; then as_root apt-get update -qq; apt_installed=1; fi
+    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "$@" >/dev/null
+}
 
 apt_packages=()
 pkg-config --version >/dev/null 2>&1 || apt_packages+=(pkg-config)
 pkg-config --exists libzmq 2>/dev/null || apt_packages+=(libzmq3-dev)
+pkg-config --exists sqlite3 2>/dev/null || [ -e /usr/include/sqlite3.h ] || apt_packages+=(libsqlite3-dev)
 if [ "${WITH_BROWSER:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
     apt_packages+=(chromium)
 fi
@@ -20,17 +35,30 @@ if [ "${WITH_DEPLOY:-0}" = 1 ]; then
     command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
-    echo "installing ${apt_packages[*]} with apt-get"
-    as_root apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive as_root apt-get install -y -qq "${apt_packages[@]}" >/dev/null
+    apt_install "${apt_packages[@]}"
 fi
 
-if [ "${WITH_PYTHON:-0}" = 1 ] && ! python3 -c 'import zmq' >/dev/null 2>&1; then
-    echo "installing pyzmq with pip"
-    python3 -m pip install --quiet pyzmq
-fi
-
-if [ "${WITH_KUBERNETES:-0}" = 1 ] && ! command -v kubernetes-validate >/dev/null 2>&1; then
-    echo "installing kubernetes-validate with pip"
-    python3 -m pip install --quiet kubernetes-validate
+read -r -a python_packages <<<"${PYTHON_PACKAGES:-}"
+if [ ${#python_packages[@]} -gt 0 ]; then
+    if [ ! -x "$venv/bin/python3" ]; then
+        # The system's python3, not a venv's: .venv/bin may be first on PATH while .venv is being made.
+        system_python=$(PATH=$(printf '%s' "$PATH" | tr ':' '\n' | grep -vxF "$venv/bin" | paste -sd:) command -v python3) || {
+            echo "python3 is missing: apt-get install python3" >&2; exit 1
+        }
+        echo "making the Python virtual environment $venv (from $system_python)"
+        if ! "$system_python" -m venv "$venv" >/dev/null 2>&1; then
+            rm -rf "$venv"
+            # Debian's python3 has venv's ensurepip only with python3-venv (python3.X-venv underneath).
+            apt_install python3-venv
+            "$system_python" -m venv "$venv"
+        fi
+    fi
+    missing=()
+    for package in "${python_packages[@]}"; do
+        "$venv/bin/python3" -m pip show --quiet "$package" >/dev/null 2>&1 || missing+=("$package")
+    done
+    if [ ${#missing[@]} -gt 0 ]; then
+        echo "installing ${missing[*]} with pip into $venv"
+        "$venv/bin/python3" -m pip install --quiet --disable-pip-version-check "${missing[@]}"
+    fi
 fi

@@ -6,6 +6,8 @@
 # under that name, made from the same packages, is kept (TICKWIRE_REBUILD_BASE=1 makes it again).
 # Needs root (debootstrap) and podman (setup-podman.sh).
 set -euo pipefail
+# podman's settings for this project (deploy/containers/containers.conf), unless the caller names others.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$(cd "$(dirname "$0")" && pwd)/containers.conf}
 
 image=${TICKWIRE_BASE_IMAGE:-localhost/tickwire-base:bookworm}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}

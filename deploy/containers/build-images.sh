@@ -10,6 +10,8 @@ plugin_dir=${2:?usage: build-images.sh BIN_DIR PLUGIN_BIN_DIR [STAGE_DIR]}
 stage=${3:-.build/images}
 engine=${ENGINE:-podman}
 here=$(cd "$(dirname "$0")" && pwd)
+# podman's settings for this project (deploy/containers/containers.conf), unless the caller names others.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$here/containers.conf}
 
 # service | binaries | ports | its JSON-RPC, for the probe | its own two endpoints, bound on every interface
 services=(

@@ -1,14 +1,75 @@
 #!/usr/bin/env bash
 # Starts the four services from BIN_DIR (and price-alerts from PLUGIN_BIN_DIR, when given) on their
-# default endpoints, in demo mode (mock feeds: no network needed), and stops all of them on Ctrl-C or SIGTERM.
-# With TICKWIRE_KEYS=DIR (a keys directory made by `tickwire-keys generate DIR`), every socket uses CurveZMQ.
+# default endpoints, waits until every one answers `health` (tickwire-probe, from BIN_DIR), then says
+# "ready" with the dashboard's address; stops all of them on Ctrl-C or SIGTERM, or when one exits.
+# Environment (what `make run` passes):
+#   HOST, PORT   the dashboard's listener (default 127.0.0.1 and 8080). A HOST that is not loopback needs
+#                the dashboard's login token: TICKWIRE_DASHBOARD_TOKEN, else one made once and kept in
+#                DATA_DIR/dashboard-token (mode 0600). The ZeroMQ endpoints stay on loopback.
+#   FEEDS        mock (default: no network), live (every feed with a source; GNB stays on its mock unless
+#                TICKWIRE_GNB_URL is set, masterdata unless TICKWIRE_MASTERDATA is) or test.
+#   TICKWIRE_DATA_DIR   the databases' directory (default $XDG_DATA_HOME/tickwire-demo, i.e.
+#                ~/.local/share/tickwire-demo); `make reset` empties it.
+#   TICKWIRE_KEYS       a keys directory (`tickwire-keys generate DIR`): every socket uses CurveZMQ.
+#   TICKWIRE_READY_TIMEOUT  seconds to wait for every service's health answer (default 120).
 set -uo pipefail
 bin_dir=${1:?usage: run-stack.sh BIN_DIR [PLUGIN_BIN_DIR]}
 plugin_dir=${2:-}
 data_dir=${TICKWIRE_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tickwire-demo}
-mkdir -p "$data_dir"
+host=${HOST:-127.0.0.1}
+port=${PORT:-8080}
+feeds=${FEEDS:-mock}
+ready_timeout=${TICKWIRE_READY_TIMEOUT:-120}
+
+fail() { echo "run-stack: $*" >&2; exit 2; }
+if ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; then
+    fail "PORT must be a TCP port, 1 to 65535, got '$port'"
+fi
+[[ $host =~ ^[A-Za-z0-9.:-]+$ ]] || fail "HOST must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0, got '$host'"
+[[ $ready_timeout =~ ^[0-9]+$ ]] || fail "TICKWIRE_READY_TIMEOUT must be whole seconds, got '$ready_timeout'"
+for executable in "$bin_dir"/{rates-fetcher,converter,portfolio,presenter,tickwire-probe} ${plugin_dir:+"$plugin_dir/price-alerts"}; do
+    [ -x "$executable" ] || fail "missing $executable: build the release binaries first (make release)"
+done
+mkdir -p "$data_dir" || fail "cannot make the data directory $data_dir (TICKWIRE_DATA_DIR)"
+
+# The dashboard: an IPv6 address goes in brackets; a listener beyond loopback needs a login token.
+if [[ $host == *:* ]]; then http="http://[$host]:$port"; else http="http://$host:$port"; fi
+case $host in
+127.*|localhost|::1) loopback=1 ;;
+*) loopback=0 ;;
+esac
+token_note=
+if [ "$loopback" = 0 ] && [ -z "${TICKWIRE_DASHBOARD_TOKEN:-}" ]; then
+    token_file=$data_dir/dashboard-token
+    if [ ! -s "$token_file" ]; then
+        (umask 077 && od -An -N24 -tx1 /dev/urandom | tr -d ' \n' >"$token_file") || fail "cannot write $token_file"
+    fi
+    TICKWIRE_DASHBOARD_TOKEN=$(cat "$token_file")
+    token_note="the dashboard needs its login token: cat $token_file (scripts: Authorization: Bearer <token>)"
+elif [ "$loopback" = 0 ]; then
+    token_note="the dashboard needs its login token, the one in TICKWIRE_DASHBOARD_TOKEN"
+fi
+
+# The feeds: live runs every feed that has a source; the two without a default source stay on their mocks.
+fetcher_feeds=(--feeds "$feeds")
+mock_notes=()
+case $feeds in
+mock|test) ;;
+live)
+    if [ -z "${TICKWIRE_GNB_URL:-}" ]; then
+        fetcher_feeds+=(--feed gnb=mock)
+        mock_notes+=("gnb stays on its mock: its original host is gone (set TICKWIRE_GNB_URL to a GNB service's base URL)")
+    fi
+    if [ -z "${TICKWIRE_MASTERDATA:-}" ]; then
+        fetcher_feeds+=(--feed masterdata=mock)
+        mock_notes+=("masterdata stays on its mock: it comes from a file (set TICKWIRE_MASTERDATA to a JSON file's path or URL)")
+    fi
+    ;;
+*) fail "FEEDS must be mock, live or test, got '$feeds'" ;;
+esac
 
 pids=()
+names=()
 stop() {
     trap - INT TERM
     echo
@@ -16,25 +77,75 @@ stop() {
     kill -TERM "${pids[@]}" 2>/dev/null
     wait "${pids[@]}" 2>/dev/null
     echo "all services stopped"
-    exit 0
+    exit "${1:-0}"
 }
 trap stop INT TERM
 
-# start DIR NAME ARGS...: runs DIR/NAME in the background.
+# start NAME EXECUTABLE ARGS...: runs EXECUTABLE in the background.
 start() {
-    "$1/$2" "${@:3}" &
+    names+=("$1")
+    "${@:2}" &
     pids+=($!)
 }
-start "$bin_dir" rates-fetcher --feeds mock
-start "$bin_dir" converter
-start "$bin_dir" portfolio --database "$data_dir/portfolio.sqlite"
-start "$bin_dir" presenter
+echo "Tickwire: data in $data_dir (make reset empties it), ${feeds} feeds"
+start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}"
+start converter "$bin_dir/converter"
+start portfolio "$bin_dir/portfolio" --database "$data_dir/portfolio.sqlite"
+presenter_env=()
+[ -n "${TICKWIRE_DASHBOARD_TOKEN:-}" ] && presenter_env=(TICKWIRE_DASHBOARD_TOKEN="$TICKWIRE_DASHBOARD_TOKEN")
+start presenter env "${presenter_env[@]}" "$bin_dir/presenter" --http "$http"
 if [ -n "$plugin_dir" ]; then
-    start "$plugin_dir" price-alerts --database "$data_dir/price-alerts.sqlite"
+    start price-alerts "$plugin_dir/price-alerts" --database "$data_dir/price-alerts.sqlite"
 fi
 
+# Ready when every service answers `health` on its JSON-RPC endpoint (with keys, tickwire-probe, which has
+# none, cannot ask: then when each endpoint's port takes connections) and the dashboard's port takes them.
+reps=("${TICKWIRE_RATES_FETCHER_REP:-tcp://127.0.0.1:7102}" "${TICKWIRE_CONVERTER_REP:-tcp://127.0.0.1:7201}"
+    "${TICKWIRE_PORTFOLIO_REP:-tcp://127.0.0.1:7301}" "${TICKWIRE_PRESENTER_REP:-tcp://127.0.0.1:7401}")
+[ -n "$plugin_dir" ] && reps+=("${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}")
+# accepts HOST PORT: whether a TCP connection to HOST:PORT succeeds (0.0.0.0 and :: as loopback).
+accepts() {
+    local to=$1
+    case $to in 0.0.0.0|'*') to=127.0.0.1 ;; ::|'[::]') to=::1 ;; esac
+    to=${to#[}; to=${to%]}
+    (exec 3<>"/dev/tcp/$to/$2") 2>/dev/null
+}
+answers() {
+    if [ -n "${TICKWIRE_KEYS:-}" ]; then
+        local address=${1#tcp://}
+        [[ $1 == tcp://* ]] || return 0
+        accepts "${address%:*}" "${address##*:}"
+    else
+        "$bin_dir/tickwire-probe" --timeout-ms 1000 "$1" >/dev/null 2>&1
+    fi
+}
+waited=$SECONDS
+pending=("${reps[@]}")
+while :; do
+    for index in "${!pids[@]}"; do
+        if ! kill -0 "${pids[$index]}" 2>/dev/null; then
+            echo "run-stack: ${names[$index]} exited before the stack was ready (its log is above)" >&2
+            stop 1
+        fi
+    done
+    still=()
+    for rep in "${pending[@]}"; do answers "$rep" || still+=("$rep"); done
+    pending=("${still[@]}")
+    if [ ${#pending[@]} -eq 0 ] && accepts "$host" "$port"; then break; fi
+    if [ $((SECONDS - waited)) -ge "$ready_timeout" ]; then
+        echo "run-stack: not ready after ${ready_timeout} s: no health answer from ${pending[*]:-none}; dashboard port $port: $(accepts "$host" "$port" && echo open || echo closed)" >&2
+        stop 1
+    fi
+    sleep 0.5
+done
+
 echo
-echo "Tickwire is running (mock feeds). Dashboard: ${TICKWIRE_PRESENTER_HTTP:-http://127.0.0.1:8080}"
+echo "Tickwire is ready: every service answers health ($((SECONDS - waited)) s). Dashboard: $http"
+if [ "$loopback" = 0 ]; then
+    echo "The dashboard listens beyond loopback (try http://$HOSTNAME:$port): $token_note"
+fi
+for note in "${mock_notes[@]}"; do echo "$note"; done
+echo "Data: $data_dir (make reset empties it)"
 if [ -n "${TICKWIRE_KEYS:-}" ]; then
     echo "CurveZMQ on every socket, keys in $TICKWIRE_KEYS: clients need a certificate there (README, Security)"
 fi
@@ -45,4 +156,5 @@ fi
 echo "Press Ctrl-C to stop."
 # If any service exits on its own, take the rest down too.
 wait -n "${pids[@]}"
-stop
+echo "run-stack: a service exited on its own (its log is above)" >&2
+stop 1

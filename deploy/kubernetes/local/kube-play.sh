@@ -6,6 +6,8 @@
 # price-alerts' databases, kept across down and up).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# podman's settings for this project (deploy/containers/containers.conf), unless the caller names others.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$here/../../containers/containers.conf}
 data_dir=${TICKWIRE_KUBE_DATA:-${XDG_DATA_HOME:-$HOME/.local/share}/tickwire-kube}
 play=${TICKWIRE_KUBE_FILE:-$here/../../../.build/kube/tickwire-local.yaml}
 

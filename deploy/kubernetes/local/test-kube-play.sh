@@ -6,6 +6,8 @@
 # directory, removed at the end, also when the test fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+# podman's settings for this project (deploy/containers/containers.conf), unless the caller names others.
+export CONTAINERS_CONF=${CONTAINERS_CONF:-$here/../../containers/containers.conf}
 work=$(mktemp -d /var/tmp/tickwire-kube-test.XXXXXX)
 export TICKWIRE_KUBE_DATA="$work/data" TICKWIRE_KUBE_FILE="$work/tickwire-local.yaml"
 services=(rates-fetcher converter portfolio price-alerts presenter)

@@ -1,0 +1,17 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// The whole local stack in one build: the main package's executables and the price-alerts plugin's,
+/// built from this root so that every shared dependency (SwiftNIO, Hummingbird, GRDB, ...) is compiled
+/// once, into deploy/local/.build, instead of once for the main package and again for the plugin's own
+/// package. `make release` builds each executable product from here (`swift build --product NAME`);
+/// the main package and the plugin stay packages of their own, unaware of this one.
+let package = Package(
+    name: "tickwire-stack",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        .package(name: "tickwire", path: "../.."),
+        .package(name: "price-alerts", path: "../../Examples/price-alerts"),
+    ],
+    targets: []
+)
