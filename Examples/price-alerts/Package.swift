@@ -41,7 +41,8 @@ let package = Package(
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            path: "Services/price-alerts"
+            path: "Services/price-alerts",
+            plugins: [.plugin(name: "BuildVersion", package: "tickwire")]  // --version: the build's git describe
         ),
         // Unit and contract tests with no socket, and an end-to-end test of the real executables.
         .testTarget(

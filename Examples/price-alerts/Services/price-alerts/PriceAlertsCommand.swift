@@ -7,7 +7,8 @@ import ServiceSupport
 struct PriceAlertsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "price-alerts",
-        abstract: "Keeps price rules in SQLite and publishes alert.<ASSET>.<FIAT> when one's condition starts to hold.")
+        abstract: "Keeps price rules in SQLite and publishes alert.<ASSET>.<FIAT> when one's condition starts to hold.",
+        version: buildVersion)
 
     @OptionGroup var options: PriceAlertsOptions
     @OptionGroup var common: CommonOptions
