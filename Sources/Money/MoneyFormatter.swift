@@ -29,10 +29,10 @@ public enum MoneyFormatter {
         let usesICUCode = upper.utf8.count == 3 && upper.utf8.allSatisfy { (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains($0) }
         let key = StyleKey(locale: locale, code: usesICUCode ? upper : placeholderCode, digits: digits)
         let style = currencyStyles.style(for: key) {
-            let identifier = Locale(identifier: locale)
+            let resolved = Locale(identifier: locale)
             return CurrencyStyle(
-                format: Decimal.FormatStyle.Currency(code: key.code, locale: identifier).precision(.fractionLength(digits)),
-                symbolAfterNumber: isAustrian(identifier)
+                format: Decimal.FormatStyle.Currency(code: key.code, locale: resolved).precision(.fractionLength(digits)),
+                symbolAfterNumber: isAustrian(resolved)
             )
         }
         var text = style.format.format(value)
