@@ -64,11 +64,13 @@ public struct ScreenBuilder: Sendable {
     public let state: PresenterState
     /// The services asked.
     public let sources: ViewSources
+    private let suggestions: CoinSuggestions
 
     /// A builder over `state` and `sources`.
     public init(state: PresenterState, sources: ViewSources) {
         self.state = state
         self.sources = sources
+        suggestions = CoinSuggestions(fetch: { try await sources.knownCoins(KnownCoinsRequest(limit: 100)) })
     }
 
     /// The answer to the `view` method.
@@ -95,10 +97,8 @@ public struct ScreenBuilder: Sendable {
         case "coins":
             // CoinGecko is the one feed that publishes coins (`coin.coingecko.<SYMBOL>`): those are its tracked coins.
             let tracked = Set(await state.coins.keys)
-            // Suggestions are a convenience: without them (rates-fetcher away) the screen still shows.
-            let suggestions = ((try? await sources.knownCoins(KnownCoinsRequest(limit: 100))) ?? []).filter { coin in
-                coin.symbol.map { !tracked.contains($0) } ?? true
-            }
+            // Suggestions are a convenience: the screen never waits long for them (rates-fetcher may be away).
+            let suggestions = await self.suggestions.current().filter { coin in coin.symbol.map { !tracked.contains($0) } ?? true }
             let view = CoinsView.make(
                 coins: try await coins(scope: parameters["scope"], currency: context.currency), context: context, notices: notices,
                 tracked: tracked, suggestions: suggestions)
@@ -315,4 +315,44 @@ public struct ScreenBuilder: Sendable {
 extension ViewError: RPCErrorConvertible {
     /// A view request with a bad parameter is invalid params.
     public var rpcError: RPCError { .invalidParams(description) }
+}
+
+/// The Coins screen's suggestions (rates-fetcher's `coins.known`), kept for five minutes and fetched in the
+/// background: a page waits at most 300 ms for them, and shows none while rates-fetcher cannot answer
+/// (asked again after 30 s).
+actor CoinSuggestions {
+    private let fetch: @Sendable () async throws -> [KnownCoin]
+    private var coins: [KnownCoin] = []
+    private var nextFetch = ContinuousClock.now
+    private var fetching: Task<Void, Never>?
+
+    init(fetch: @escaping @Sendable () async throws -> [KnownCoin]) {
+        self.fetch = fetch
+    }
+
+    /// The suggestions held, refreshed first if they are due and come within 300 ms.
+    func current() async -> [KnownCoin] {
+        if fetching == nil, ContinuousClock.now >= nextFetch {
+            let fetch = fetch
+            fetching = Task {
+                let fetched = try? await fetch()
+                self.store(fetched)
+            }
+        }
+        if let fetching {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask { await fetching.value }
+                group.addTask { try? await Task.sleep(for: .milliseconds(300)) }
+                await group.next()
+                group.cancelAll()
+            }
+        }
+        return coins
+    }
+
+    private func store(_ fetched: [KnownCoin]?) {
+        if let fetched { coins = fetched }
+        nextFetch = ContinuousClock.now + (fetched == nil ? .seconds(30) : .seconds(300))
+        fetching = nil
+    }
 }
