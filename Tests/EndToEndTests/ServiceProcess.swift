@@ -103,7 +103,8 @@ struct Endpoints {
         presenterRep = ipc("presenter-rep")
     }
 
-    var fetcherArguments: [String] { ["--pub", fetcherPub, "--rep", fetcherRep] }
+    /// rates-fetcher's endpoints, and its coin list saved in this folder (never in the user's state directory).
+    var fetcherArguments: [String] { ["--pub", fetcherPub, "--rep", fetcherRep, "--state-dir", directory.path] }
     var converterArguments: [String] {
         ["--rep", converterRep, "--pub", converterPub, "--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep]
     }
