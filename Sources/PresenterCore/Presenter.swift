@@ -95,11 +95,12 @@ public enum Presenter {
     struct Core {
         let state: PresenterState
         let broadcast: PriceBroadcast
+        let watch: StateWatch
         let builder: ScreenBuilder
         let screens: Screens
         let web: WebServer
         let methods: RPCMethods
-        /// The loops that follow the upstreams' streams.
+        /// The loops that follow the upstreams' streams, and the watch that tells the pages what changed.
         let followers: [any Service]
 
         init(upstreams: PresenterUpstreams, runtime: Runtime, icons: IconStore = IconStore(), security: DashboardSecurity = DashboardSecurity()) {
@@ -107,6 +108,8 @@ public enum Presenter {
             self.broadcast = broadcast
             let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) }, onAlert: { broadcast.send($0) })
             self.state = state
+            let watch = StateWatch(state: state, broadcast: broadcast)
+            self.watch = watch
             let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, alerts: upstreams.alerts, converter: upstreams.converter))
             self.builder = builder
             screens = Screens(builder: builder)
@@ -115,7 +118,7 @@ public enum Presenter {
             }
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
-            web = WebServer(screens: screens, state: state, broadcast: broadcast, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
+            web = WebServer(screens: screens, state: state, broadcast: broadcast, watch: watch, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
@@ -125,6 +128,7 @@ public enum Presenter {
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
                 LoopService { await state.follow(prices: prices) },
                 LoopService { await state.follow(portfolio: changes) },
+                LoopService { await watch.run() },
             ]
         }
     }

@@ -4,17 +4,19 @@ import ReaderQueue
 import Synchronization
 import TickwireContract
 
-/// Fans price updates and alerts out to every open Server-Sent Events stream.
+/// Fans price updates, alerts and news of changed data out to every open Server-Sent Events stream.
 ///
 /// Each listener has a queue of its own that conflates: a price still waiting for a slow client is
 /// replaced, in its place, by a newer price of the same asset and currency, so a slow browser gets
 /// the latest price of each asset when it catches up, holds at most one price per asset, and never
 /// holds up the others (sending only writes to each queue, under its own lock).
 final class PriceBroadcast: Sendable {
-    /// What a stream carries: a price, an alert, or a keep-alive that shows a dead client without either.
+    /// What a stream carries: a price, an alert, the kinds of data that changed (``StateWatch``), or a
+    /// keep-alive that shows a dead client without any of them.
     enum Event: Sendable, Equatable {
         case price(AssetPrice)
         case alert(AlertFired)
+        case changed(Set<String>)
         case keepalive
     }
 
@@ -23,6 +25,7 @@ final class PriceBroadcast: Sendable {
 
     private struct Listener {
         let currency: String?
+        let prices: Bool
         let queue: ReaderQueue<ConflatingEvents>
     }
 
@@ -33,13 +36,13 @@ final class PriceBroadcast: Sendable {
 
     private let listeners = Synchronization.Mutex(Listeners())
 
-    /// Every price in `currency` (all currencies when nil) and every alert from now on; it ends when the
-    /// listener's task is cancelled or on ``close()``.
-    func subscribe(currency: String? = nil) -> Events {
+    /// Every price in `currency` (all currencies when nil; none when `prices` is false), every alert and
+    /// every change from now on; it ends when the listener's task is cancelled or on ``close()``.
+    func subscribe(currency: String? = nil, prices: Bool = true) -> Events {
         let id = UUID()
         let queue = ReaderQueue(ConflatingEvents())
         let closed = listeners.withLock { listeners in
-            if !listeners.closed { listeners.queues[id] = Listener(currency: currency, queue: queue) }
+            if !listeners.closed { listeners.queues[id] = Listener(currency: currency, prices: prices, queue: queue) }
             return listeners.closed
         }
         if closed { queue.finish() }
@@ -53,13 +56,19 @@ final class PriceBroadcast: Sendable {
 
     /// Passes a price to every listener of its currency.
     func send(_ price: AssetPrice) {
-        for listener in listeners.withLock({ Array($0.queues.values) }) where listener.currency == nil || listener.currency == price.currency {
+        for listener in listeners.withLock({ Array($0.queues.values) }) where listener.prices && (listener.currency == nil || listener.currency == price.currency) {
             listener.queue.write { $0.add(.price(price)) }
         }
     }
 
     /// Passes an alert to every listener.
     func send(_ alert: AlertFired) { broadcast(.alert(alert)) }
+
+    /// Tells every listener which kinds of data changed (e.g. `assets`, `portfolio`).
+    func send(changed kinds: Set<String>) {
+        guard !kinds.isEmpty else { return }
+        broadcast(.changed(kinds))
+    }
 
     /// Sends a keep-alive to every listener.
     func keepalive() { broadcast(.keepalive) }
@@ -109,11 +118,13 @@ final class PriceBroadcast: Sendable {
 }
 
 /// A listener's waiting events, in order, with a waiting price replaced in its place by a newer one of
-/// the same asset and currency, at most ``PriceBroadcast/alertLimit`` alerts, and at most one keep-alive.
+/// the same asset and currency, at most ``PriceBroadcast/alertLimit`` alerts, at most one change (the
+/// kinds of a later one joined to it) and at most one keep-alive.
 struct ConflatingEvents: ReaderQueueBuffer {
     private enum Slot {
         case price(PriceKey)
         case alert(AlertFired)
+        case changed
         case keepalive
     }
 
@@ -126,6 +137,7 @@ struct ConflatingEvents: ReaderQueueBuffer {
     private var prices: [PriceKey: AssetPrice] = [:]
     private var alerts = 0
     private var keepaliveWaiting = false
+    private var changed: Set<String>?
 
     /// How many events wait.
     var count: Int { slots.count }
@@ -143,6 +155,9 @@ struct ConflatingEvents: ReaderQueueBuffer {
             }
             slots.append(.alert(alert))
             alerts += 1
+        case .changed(let kinds):
+            if changed == nil { slots.append(.changed) }
+            changed = (changed ?? []).union(kinds)
         case .keepalive:
             guard !keepaliveWaiting else { return }
             keepaliveWaiting = true
@@ -158,6 +173,9 @@ struct ConflatingEvents: ReaderQueueBuffer {
         case .alert(let alert):
             alerts -= 1
             return .alert(alert)
+        case .changed:
+            defer { changed = nil }
+            return .changed(changed ?? [])
         case .keepalive:
             keepaliveWaiting = false
             return .keepalive

@@ -18,6 +18,7 @@ struct WebServer {
     let screens: Screens
     let state: PresenterState
     let broadcast: PriceBroadcast
+    let watch: StateWatch
     let portfolio: PortfolioClient
     let fetcher: RatesFetcherClient
     let icons: IconStore
@@ -90,31 +91,60 @@ struct WebServer {
     // MARK: Pages
 
     /// A screen as a page, its forms carrying the reader's CSRF token (a new one set as a cookie when needed).
+    /// While the data the page needs has not arrived, it answers at once with the page's frame saying what
+    /// it waits for (``Availability``), which its script fills in live.
     private func page(_ screen: String, _ request: Request, extra: [String: String] = [:]) async -> Response {
         let token = CSRF.token(of: request)
-        let rendered = await render(screen, request, extra: extra, csrf: token.value)
-        var response = html(rendered.html, status: rendered.status)
+        var response: Response
+        switch resolve(request, extra: extra, csrf: token.value) {
+        case .failed(let failed):
+            response = html(failed.html, status: failed.status)
+        case .page(let parameters, let page):
+            let waits = await watch.availability().waits(screen: screen, parameters: parameters, currency: page.currency)
+            if waits.isEmpty {
+                let rendered = await screens.render(screen, parameters: parameters, page: page)
+                response = html(rendered.html, status: rendered.status)
+            } else {
+                let context = ViewContext(locale: page.locale, currency: page.currency, now: page.now)
+                let view = WaitingView.make(title: Pages.title(screen, parameters: parameters), waits: waits, context: context,
+                                            notices: Notices.feedProblems(await state.statuses.values.sorted { $0.feed < $1.feed }, now: page.now))
+                response = html(Pages.waiting(view, context: page), status: 200)
+            }
+        }
         if token.isNew { response.headers[.setCookie] = CSRF.setCookie(token.value) }
         return response
     }
 
     private func render(_ screen: String, _ request: Request, extra: [String: String], notices: [String] = [], csrf: String = "") async -> RenderedScreen {
+        switch resolve(request, extra: extra, csrf: csrf) {
+        case .failed(let failed): failed
+        case .page(let parameters, let page): await screens.render(screen, parameters: parameters, page: page, notices: notices)
+        }
+    }
+
+    /// A request resolved: its parameters and page context, or the page of what is wrong with it.
+    private enum Resolved {
+        case page([String: String], PageContext)
+        case failed(RenderedScreen)
+    }
+
+    /// The parameters of a request (its query, then `extra`) and the page context they ask for; a bad locale
+    /// or currency is a 400 page.
+    private func resolve(_ request: Request, extra: [String: String], csrf: String) -> Resolved {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         var parameters = Dictionary(query.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first })
         parameters.merge(extra) { _, new in new }
         let now = Date()
-        let page: PageContext
         do {
             let context = try ViewContext.resolve(
                 locale: parameters["locale"], acceptLanguage: request.headers[.acceptLanguage],
                 currency: parameters["currency"], now: now)
-            page = PageContext(context, path: request.uri.path, query: query, csrfToken: csrf)
+            return .page(parameters, PageContext(context, path: request.uri.path, query: query, csrfToken: csrf))
         } catch {
             let fallback = PageContext(ViewContext(now: now), path: request.uri.path, query: [])
             let view = ErrorView.make(title: "Bad request", message: error.description, lastGood: nil, context: ViewContext(now: now))
-            return RenderedScreen(status: 400, view: .error(view), html: Pages.error(view, context: fallback))
+            return .failed(RenderedScreen(status: 400, view: .error(view), html: Pages.error(view, context: fallback)))
         }
-        return await screens.render(screen, parameters: parameters, page: page, notices: notices)
     }
 
     // MARK: Forms
@@ -261,24 +291,32 @@ struct WebServer {
 
     // MARK: Live prices
 
-    /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes, and every
-    /// alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``). A client that
-    /// reads slower than prices change gets the latest price of each asset (``PriceBroadcast``).
+    /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes (none with
+    /// `prices=0`), every alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``),
+    /// and the kinds of data that changed as a `changed` event (``ChangedEvent``, the first one on connecting
+    /// marked `initial`). A client that reads slower than prices change gets the latest price of each asset
+    /// (``PriceBroadcast``).
     private func events(_ request: Request) -> Response {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         let currency = (query.first { $0.name == "currency" }?.value ?? "USD").uppercased()
+        let prices = query.first { $0.name == "prices" }?.value != "0"
         let locale = query.first { $0.name == "locale" }.flatMap { ViewContext.supportedLocale($0.value) }
             ?? ViewContext.locale(fromAcceptLanguage: request.headers[.acceptLanguage])
-        let updates = broadcast.subscribe(currency: currency)
+        let updates = broadcast.subscribe(currency: currency, prices: prices)
         let state = state
         let body = ResponseBody { writer in
-            for price in await state.prices(in: currency).values {
-                try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+            try await writer.write(ByteBuffer(string: ChangedEvent(kinds: [], initial: true).sse))
+            if prices {
+                for price in await state.prices(in: currency).values {
+                    try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                }
             }
             for await event in updates {
                 switch event {
                 case .price(let price):
                     try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                case .changed(let kinds):
+                    try await writer.write(ByteBuffer(string: ChangedEvent(kinds: kinds.sorted(), initial: false).sse))
                 case .alert(let alert):
                     let fired = (try? Wire.encode(AlertsView.fired(of: alert, locale: locale))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                     try await writer.write(ByteBuffer(string: "event: alert\ndata: \(fired)\n\n"))
@@ -326,6 +364,19 @@ struct WebServer {
         let data = (try? Wire.encode(view)) ?? Data(#"{"error":"could not encode the view"}"#.utf8)
         return Response(status: .init(code: status), headers: [.contentType: "application/json"],
                         body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The Server-Sent Event that tells a page which kinds of data changed (``StateWatch``); `initial` on
+/// connecting, when a waiting page fetches itself again in case its data came before it connected.
+struct ChangedEvent: Encodable {
+    let kinds: [String]
+    let initial: Bool
+
+    /// The event as it goes on the wire: `event: changed`, `data: {json}` and a blank line.
+    var sse: String {
+        let json = (try? Wire.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "event: changed\ndata: \(json)\n\n"
     }
 }
 

@@ -19,7 +19,7 @@ struct DashboardSecurityTests {
                 #expect(response.headers[.xFrameOptions] == "DENY", "\(uri)")
                 #expect(response.headers[.referrerPolicy] == "same-origin", "\(uri)")
             }
-            let script = try await client.execute(uri: "/static/live-prices.js", method: .get)
+            let script = try await client.execute(uri: "/static/live.js", method: .get)
             #expect(script.headers[.contentType] == "text/javascript; charset=utf-8")
             #expect(script.text.contains("new EventSource"))
             let page = try await client.execute(uri: "/coins/BTC", method: .get)

@@ -2,7 +2,8 @@ import PresenterViews
 import Foundation
 
 /// Draws ``ChartData`` as an inline SVG line chart: axes, min/max guides and labels, date labels,
-/// one path through every point and one hoverable circle (with a `<title>`) per point.
+/// one path through every point (of `pathLength` 1, so the stylesheet draws it in whatever its length) and one
+/// hoverable circle (with a `<title>`) per point.
 ///
 /// This is the only place a price becomes a `Double`, and only for SVG pixel geometry: each price is read
 /// from its exact decimal string (`DisplayAmount.raw`, an ExactDecimal's description) and each time from its
@@ -48,7 +49,7 @@ enum Chart {
             <text class="x-label first-label" x="\(coordinate(left))" y="\(coordinate(height - 14))" text-anchor="start">\(escapeHTML(chart.first.day))</text>
             <text class="x-label middle-label" x="\(coordinate((left + plotRight) / 2))" y="\(coordinate(height - 14))" text-anchor="middle">\(escapeHTML(middle.day))</text>
             <text class="x-label last-label" x="\(coordinate(plotRight))" y="\(coordinate(height - 14))" text-anchor="end">\(escapeHTML(chart.last.day))</text>
-            <path class="line" d="\(path)"/>
+            <path class="line" d="\(path)" pathLength="1"/>
             <g class="points">\(circles)</g>
             </svg>
             """

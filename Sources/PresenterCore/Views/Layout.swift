@@ -1,6 +1,6 @@
 import PresenterViews
 /// The frame every page shares: document head linking the stylesheet, navigation, locale and currency switches,
-/// the notices area, and the data-age footer.
+/// the notices area, the data-age footer, and the script that keeps the page live (``Scripts/live``).
 enum Layout {
     /// The pages the navigation bar links, in order.
     static let pages: [(path: String, title: String)] = [
@@ -46,10 +46,45 @@ enum Layout {
         \(body)
         </main>
         \(footer(dataAge))
+        \(liveScript(context))
         \(scripts)
         </body>
         </html>
         """
+    }
+
+    /// The streams every page's notices follow: a change of their state refreshes every page.
+    static let upstreams = ["rates-fetcher", "converter", "portfolio"]
+
+    /// How a page follows its data: the kinds of change (``StateWatch``) after which it fetches itself again
+    /// and swaps its content in place (always the ``upstreams``' states, which its notices show), how often it
+    /// does so anyway (0: never), and whether it shows live prices.
+    static func live(path: String) -> (refreshOn: [String], every: Int, prices: Bool) {
+        let own = content(path: path)
+        return (own.refreshOn + upstreams.filter { !own.refreshOn.contains($0) }, own.every, own.prices)
+    }
+
+    private static func content(path: String) -> (refreshOn: [String], every: Int, prices: Bool) {
+        let parts = path.split(separator: "/")
+        switch parts.first ?? "" {
+        case "assets": return (["assets"], 0, false)
+        case "wallets": return (["wallets", "portfolio"], 0, false)
+        case "coins": return parts.count == 1 ? (["coin", "portfolio"], 0, true) : ([], 0, true)
+        case "portfolio": return (["portfolio"], 0, true)
+        case "books": return (["book"], Pages.booksRefreshSeconds, false)
+        case "products": return (["portfolio"], 0, false)
+        case "alerts": return (["price-alerts"], 0, false)
+        default: return ([], 0, false)
+        }
+    }
+
+    /// The `<script>` of ``Scripts/live``, with the page's parameters.
+    static func liveScript(_ context: PageContext) -> String {
+        let live = live(path: context.path)
+        return Scripts.tag("live.js", data: [
+            ("currency", context.currency), ("locale", context.locale), ("prices", live.prices ? "1" : "0"),
+            ("refresh-on", live.refreshOn.joined(separator: " ")), ("refresh-every", String(live.every)),
+        ])
     }
 
     /// The navigation bar; the current page (or the list a detail page belongs to) is marked.

@@ -4,7 +4,7 @@ extension Pages {
     static let booksRefreshSeconds = 30
 
     /// The exchange books (`li.book[data-book]`): maximum price highlighted, min/max value secondary.
-    /// Reloads every 30 s; the Refresh button posts to `/books/refresh`.
+    /// Fetched again every 30 s (``refreshWithoutScript``); the Refresh button posts to `/books/refresh`.
     public static func books(_ view: BooksView, context: PageContext) -> String {
         let items = view.rows.map { row in
             let last = row.last.map { "<span class=\"secondary last\" data-raw=\"\(escapeHTML($0.raw))\">Last \(escapeHTML($0.text))</span>" } ?? ""
@@ -18,7 +18,7 @@ extension Pages {
         let body = "\(refreshForm(context: context))\n<ul class=\"books\" id=\"books\">\(items.joined(separator: "\n"))</ul>"
         return Layout.document(
             title: "Books", context: context, notices: view.notices, dataAge: view.dataAge,
-            head: "<meta http-equiv=\"refresh\" content=\"\(booksRefreshSeconds)\">", body: body
+            head: refreshWithoutScript, body: body
         )
     }
 
@@ -40,9 +40,13 @@ extension Pages {
             """
         return Layout.document(
             title: view.name, context: context, notices: view.notices, dataAge: view.dataAge,
-            head: "<meta http-equiv=\"refresh\" content=\"\(booksRefreshSeconds)\">", body: body
+            head: refreshWithoutScript, body: body
         )
     }
+
+    /// A reload every 30 s for a browser without scripts; with them, the page's script fetches it again
+    /// and swaps the figures in place (``Layout/live(path:)``).
+    static let refreshWithoutScript = "<noscript><meta http-equiv=\"refresh\" content=\"\(booksRefreshSeconds)\"></noscript>"
 
     /// The on-demand refresh: `POST /books/refresh`, then the server redirects back.
     static func refreshForm(context: PageContext) -> String {

@@ -5,7 +5,8 @@ import PresenterViews
 enum Scripts {
     /// The scripts by file name, as `/static/<name>` serves them.
     static let files: [String: String] = [
-        "live-prices.js": livePrices, "live-alerts.js": liveAlerts, "trade-price.js": tradePrice, "chart-readout.js": chartReadout,
+        "live.js": live, "live-prices.js": livePrices, "live-alerts.js": liveAlerts, "trade-price.js": tradePrice,
+        "chart-readout.js": chartReadout,
     ]
 
     /// The `<script>` element that loads `/static/<name>`, with `data-` attributes (escaped) for its parameters.
@@ -14,24 +15,173 @@ enum Scripts {
         return "<script src=\"/static/\(name)\"\(attributes)></script>"
     }
 
-    /// Live prices: listens to `/events?currency=…` (Server-Sent Events) and writes each update into the
-    /// cells marked `data-price-for="SYMBOL"` (price text and `data-raw`) and `data-change-for="SYMBOL"`
+    /// The page kept live, on every page (``Layout/liveScript(_:)``): one connection to `/events` for all of
+    /// the page's scripts, which take its events with `Tickwire.on(type, handler)` (`message`: a price,
+    /// `alert`, `changed`), each handler given the event's JSON. A page that waits for its data (`#waiting`)
+    /// or could not be built (`#error`) fetches itself again on every change and every 5 s; a complete page
+    /// on the kinds of change in `data-refresh-on` and every `data-refresh-every` seconds, but not while the
+    /// reader is filling in one of its forms. The fetched page's
+    /// `main` and data-age footer replace the shown ones in place, without a reload: rows that arrive get
+    /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), and scripts the new content
+    /// needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
+    /// `data-live-updates`. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
+    /// `data-refresh-on`, `data-refresh-every`.
+    static let live = """
+        (function () {
+          var script = document.currentScript;
+          var root = document.documentElement;
+          var param = function (name) { return script.getAttribute("data-" + name) || ""; };
+          var refreshOn = param("refresh-on").split(" ").filter(Boolean);
+          var every = parseInt(param("refresh-every"), 10) || 0;
+          var reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
+          var handlers = {}, source = null, updates = 0, connection = "";
+          root.setAttribute("data-page-id", Date.now().toString(36) + Math.random().toString(36).slice(2, 8));
+          root.setAttribute("data-live-updates", "0");
+          function status(text) {
+            connection = text;
+            var element = document.getElementById("live-status");
+            if (element && text) element.textContent = text;
+          }
+          function listen(type) {
+            source.addEventListener(type, function (event) {
+              var data;
+              try { data = JSON.parse(event.data); } catch (e) { return; }
+              (handlers[type] || []).forEach(function (handler) { handler(data); });
+            });
+          }
+          window.Tickwire = {
+            on: function (type, handler) {
+              if (!handlers[type]) { handlers[type] = []; if (source) listen(type); }
+              handlers[type].push(handler);
+            },
+            refresh: refresh
+          };
+
+          var keys = ["data-trade-id", "data-wallet-id", "data-sku", "data-book", "data-asset", "data-symbol", "data-rule"];
+          function keyOf(row) {
+            for (var i = 0; i < keys.length; i++) { if (row.hasAttribute(keys[i])) return keys[i] + "=" + row.getAttribute(keys[i]); }
+            return null;
+          }
+          function rows(container) {
+            var found = {};
+            container.querySelectorAll("tr, li").forEach(function (row) {
+              var key = keyOf(row), list = row.parentElement && row.parentElement.closest("[id]");
+              if (key) found[(list ? list.id : "") + " " + key] = row;
+            });
+            return found;
+          }
+          function comparable(html) { return html.replace(/name="requestId" value="[^"]*"/g, ""); }
+          var shown = comparable(document.querySelector("main").innerHTML);
+          function loadScripts(page) {
+            page.querySelectorAll("script[src]").forEach(function (original) {
+              var src = original.getAttribute("src");
+              if (document.querySelector('script[src="' + src + '"]')) return;
+              var copy = document.createElement("script");
+              Array.prototype.forEach.call(original.attributes, function (attribute) { copy.setAttribute(attribute.name, attribute.value); });
+              copy.async = false;
+              document.body.appendChild(copy);
+            });
+          }
+          function swap(page) {
+            var main = document.querySelector("main"), next = page.querySelector("main");
+            if (!main || !next || comparable(next.innerHTML) === shown) return;
+            shown = comparable(next.innerHTML);
+            var before = rows(main), after = rows(next);
+            Object.keys(after).forEach(function (key) { if (!before[key]) after[key].classList.add("row-enter"); });
+            var leaving = Object.keys(before).filter(function (key) { return !after[key]; }).map(function (key) { return before[key]; });
+            function apply() {
+              main.innerHTML = next.innerHTML;
+              var footer = document.getElementById("data-age"), age = page.getElementById("data-age");
+              if (footer && age) footer.outerHTML = age.outerHTML;
+              document.title = page.title;
+              status(connection);
+              loadScripts(page);
+              updates += 1;
+              root.setAttribute("data-live-updates", String(updates));
+            }
+            if (leaving.length && !reduced.matches) {
+              leaving.forEach(function (row) { row.classList.add("row-leave"); });
+              setTimeout(apply, 300);
+            } else {
+              apply();
+            }
+          }
+          function editing() {
+            var fields = document.querySelectorAll("main input:not([type=hidden]), main select, main textarea");
+            return Array.prototype.some.call(fields, function (field) {
+              return field === document.activeElement || (field.value !== undefined && field.defaultValue !== undefined && field.value !== field.defaultValue);
+            });
+          }
+          var busy = false, again = false;
+          function refresh() {
+            if (busy) { again = true; return; }
+            if (editing()) { setTimeout(refresh, 2000); return; }
+            busy = true;
+            fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
+              .then(function (response) { return response.text(); })
+              .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); })
+              .catch(function () {})
+              .then(function () {
+                busy = false;
+                if (again) { again = false; setTimeout(refresh, 1000); }
+              });
+          }
+          function incomplete() { return !!(document.getElementById("waiting") || document.getElementById("error")); }
+
+          window.Tickwire.on("changed", function (change) {
+            if (incomplete() || (!change.initial && change.kinds.some(function (kind) { return refreshOn.indexOf(kind) >= 0; }))) refresh();
+          });
+          setInterval(function () { if (incomplete()) refresh(); }, 5000);
+          if (every > 0) setInterval(refresh, every * 1000);
+          if (!("EventSource" in window)) { status("live updates unavailable"); return; }
+          var query = "currency=" + encodeURIComponent(param("currency")) + "&locale=" + encodeURIComponent(param("locale"))
+            + "&prices=" + encodeURIComponent(param("prices"));
+          source = new EventSource("/events?" + query);
+          source.onopen = function () { status("live"); };
+          source.onerror = function () { status("reconnecting…"); };
+          Object.keys(handlers).forEach(listen);
+        })();
+        """
+
+    /// Live prices: takes the price events of ``live`` and writes each update into the cells marked
+    /// `data-price-for="SYMBOL"` (price text and `data-raw`; a price that went up flashes with `flash-up`, one
+    /// that went down with `flash-down`, compared exactly as decimal strings) and `data-change-for="SYMBOL"`
     /// (change text and its up/down/flat class). Updates in another currency are ignored.
     /// Its parameter: `data-currency`.
     static let livePrices = """
         (function () {
-          var status = document.getElementById("live-status");
-          if (!("EventSource" in window)) { if (status) status.textContent = "live prices unavailable"; return; }
           var currency = document.currentScript.getAttribute("data-currency");
-          var source = new EventSource("/events?currency=" + encodeURIComponent(currency));
-          source.onopen = function () { if (status) status.textContent = "live"; };
-          source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
-          source.onmessage = function (event) {
-            var update;
-            try { update = JSON.parse(event.data); } catch (e) { return; }
+          function parts(decimal) {
+            var negative = decimal.charAt(0) === "-", digits = negative ? decimal.slice(1) : decimal;
+            var split = digits.split(".");
+            return { sign: negative ? -1 : 1, whole: split[0].replace(/^0+/, ""), fraction: split[1] || "" };
+          }
+          function compare(a, b) {
+            var x = parts(a), y = parts(b);
+            if (x.sign !== y.sign) return x.sign;
+            var order = x.whole.length !== y.whole.length ? (x.whole.length > y.whole.length ? 1 : -1)
+              : (x.whole > y.whole ? 1 : (x.whole < y.whole ? -1 : 0));
+            if (order === 0) {
+              var length = Math.max(x.fraction.length, y.fraction.length);
+              var f = x.fraction.padEnd(length, "0"), g = y.fraction.padEnd(length, "0");
+              order = f > g ? 1 : (f < g ? -1 : 0);
+            }
+            return x.sign * order;
+          }
+          function flash(cell, raw) {
+            var before = cell.getAttribute("data-raw");
+            if (before === null || before === raw) return;
+            var direction = compare(raw, before);
+            if (direction === 0) return;
+            cell.classList.remove("flash-up", "flash-down");
+            void cell.offsetWidth;
+            cell.classList.add(direction > 0 ? "flash-up" : "flash-down");
+          }
+          window.Tickwire.on("message", function (update) {
             if (!update || update.currency !== currency || typeof update.asset !== "string") return;
             var key = window.CSS && CSS.escape ? CSS.escape(update.asset) : update.asset.replace(/[^A-Za-z0-9_-]/g, "");
             document.querySelectorAll('[data-price-for="' + key + '"]').forEach(function (cell) {
+              flash(cell, update.raw);
               cell.textContent = update.text;
               cell.setAttribute("data-raw", update.raw);
               cell.classList.remove("missing");
@@ -45,26 +195,18 @@ enum Scripts {
               cell.classList.remove("up", "down", "flat", "missing");
               cell.classList.add(trend);
             });
-          };
+          });
         })();
         """
 
-    /// Live alerts: listens to the `alert` events of `/events` and adds each to the top of `#fired`.
-    /// Its parameter: `data-currency`.
+    /// Live alerts: takes the `alert` events of ``live`` and adds each to the top of `#fired`, easing in.
     static let liveAlerts = """
         (function () {
-          var status = document.getElementById("live-status");
-          var table = document.querySelector("#fired tbody");
-          var currency = document.currentScript.getAttribute("data-currency");
-          if (!("EventSource" in window) || !table) { if (status) status.textContent = "live alerts unavailable"; return; }
-          var source = new EventSource("/events?currency=" + encodeURIComponent(currency));
-          source.onopen = function () { if (status) status.textContent = "live"; };
-          source.onerror = function () { if (status) status.textContent = "reconnecting…"; };
-          source.addEventListener("alert", function (event) {
-            var alert;
-            try { alert = JSON.parse(event.data); } catch (e) { return; }
+          window.Tickwire.on("alert", function (alert) {
+            var table = document.querySelector("#fired tbody");
+            if (!table || !alert) return;
             var row = document.createElement("tr");
-            row.className = "alert-row";
+            row.className = "alert-row row-enter";
             row.setAttribute("data-rule", alert.ruleId);
             [alert.firedAtText, alert.asset, alert.condition, alert.threshold.text, alert.price.text].forEach(function (text, index) {
               var cell = document.createElement("td");
@@ -78,31 +220,32 @@ enum Scripts {
         """
 
     /// The trade form's suggested price follows the currency chosen: the selected option's `data-price`.
+    /// Listens on the document, so a form swapped in by ``live`` is followed too.
     static let tradePrice = """
         (function () {
-          var form = document.getElementById("trade-form");
-          if (!form) { return; }
-          var select = form.querySelector("select[name=currency]");
-          var price = form.querySelector("input[name=price]");
-          function suggest() {
+          var selector = "#trade-form select[name=currency]";
+          function suggest(select) {
             var option = select.options[select.selectedIndex];
-            price.placeholder = (option && option.getAttribute("data-price")) || "";
+            var price = select.form && select.form.querySelector("input[name=price]");
+            if (price) price.placeholder = (option && option.getAttribute("data-price")) || "";
           }
-          select.addEventListener("change", suggest);
-          suggest();
+          document.addEventListener("change", function (event) { if (event.target.matches && event.target.matches(selector)) suggest(event.target); });
+          var select = document.querySelector(selector);
+          if (select) suggest(select);
         })();
         """
 
-    /// The chart read-out: hovering or focusing a point shows its date and price under the chart.
+    /// The chart read-out: hovering or focusing a point shows its date and price under the chart. Listens on
+    /// the document, so a chart swapped in by ``live`` is followed too.
     static let chartReadout = """
         (function () {
-          var readout = document.getElementById("chart-readout");
-          if (!readout) return;
-          document.querySelectorAll("#price-chart .point").forEach(function (point) {
-            var show = function () { readout.textContent = point.getAttribute("data-label"); };
-            point.addEventListener("mouseenter", show);
-            point.addEventListener("focus", show);
-          });
+          function show(event) {
+            var point = event.target.closest ? event.target.closest("#price-chart .point") : null;
+            var readout = document.getElementById("chart-readout");
+            if (point && readout) readout.textContent = point.getAttribute("data-label");
+          }
+          document.addEventListener("mouseover", show);
+          document.addEventListener("focusin", show);
         })();
         """
 }

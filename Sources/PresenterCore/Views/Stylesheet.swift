@@ -1,13 +1,14 @@
 import PresenterViews
 /// The pages' one stylesheet, served as `/static/tickwire.css` (the Content-Security-Policy allows no inline
-/// style). Dark mode follows the system.
+/// style). Dark mode follows the system; the animations (a changed price flashing up or down, rows easing in
+/// and out, the chart's line drawing in, the waiting pulse) are off when the reader asks for reduced motion.
 enum Stylesheet {
     /// The CSS.
     static let css = """
         :root {
           --bg: #f7f7f5; --panel: #ffffff; --text: #1d1d1f; --muted: #6e6e73; --line: #e2e2e0;
           --accent: #0b63ce; --up: #137333; --down: #c5221f; --warn-bg: #fff4d6; --warn-line: #e0b64a;
-          --fiat-bg: #eef4ff;
+          --fiat-bg: #eef4ff; --flash-up: rgba(19, 115, 51, .13); --flash-down: rgba(197, 34, 31, .12);
           font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif;
           color: var(--text); background: var(--bg);
         }
@@ -15,7 +16,7 @@ enum Stylesheet {
           :root {
             --bg: #121214; --panel: #1c1c1f; --text: #ececef; --muted: #a0a0a8; --line: #2e2e33;
             --accent: #6aa8ff; --up: #5bd27a; --down: #ff7a70; --warn-bg: #3a2f10; --warn-line: #8a6d1e;
-            --fiat-bg: #1a2438;
+            --fiat-bg: #1a2438; --flash-up: rgba(91, 210, 122, .18); --flash-down: rgba(255, 122, 112, .18);
           }
         }
         * { box-sizing: border-box; }
@@ -53,11 +54,13 @@ enum Stylesheet {
         dl.figures { display: grid; grid-template-columns: max-content 1fr; gap: .3rem 1.2rem; background: var(--panel);
           padding: .8rem 1rem; border-radius: .5rem; }
         dl.figures dt { color: var(--muted); } dl.figures dd { margin: 0; font-variant-numeric: tabular-nums; }
-        .price-big { font-size: 2rem; font-weight: 700; }
+        .price-big { font-size: 2rem; font-weight: 700; padding: 0 .3rem; border-radius: .4rem; }
+        #coin > p:first-child { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .6rem; }
         .chart { width: 100%; height: auto; background: var(--panel); border-radius: .5rem; }
         .chart .axis { stroke: var(--muted); stroke-width: 1; }
         .chart .guide { stroke: var(--line); stroke-dasharray: 4 4; }
-        .chart .line { fill: none; stroke: var(--accent); stroke-width: 2; }
+        .chart .line { fill: none; stroke: var(--accent); stroke-width: 2; stroke-linejoin: round; stroke-linecap: round;
+          stroke-dasharray: 1 1; stroke-dashoffset: 0; animation: draw-line 1.4s cubic-bezier(.3, .1, .2, 1) both; }
         .chart text { fill: var(--muted); font-size: 12px; }
         .chart .point { fill: transparent; stroke: none; }
         .chart .point:hover { fill: var(--accent); }
@@ -73,5 +76,31 @@ enum Stylesheet {
         #total { font-size: 1.4rem; font-weight: 700; }
         footer.data-age { max-width: 72rem; margin: 0 auto; padding: 0 1.2rem 2rem; color: var(--muted); font-size: .85rem; }
         .live-status { font-size: .8rem; color: var(--muted); }
+        nav.pages a, nav.switch a, button { transition: background-color .15s ease, color .15s ease; }
+        .waiting { background: var(--panel); border: 1px solid var(--line); border-radius: .6rem; padding: 1rem 1.2rem; }
+        .waiting-head { display: flex; gap: .8rem; align-items: flex-start; }
+        .pulse { flex: none; width: .7rem; height: .7rem; margin-top: .4rem; border-radius: 50%; background: var(--accent);
+          animation: pulse 1.6s ease-in-out infinite; }
+        ul.waits { list-style: none; margin: 0; padding: 0; display: grid; gap: .45rem; font-weight: 600; }
+        .wait-state { display: block; font-weight: 400; font-size: .8rem; color: var(--muted); overflow-wrap: anywhere; }
+        .placeholder { display: grid; gap: .6rem; margin-top: 1.2rem; }
+        .placeholder span { display: block; height: .85rem; border-radius: .3rem; background-color: var(--line);
+          background-image: linear-gradient(90deg, transparent 0, var(--panel) 50%, transparent 100%); background-size: 40% 100%;
+          background-repeat: no-repeat; background-position: -40% 0; animation: shimmer 1.8s ease-in-out infinite; }
+        .placeholder span:nth-child(2) { width: 88%; } .placeholder span:nth-child(3) { width: 94%; } .placeholder span:nth-child(4) { width: 72%; }
+        .flash-up { animation: flash-up 1.2s ease-out; }
+        .flash-down { animation: flash-down 1.2s ease-out; }
+        .row-enter { animation: row-enter .5s ease-out both; }
+        .row-leave { animation: row-leave .3s ease-in forwards; }
+        @keyframes flash-up { from { background-color: var(--flash-up); color: var(--up); } to { background-color: transparent; } }
+        @keyframes flash-down { from { background-color: var(--flash-down); color: var(--down); } to { background-color: transparent; } }
+        @keyframes row-enter { from { opacity: 0; transform: translateY(-.35rem); } to { opacity: 1; transform: none; } }
+        @keyframes row-leave { from { opacity: 1; } to { opacity: 0; transform: translateX(.6rem); } }
+        @keyframes draw-line { from { stroke-dashoffset: 1; } to { stroke-dashoffset: 0; } }
+        @keyframes pulse { 0%, 100% { opacity: .35; transform: scale(.75); } 50% { opacity: 1; transform: scale(1); } }
+        @keyframes shimmer { from { background-position: -40% 0; } to { background-position: 140% 0; } }
+        @media (prefers-reduced-motion: reduce) {
+          *, *::before, *::after { animation: none !important; transition: none !important; }
+        }
         """
 }

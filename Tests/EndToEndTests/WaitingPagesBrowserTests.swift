@@ -1,0 +1,148 @@
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+@Suite("UI before data, live, in a browser (issue 35)", .serialized)
+struct WaitingPagesBrowserTests {
+    /// A page, what it says while it waits, and what shows it complete.
+    private struct Screen {
+        let path: String
+        let waiting: String
+        let complete: String
+    }
+
+    private static let screens = [
+        Screen(path: "/coins", waiting: "Waiting for prices in USD from the converter…", complete: "class=\"coin-row"),
+        Screen(path: "/coins/BTC", waiting: "Waiting for prices in USD from the converter…", complete: "id=\"price-chart\""),
+        Screen(path: "/assets?filter=all", waiting: "Waiting for the masterdata’s assets from rates-fetcher…", complete: "data-symbol=\"BTC\""),
+        Screen(path: "/books/btc_mxn", waiting: "Waiting for Bitso’s ticker of btc_mxn from rates-fetcher…", complete: "id=\"ask\""),
+        // The mock GNB feed replays the large recording of 2021-08-07, where A6102 sold 295 times.
+        Screen(path: "/products/A6102", waiting: "Waiting for the products’ transactions from the portfolio…", complete: "id=\"total\""),
+        Screen(path: "/wallets", waiting: "Waiting for the wallets from the portfolio…", complete: "wallet-row fiat"),
+        Screen(path: "/portfolio", waiting: "Waiting for your trades and holdings from the portfolio…", complete: "id=\"holdings\""),
+        Screen(path: "/books", waiting: "Waiting for Bitso’s books from rates-fetcher…", complete: "data-book=\"btc_mxn\""),
+        Screen(path: "/products", waiting: "Waiting for the products’ transactions from the portfolio…", complete: "data-sku=\"A6102\""),
+        Screen(path: "/alerts", waiting: "Waiting for the alert rules from price-alerts…", complete: ""),
+    ]
+
+    /// The presenter started alone (its upstreams' endpoints with nothing behind them) answers every page at once with
+    /// what it waits for; pages left open in Chromium fill in once rates-fetcher (mock feeds), the converter and the
+    /// portfolio start, without a reload (the page id the script set at load stays); a changed price then flashes,
+    /// and under reduced motion the flash, like the chart's drawing, has no animation. Screenshots, light and dark,
+    /// go to .build/screenshots/live.
+    @Test func pagesWaitThenFillInLive() async throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let endpoints = try Endpoints()
+        let presenter = try await ServiceProcess("presenter", [
+            "--rep", endpoints.presenterRep, "--http", "http://127.0.0.1:0",
+            "--fetcher-pub", endpoints.fetcherPub, "--fetcher-rep", endpoints.fetcherRep,
+            "--converter-pub", endpoints.converterPub, "--converter-rep", endpoints.converterRep,
+            "--portfolio-pub", endpoints.portfolioPub, "--portfolio-rep", endpoints.portfolioRep,
+            "--alerts-rep", "ipc://\(endpoints.directory.path)/alerts-rep", "--alerts-pub", "ipc://\(endpoints.directory.path)/alerts-pub",
+        ], in: endpoints.directory)
+        var services = [presenter]
+        var browsers: [DevToolsBrowser] = []
+        do {
+            try await check(presenter: presenter, endpoints: endpoints, executable: executable, services: &services, browsers: &browsers)
+        } catch {
+            Issue.record("\(error)")
+        }
+        for browser in browsers { await browser.quit() }
+        for service in services.reversed() { await service.stop() }
+    }
+
+    private func check(
+        presenter: ServiceProcess, endpoints: Endpoints, executable: String, services: inout [ServiceProcess], browsers: inout [DevToolsBrowser]
+    ) async throws {
+        var found: URL?
+        _ = await eventually { found = FullStack.dashboardURL(in: presenter.log); return found != nil }
+        let base = try #require(found, "the presenter's dashboard: \(presenter.log.suffix(2000))")
+        let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/live")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+
+        // Every page, answered at once with its frame and what it waits for.
+        for screen in Self.screens {
+            let started = ContinuousClock.now
+            let (data, response) = try await URLSession.shared.data(from: URL(string: screen.path, relativeTo: base)!)
+            let body = String(decoding: data, as: UTF8.self)
+            #expect(ContinuousClock.now - started < .seconds(2), "\(screen.path) answers at once")
+            #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(screen.path)")
+            #expect(body.contains(screen.waiting) && body.contains("<nav class=\"pages\""), "\(screen.path): \(body.prefix(2000))")
+        }
+        let alerts = try await Chromium.run(executable, ["--dump-dom", URL(string: "/alerts", relativeTo: base)!.absoluteString], in: endpoints.directory)
+        #expect(alerts.output.contains("Waiting for the alert rules from price-alerts…"))
+
+        // The pages open in two browsers (Chromium keeps six connections to a host, one each live page's), the
+        // second dark and with reduced motion; each says what it waits for and has the id its script set at load.
+        let light = try await DevToolsBrowser.launch(executable, ["--window-size=1280,900"], in: endpoints.directory)
+        browsers.append(light)
+        let dark = try await DevToolsBrowser.launch(
+            executable, ["--window-size=1280,900", "--force-dark-mode", "--force-prefers-reduced-motion"], in: endpoints.directory)
+        browsers.append(dark)
+        var open: [(screen: Screen, browser: DevToolsBrowser, page: DevToolsBrowser.Page, id: String)] = []
+        for (index, screen) in Self.screens.dropLast().enumerated() {
+            let browser = index < 5 ? light : dark
+            let page = try await browser.open(URL(string: screen.path, relativeTo: base)!)
+            var id = ""
+            let loaded = await eventually(within: .seconds(20)) {
+                // Until the page has loaded, the tab may hold no document yet.
+                id = (try? await browser.string(page, "document.documentElement.getAttribute('data-page-id')")) ?? ""
+                return !id.isEmpty
+            }
+            #expect(loaded, "\(screen.path) loaded its script")
+            #expect(try await browser.string(page, "document.body.innerText").contains(screen.waiting), "\(screen.path) waits in the browser")
+            open.append((screen, browser, page, id))
+        }
+        try Self.save(try await light.screenshot(open[0].page), screenshots, "waiting-coins-light")
+        try Self.save(try await dark.screenshot(open[5].page), screenshots, "waiting-wallets-dark")
+
+        services.append(try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "mock"], in: endpoints.directory))
+        services.append(try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory))
+        services.append(try await ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory))
+
+        for entry in open {
+            let expression = "!document.getElementById('waiting') && !document.getElementById('error') && "
+                + "document.querySelector('main').innerHTML.indexOf(\(Self.javaScriptString(entry.screen.complete))) >= 0"
+            let filled = try await eventually(within: .seconds(60)) { try await entry.browser.string(entry.page, expression) == "true" }
+            let text = try await entry.browser.string(entry.page, "document.querySelector('main').innerText")
+            #expect(filled, "\(entry.screen.path) filled in: \(text.prefix(600))")
+            #expect(try await entry.browser.string(entry.page, "document.documentElement.getAttribute('data-page-id')") == entry.id,
+                    "\(entry.screen.path) was not reloaded")
+            #expect(Int(try await entry.browser.string(entry.page, "document.documentElement.getAttribute('data-live-updates')")) ?? 0 >= 1,
+                    "\(entry.screen.path) was updated in place")
+        }
+
+        // A changed price flashes: with its animation in the light browser, none under reduced motion; so the chart.
+        let coins = open[0], coin = open[1], portfolio = open[6]
+        let flashed = "document.querySelector('.flash-up, .flash-down')"
+        #expect(try await eventually(within: .seconds(60)) { try await light.string(coins.page, "!!\(flashed)") == "true" }, "a price flashed")
+        let animation = try await light.string(coins.page, "getComputedStyle(\(flashed)).animationName")
+        #expect(["flash-up", "flash-down"].contains(animation), "the flash is animated: \(animation)")
+        #expect(try await light.string(coin.page, "getComputedStyle(document.querySelector('#price-chart .line')).animationName") == "draw-line")
+        try Self.save(try await light.screenshot(coins.page), screenshots, "coins-light")
+        try Self.save(try await light.screenshot(coin.page), screenshots, "coin-light")
+
+        let darkCoins = try await dark.open(URL(string: "/coins/ETH", relativeTo: base)!)
+        try await dark.close(portfolio.page)
+        let darkFlash = "document.querySelector('[data-price-for].flash-up, [data-price-for].flash-down')"
+        #expect(try await eventually(within: .seconds(60)) { try await dark.string(darkCoins, "!!\(darkFlash)") == "true" },
+                "a price flashed under reduced motion too")
+        #expect(try await dark.string(darkCoins, "getComputedStyle(\(darkFlash)).animationName") == "none")
+        #expect(try await dark.string(darkCoins, "getComputedStyle(document.querySelector('#price-chart .line')).animationName") == "none")
+        try Self.save(try await dark.screenshot(darkCoins), screenshots, "coin-dark")
+        try Self.save(try await dark.screenshot(open[5].page), screenshots, "wallets-dark")
+    }
+
+    private static func save(_ png: Data, _ directory: URL, _ name: String) throws {
+        try png.write(to: directory.appendingPathComponent("\(name).png"))
+    }
+
+    /// `text` as a JavaScript string literal.
+    private static func javaScriptString(_ text: String) -> String {
+        String(decoding: try! JSONEncoder().encode(text), as: UTF8.self)
+    }
+}
