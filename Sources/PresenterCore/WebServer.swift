@@ -293,9 +293,9 @@ struct WebServer {
 
     /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes (none with
     /// `prices=0`), every alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``),
-    /// and the kinds of data that changed as a `changed` event (``ChangedEvent``, the first one on connecting
-    /// marked `initial`). A client that reads slower than prices change gets the latest price of each asset
-    /// (``PriceBroadcast``).
+    /// and the kinds of data that changed as a `changed` event (``ChangedEvent``; on connecting, after the
+    /// current prices, one marked `initial`). A client that reads slower than prices change gets the latest
+    /// price of each asset (``PriceBroadcast``).
     private func events(_ request: Request) -> Response {
         let query = PageContext.parseQuery(request.uri.query ?? "")
         let currency = (query.first { $0.name == "currency" }?.value ?? "USD").uppercased()
@@ -305,12 +305,12 @@ struct WebServer {
         let updates = broadcast.subscribe(currency: currency, prices: prices)
         let state = state
         let body = ResponseBody { writer in
-            try await writer.write(ByteBuffer(string: ChangedEvent(kinds: [], initial: true).sse))
             if prices {
                 for price in await state.prices(in: currency).values {
                     try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
                 }
             }
+            try await writer.write(ByteBuffer(string: ChangedEvent(kinds: [], initial: true).sse))
             for await event in updates {
                 switch event {
                 case .price(let price):
