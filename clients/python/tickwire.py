@@ -30,6 +30,9 @@ __all__ = ["Client", "Subscriber", "Curve", "RPCError", "Unreachable", "Tickwire
 FORBIDDEN = -32030
 """The error code of a call to a method that changes state from a client whose key is not a writer's."""
 
+DELETED = "deleted"
+"""The envelope type of a retraction: the topic's value is gone (its `data` is null)."""
+
 
 class TickwireError(Exception):
     """Base class of this module's errors."""
@@ -185,6 +188,9 @@ class Subscriber:
     on a gap, after `heartbeat_timeout` without hearing the publisher, or when the heartbeat's
     `instance` changes. Nothing happens between calls of ``updates``/``poll``: drive it.
 
+    A retraction (an envelope of type `deleted` with null data, docs/protocol.md "Retractions")
+    removes its topic from `state` and is yielded like an update: `envelope["data"]` is then None.
+
     Attributes: `state` (topic -> envelope dict), `seqs` (topic -> seq), `instance`, and the
     counters `snapshots`, `resyncs` (snapshots after the first), `gaps`, `malformed`.
     `on_snapshot(state)` is called with the new state after each snapshot, before its entries
@@ -328,7 +334,11 @@ class Subscriber:
             self.gaps += 1
             self._synced, self._next_attempt = False, now
             return None
-        self.state[topic], self.seqs[topic] = envelope, seq
+        self.seqs[topic] = seq
+        if envelope.get("type") == DELETED:
+            self.state.pop(topic, None)  # retracted: the publisher holds no value for it any more
+        else:
+            self.state[topic] = envelope
         return topic, envelope
 
     def close(self):
