@@ -70,12 +70,18 @@ final class MockConverter: Sendable {
         return try await RPCError.answering { try await body(state) }
     }
 
-    /// Applies an event of rates-fetcher's, then publishes every price that changed.
+    /// Applies an event of rates-fetcher's, then publishes every price that changed and retracts every price
+    /// that went (its asset's last quote retracted), as the service does.
     func apply(_ event: StreamEvent<FetcherUpdate>) async {
-        let changed = await state.apply(event)
+        let changes = await state.applyChanges(event)
         if case .snapshot = event { synchronized.open() }
         let now = Date()
-        for price in changed {
+        for price in changes.removed {
+            guard let topic = try? Topics.price(asset: price.asset, currency: price.currency).topic,
+                  prices.withLock({ $0.removeValue(forKey: topic) }) != nil else { continue }
+            broadcast.send(.removed(topic))
+        }
+        for price in changes.changed {
             guard let topic = try? Topics.price(asset: price.asset, currency: price.currency).topic else { continue }
             let update = prices.withLock { prices -> StreamUpdate<AssetPrice>? in
                 if prices[topic]?.value == price { return nil }

@@ -101,6 +101,12 @@ struct RoundTripTests {
         #expect(try await roundTrip(status).0 == status)
         #expect(try await roundTrip(HistoryRequest(asset: "BTC", currency: "SEK", days: 30)).0 == HistoryRequest(asset: "BTC", currency: "SEK", days: 30))
         #expect(try await roundTrip(RefreshRequest(feed: "bitso")).0 == RefreshRequest(feed: "bitso"))
+        #expect(try await roundTrip(CoinRequest(coin: "DOT")).1 == #"{"coin":"DOT"}"#)
+        let change = CoinsChange(coin: KnownCoin(id: "polkadot", symbol: "DOT", name: "Polkadot"), changed: true,
+                                 coins: [KnownCoin(id: "bitcoin"), KnownCoin(id: "polkadot", symbol: "DOT", name: "Polkadot")])
+        #expect(try await roundTrip(change).0 == change)
+        #expect(try await roundTrip(KnownCoinsRequest(query: "pol", limit: 5)).0 == KnownCoinsRequest(query: "pol", limit: 5))
+        #expect(try await roundTrip(KnownCoinsRequest()).1 == "{}")
         #expect(try await roundTrip(GNBTransaction(sku: "T2006", amount: try dec("10.00"), currency: "USD")).0.amount.description == "10.00")
     }
 
