@@ -88,7 +88,8 @@ start() {
     pids+=($!)
 }
 echo "Tickwire: data in $data_dir (make reset empties it), ${feeds} feeds"
-start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}"
+# The coin list added to and removed from on the Coins screen (coins.json) lives with the other data.
+start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}" --state-dir "$data_dir"
 start converter "$bin_dir/converter"
 start portfolio "$bin_dir/portfolio" --database "$data_dir/portfolio.sqlite"
 presenter_env=()
