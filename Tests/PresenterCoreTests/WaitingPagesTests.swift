@@ -1,7 +1,9 @@
 import Foundation
 import Hummingbird
 import HummingbirdTesting
+import Logging
 import PresenterViews
+import ServiceSupport
 import Testing
 import TickwireClients
 import TickwireContract
@@ -103,11 +105,15 @@ struct WaitingPagesTests {
         #expect(Pages.refreshWithoutScript == "<noscript><meta http-equiv=\"refresh\" content=\"30\"></noscript>")
     }
 
-    /// The presenter started before its upstreams (every stream down, every call failing) answers every page at
-    /// once with 200 and what it waits for, not an error; the JSON views still say they are unavailable.
+    /// The presenter started before its upstreams (no stream followed yet, every call failing) answers every page
+    /// at once with 200 and what it waits for, not an error; the JSON views still say they are unavailable.
     @Test func thePresenterAloneAnswersEveryPage() async throws {
-        let presenter = try InProcessPresenter(portfolio: .failing, converter: .failing, fetcher: .failing)
-        try await presenter.core.web.application(host: "127.0.0.1", port: 0).test(.router) { client in
+        var logger = Logger(label: "presenter-test")
+        logger.logLevel = .critical
+        let core = Presenter.Core(
+            upstreams: PresenterUpstreams(portfolio: .failing, converter: .failing, fetcher: .failing, alerts: .failing),
+            runtime: try Runtime(service: "presenter", logger: logger))
+        try await core.web.application(host: "127.0.0.1", port: 0).test(.router) { client in
             for path in ["/coins", "/coins/BTC", "/assets", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products",
                          "/products/T2006", "/alerts"] {
                 let started = ContinuousClock.now
