@@ -106,6 +106,14 @@ kube-down: podman-deps
 test-deploy: images test-deps
 	@bash deploy/test-deploy.sh $(KUBE_MANIFESTS)
 
+# The README's quick start on a stock Debian 12 (issue 33): deploy/containers/test-stock-debian.sh debootstraps
+# bookworm into .build-stock-debian (once), mounts the Swift toolchain read-only and a clean clone of HEAD, and
+# there runs `make run` until the dashboard answers, then the Python client's tests under Debian's python3.
+# Needs root. Not in .ci/run: the first run builds the whole stack from nothing inside (README, Development).
+.PHONY: test-stock-debian
+test-stock-debian:
+	@bash deploy/containers/test-stock-debian.sh
+
 # Soak (issue 24): the release stack under steady load for DURATION (e.g. 10m, 1h), one CSV row a
 # minute (RSS, quote -> price and request p99, subscriber lag and losses) and an SVG plot in bench/soak/.
 DURATION ?= 1h

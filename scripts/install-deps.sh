@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing Tickwire needs on a fresh Debian machine, only what is missing
 # (safe to run again):
-# - through apt-get: pkg-config, libzmq3-dev (the services' libzmq) and libsqlite3-dev (GRDB's SQLite);
+# - through apt-get: pkg-config, libzmq3-dev (the services' libzmq), libsqlite3-dev (GRDB's SQLite) and
+#   zlib1g-dev (the static Foundation of the release builds);
 #   WITH_BROWSER=1 chromium; WITH_DEPLOY=1 iproute2 and systemd (systemd-analyze);
 # - PYTHON_PACKAGES="pyzmq kubernetes-validate ...": the Python tools of the tests, benchmarks and deploy
 #   checks, with pip into the project's virtual environment .venv (made here with `python3 -m venv`,
@@ -25,6 +26,8 @@ apt_packages=()
 pkg-config --version >/dev/null 2>&1 || apt_packages+=(pkg-config)
 pkg-config --exists libzmq 2>/dev/null || apt_packages+=(libzmq3-dev)
 pkg-config --exists sqlite3 2>/dev/null || [ -e /usr/include/sqlite3.h ] || apt_packages+=(libsqlite3-dev)
+# zlib: the release builds' static Foundation links -lz.
+[ -e /usr/include/zlib.h ] || apt_packages+=(zlib1g-dev)
 if [ "${WITH_BROWSER:-0}" = 1 ] && ! command -v chromium >/dev/null 2>&1; then
     apt_packages+=(chromium)
 fi
