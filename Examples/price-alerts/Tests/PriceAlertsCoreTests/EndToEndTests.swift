@@ -110,7 +110,7 @@ func firstUpdate<Value: Sendable>(
                 switch event {
                 case .snapshot(let updates): if let hit = updates.first(where: match) { return hit }
                 case .update(let update): if match(update) { return update }
-                case .unavailable: continue
+                case .removed, .unavailable: continue
                 }
             }
             return nil

@@ -113,7 +113,7 @@ final class AlertLog: Sendable {
                 switch event {
                 case .snapshot(let updates): self?.alerts.withLock { $0 += updates.map(\.value) }
                 case .update(let update): self?.alerts.withLock { $0.append(update.value) }
-                case .unavailable: continue
+                case .removed, .unavailable: continue
                 }
             }
         }
