@@ -32,7 +32,7 @@ public actor CoinTracker {
             let saved = try JSONDecoder().decode(SavedList.self, from: Data(contentsOf: file))
             coins = Self.unique(saved.coins)
         } catch {
-            throw CoinListFileError(path: file.path, reason: "\(error)")
+            throw CoinListFileError(path: file.path, reason: describe(error))
         }
     }
 

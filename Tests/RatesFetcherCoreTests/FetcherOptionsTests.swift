@@ -37,6 +37,17 @@ struct FetcherOptionsTests {
         #expect(!configuration.selection.needsHTTP)
     }
 
+    /// The coin list's folder: the flag, else `TICKWIRE_RATES_FETCHER_STATE`, else `$XDG_STATE_HOME/tickwire`, else
+    /// `~/.local/state/tickwire`.
+    @Test func stateDirectory() throws {
+        #expect(try configuration(["--state-dir", "/srv/coins"], environment: ["TICKWIRE_RATES_FETCHER_STATE": "/env"]).stateDirectory == "/srv/coins")
+        #expect(try configuration(environment: ["TICKWIRE_RATES_FETCHER_STATE": "/env", "XDG_STATE_HOME": "/xdg"]).stateDirectory == "/env")
+        #expect(try configuration(environment: ["XDG_STATE_HOME": "/xdg"]).stateDirectory == "/xdg/tickwire")
+        let home = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/state/tickwire").path
+        #expect(try configuration(environment: ["XDG_STATE_HOME": ""]).stateDirectory == home)
+        #expect(FetcherConfiguration(pub: "inproc://p", rep: "inproc://r", selection: FeedSelection()).stateDirectory == nil)
+    }
+
     /// Environment variables choose the variant, and a GNB URL makes GNB live while the rest stay test.
     @Test func environmentVariables() throws {
         let configuration = try configuration(environment: [
