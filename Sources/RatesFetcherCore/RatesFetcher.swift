@@ -118,15 +118,20 @@ public enum RatesFetcher {
             return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
         }
         methods.register(RatesFetcherAPI.removeCoin) { request in
-            guard let coin = await coins.tracked(matching: request.coin) else {
-                // Not tracked: nothing to do, if CoinGecko knows the coin at all.
-                let known = try await catalog.resolve(request.coin)
-                return CoinsChange(coin: known, changed: false, coins: await coins.coins)
+            // A tracked coin by its id, symbol or name; else whatever CoinGecko calls so (tracked by id only, its
+            // symbol not learned yet, or not tracked: then nothing changes).
+            let coin: KnownCoin
+            if let tracked = await coins.tracked(matching: request.coin) {
+                coin = tracked
+            } else {
+                coin = try await catalog.resolve(request.coin)
             }
             let changed = try await coins.remove(id: coin.id)
-            // A poll under way may still publish the coin: let it, then retract.
-            await poller?.settle()
-            try retractCoin(coin.id, on: publisher)
+            if changed {
+                // A poll under way may still publish the coin: let it, then retract.
+                await poller?.settle()
+                try retractCoin(coin.id, on: publisher)
+            }
             return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
         }
     }

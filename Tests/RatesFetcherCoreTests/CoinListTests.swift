@@ -109,6 +109,14 @@ struct CoinListTests {
         #expect(fetcher.bus.seq("quote.coingecko.BTC-USD") == seq + 2)
     }
 
+    /// A coin given by id (`--coins`) and not polled yet is removed by its symbol too, through CoinGecko's list.
+    @Test func removeBySymbolBeforeTheFirstPoll() async throws {
+        let fetcher = try Fetcher(coins: CoinTracker(ids: ["bitcoin", "polkadot"]))
+        #expect(await fetcher.coins.coins.last == KnownCoin(id: "polkadot"))
+        let change = try await fetcher.rpc.call(RatesFetcherAPI.removeCoin, CoinRequest(coin: "DOT"))
+        #expect(change.changed && change.coin.id == "polkadot" && change.coins.map(\.id) == ["bitcoin"])
+    }
+
     /// The list is saved on each change and read back by a new tracker on the same file: a restart keeps it.
     @Test func listSurvivesARestart() async throws {
         let folder = try stateDirectory()
