@@ -6,7 +6,8 @@ import Synchronization
 /// dashboard's open pages, as a `changed` event of `/events`, which kinds of data changed since: an
 /// upstream's stream state (`rates-fetcher`, `converter`, `portfolio`, `price-alerts`) or the data itself
 /// (`assets`, `wallets`, `book`, `coin`; `price`, `quote` and `status` only when they first arrive, as the
-/// pages follow prices through their own events). A waiting page then fetches itself again.
+/// pages follow prices through their own events; `coin` and `price` also when a coin or an asset's price comes
+/// or goes, as a coin added or removed at run time does). A waiting page then fetches itself again.
 ///
 /// Sampling, rather than a call per update, keeps a burst of updates (the pipeline's 100,000 a second)
 /// to one event per kind and interval, and leaves the streams' hot path alone.
@@ -14,10 +15,12 @@ final class StateWatch: Sendable {
     /// How often the state is looked at.
     static let interval = Duration.milliseconds(250)
 
-    /// What is compared between two looks: each stream's state and when each kind of data last arrived.
+    /// What is compared between two looks: each stream's state, when each kind of data last arrived, and the
+    /// members of the kinds whose members can come and go (`coin`: the coins known; `price`: the assets priced).
     struct Sample: Sendable, Equatable {
         var streams: [String: String]
         var updated: [String: Date]
+        var members: [String: Set<String>] = [:]
     }
 
     /// Kinds that change all the time and matter to a page only when they first arrive.
@@ -61,12 +64,15 @@ final class StateWatch: Sendable {
             }
             if before != time, !firstArrivalOnly.contains(kind) { kinds.insert(kind) }
         }
+        for (kind, members) in new.members where old.map({ $0.members[kind] != members }) ?? !members.isEmpty { kinds.insert(kind) }
         return kinds
     }
 
     /// The streams' states (price-alerts' as `price-alerts`) and when each kind of data last arrived.
     private func sample() async -> Sample {
-        Sample(streams: await Self.streams(of: state), updated: await state.updated)
+        Sample(streams: await Self.streams(of: state), updated: await state.updated, members: [
+            "coin": Set(await state.coins.keys), "price": Set(await state.prices.values.map(\.asset)),
+        ])
     }
 
     private static func streams(of state: PresenterState) async -> [String: String] {

@@ -1,5 +1,8 @@
+import Bus
 import Foundation
 import Testing
+import TickwireContract
+import ZeroMQ
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -30,9 +33,9 @@ struct WaitingPagesBrowserTests {
 
     /// The presenter started alone (its upstreams' endpoints with nothing behind them) answers every page at once with
     /// what it waits for; pages left open in Chromium fill in once rates-fetcher (mock feeds), the converter and the
-    /// portfolio start, without a reload (the page id the script set at load stays); a changed price then flashes,
-    /// and under reduced motion the flash, like the chart's drawing, has no animation. Screenshots, light and dark,
-    /// go to .build/screenshots/live.
+    /// portfolio start, without a reload (the page id the script set at load stays); a coin added at run time eases
+    /// into the open coin list and leaves it when removed; a changed price flashes, and under reduced motion the
+    /// flash, like the chart's drawing, has no animation. Screenshots, light and dark, go to .build/screenshots/live.
     @Test func pagesWaitThenFillInLive() async throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
@@ -116,9 +119,20 @@ struct WaitingPagesBrowserTests {
                     "\(entry.screen.path) was updated in place")
         }
 
-        // The coin rows that came with the data eased in.
+        // The coin rows that came with the data eased in; a coin added at run time arrives in the open page, and
+        // leaves it when removed, without a reload.
         let coins = open[0], coin = open[1], portfolio = open[6]
         #expect(Int(try await light.string(coins.page, "document.querySelectorAll('tr.coin-row.row-enter').length")) ?? 0 >= 5)
+        let context = try ZMQContext()
+        let fetcherRPC = try client(context, endpoints.fetcherRep)
+        let dot = "document.querySelector('tr.coin-row[data-asset=\"DOT\"]')"
+        #expect(try await fetcherRPC.call(RatesFetcherAPI.addCoin, CoinRequest(coin: "DOT")).changed)
+        #expect(try await eventually(within: .seconds(30)) { try await light.string(coins.page, "!!(\(dot) && \(dot).matches('.row-enter'))") == "true" },
+                "DOT's row arrived, easing in")
+        #expect(try await fetcherRPC.call(RatesFetcherAPI.removeCoin, CoinRequest(coin: "DOT")).changed)
+        #expect(try await eventually(within: .seconds(30)) { try await light.string(coins.page, "!\(dot)") == "true" }, "DOT's row left")
+        #expect(try await light.string(coins.page, "document.documentElement.getAttribute('data-page-id')") == coins.id, "without a reload")
+        await fetcherRPC.close()
 
         // A changed price flashes: with its animation in the light browser, none under reduced motion; so the chart.
         let flashed = "document.querySelector('.flash-up, .flash-down')"

@@ -79,7 +79,7 @@ struct WaitingPagesTests {
             + "<span class=\"wait-state\">converter: waiting for a snapshot</span></li>"))
         #expect(html.contains("<li class=\"wait\" data-service=\"portfolio\">Waiting for the watch list from the portfolio…</li>"))
         #expect(html.contains("<script src=\"/static/live.js\" data-currency=\"SEK\" data-locale=\"de_AT\" data-prices=\"1\" "
-            + "data-refresh-on=\"coin portfolio rates-fetcher converter\" data-refresh-every=\"0\"></script>"))
+            + "data-refresh-on=\"coin price portfolio rates-fetcher converter\" data-refresh-every=\"0\"></script>"))
         #expect(!html.contains("<script>") && !html.contains("<style>") && !html.contains(" style=\""))
         #expect(!Pages.waiting(view, context: context).contains("price-alerts is a plugin"))
         let alerts = WaitingView.make(title: "Alerts", waits: [WaitingView.Wait(service: "price-alerts", what: "the alert rules")],
@@ -98,7 +98,7 @@ struct WaitingPagesTests {
     /// Each page's live script follows the changes its content depends on, and every page the upstreams' states
     /// (its notices); books are fetched again every 30 s (a reload only without scripts).
     @Test func howEachPageFollowsItsData() {
-        #expect(Layout.live(path: "/coins").refreshOn == ["coin", "portfolio", "rates-fetcher", "converter"] && Layout.live(path: "/coins").prices)
+        #expect(Layout.live(path: "/coins").refreshOn == ["coin", "price", "portfolio", "rates-fetcher", "converter"] && Layout.live(path: "/coins").prices)
         #expect(Layout.live(path: "/coins/BTC").refreshOn == ["rates-fetcher", "converter", "portfolio"] && Layout.live(path: "/coins/BTC").prices)
         #expect(Layout.live(path: "/books/btc_mxn").every == 30 && !Layout.live(path: "/books").prices)
         #expect(Layout.live(path: "/alerts").refreshOn == ["price-alerts", "rates-fetcher", "converter", "portfolio"])
@@ -132,7 +132,7 @@ struct WaitingPagesTests {
     }
 
     /// The watch reports each stream whose state changed and each kind of data that changed, prices, quotes and
-    /// statuses only when they first arrive.
+    /// statuses only when they first arrive; coins and priced assets also when one comes or goes.
     @Test func theWatchReportsWhatChanged() {
         let t0 = Date(timeIntervalSince1970: 0), t1 = Date(timeIntervalSince1970: 1)
         let first = StateWatch.Sample(streams: ["converter": "waiting for a snapshot", "portfolio": "ok"], updated: ["assets": t0])
@@ -142,6 +142,14 @@ struct WaitingPagesTests {
         #expect(StateWatch.changes(from: first, to: second) == ["converter", "assets", "price", "book"])
         let third = StateWatch.Sample(streams: second.streams, updated: ["assets": t1, "price": t1, "book": t1, "quote": t1])
         #expect(StateWatch.changes(from: second, to: third) == ["book", "quote"])
+        // A coin added, then its first price; a coin removed with its price: no new arrival time, other members.
+        let added = StateWatch.Sample(streams: third.streams, updated: third.updated, members: ["coin": ["BTC", "DOT"], "price": ["BTC"]])
+        #expect(StateWatch.changes(from: third, to: added) == ["coin", "price"])
+        let priced = StateWatch.Sample(streams: third.streams, updated: third.updated, members: ["coin": ["BTC", "DOT"], "price": ["BTC", "DOT"]])
+        #expect(StateWatch.changes(from: added, to: priced) == ["price"])
+        let removed = StateWatch.Sample(streams: third.streams, updated: third.updated, members: ["coin": ["BTC"], "price": ["BTC"]])
+        #expect(StateWatch.changes(from: priced, to: removed) == ["coin", "price"])
+        #expect(StateWatch.changes(from: removed, to: removed).isEmpty)
     }
 
     /// Changes waiting for a slow listener become one event with every kind, in the first one's place; a page that

@@ -69,7 +69,7 @@ enum Layout {
         switch parts.first ?? "" {
         case "assets": return (["assets"], 0, false)
         case "wallets": return (["wallets", "portfolio"], 0, false)
-        case "coins": return parts.count == 1 ? (["coin", "portfolio"], 0, true) : ([], 0, true)
+        case "coins": return parts.count == 1 ? (["coin", "price", "portfolio"], 0, true) : ([], 0, true)
         case "portfolio": return (["portfolio"], 0, true)
         case "books": return (["book"], Pages.booksRefreshSeconds, false)
         case "products": return (["portfolio"], 0, false)
