@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make reset`: empties `make run`'s data directory (TICKWIRE_DATA_DIR, by default
 # $XDG_DATA_HOME/tickwire-demo, i.e. ~/.local/share/tickwire-demo): the demo portfolio's trades and watch
-# list, price-alerts' rules, the dashboard's login token. Refuses while a stack from `make run` holds it.
+# list, price-alerts' rules, rates-fetcher's coin list, the dashboard's login token. Refuses while a stack
+# from `make run` holds one of its databases.
 set -euo pipefail
 data_dir=${TICKWIRE_DATA_DIR:-${XDG_DATA_HOME:-$HOME/.local/share}/tickwire-demo}
 
@@ -23,4 +24,4 @@ done
 echo "emptying $data_dir:"
 find "$data_dir" -mindepth 1 -maxdepth 1 -printf '  %f\n'
 find "$data_dir" -mindepth 1 -delete
-echo "done: the next make run starts with an empty portfolio, no price alerts and a new dashboard token"
+echo "done: the next make run starts with an empty portfolio, no price alerts, the default coins and a new dashboard token"
