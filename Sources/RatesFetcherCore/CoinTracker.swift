@@ -60,15 +60,13 @@ public actor CoinTracker {
         return true
     }
 
-    /// Takes the symbols and names of a poll's answer for coins known only by id (given by `--coins`).
+    /// Takes the symbols and names of a poll's answer for coins known only by id (given by `--coins`). Not saved
+    /// by itself: until a coin is added or removed there is no file, and `--coins` stays the list to start from.
     public func learn(_ markets: [CoinMarket]) {
-        let learned = coins.map { coin in
+        coins = coins.map { coin in
             guard coin.symbol == nil || coin.name == nil, let market = markets.first(where: { $0.coin.id == coin.id }) else { return coin }
             return KnownCoin(id: coin.id, symbol: market.coin.symbol.uppercased(), name: market.coin.name)
         }
-        guard learned != coins else { return }
-        // Only names are at stake: a list that cannot be saved now is saved with the next change.
-        do { try save(learned) } catch { coins = learned }
     }
 
     private func save(_ list: [KnownCoin]) throws {

@@ -125,6 +125,8 @@ struct CoinListTests {
             pub: "inproc://unused", rep: "inproc://unused", selection: FeedSelection(), coinIDs: ["bitcoin"], stateDirectory: folder.path)
         let first = try Fetcher(coins: configuration.coinTracker())
         #expect(await first.coins.ids == ["bitcoin"])
+        // A poll alone writes nothing: until a coin is added or removed, --coins stays the list to start from.
+        await first.pollAll()
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("coins.json").path))
         _ = try await first.rpc.call(RatesFetcherAPI.addCoin, CoinRequest(coin: "DOT"))
         _ = try await first.rpc.call(RatesFetcherAPI.removeCoin, CoinRequest(coin: "bitcoin"))
