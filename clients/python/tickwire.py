@@ -3,7 +3,8 @@
     from tickwire import Subscriber
     sub = Subscriber("tcp://127.0.0.1:7202", "tcp://127.0.0.1:7201", ["price.BTC."])
     for topic, envelope in sub.updates():
-        print(topic, envelope["data"]["price"])  # money is a decimal string: "70229.10000000"
+        data = envelope["data"]  # None when the topic was retracted (type "deleted")
+        print(topic, data["price"] if data else "removed")  # money is a decimal string: "70229.10000000"
 
 With a stack started with ``--keys DIR`` (CurveZMQ), pass ``Curve``: the client's own certificate
 and the service's public key, from the keys directory ``tickwire-keys generate`` made::
