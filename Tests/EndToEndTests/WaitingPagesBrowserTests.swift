@@ -143,6 +143,12 @@ struct WaitingPagesBrowserTests {
         try Self.save(try await light.screenshot(coins.page), screenshots, "coins-light")
         try Self.save(try await light.screenshot(coin.page), screenshots, "coin-light")
 
+        // A figure the page's update changed flashes too: a book's last price, when the page fetches itself again.
+        let books = open[7]
+        #expect(try await eventually(within: .seconds(40)) {
+            try await dark.string(books.page, "(window.Tickwire.refresh(), !!document.querySelector('li.book .flash-up, li.book .flash-down'))") == "true"
+        }, "a book's changed figure flashed after an update")
+
         let darkCoins = try await dark.open(URL(string: "/coins/ETH", relativeTo: base)!)
         try await dark.close(portfolio.page)
         let darkFlash = "document.querySelector('[data-price-for].flash-up, [data-price-for].flash-down')"

@@ -80,6 +80,7 @@ struct WaitingPagesTests {
         #expect(html.contains("<li class=\"wait\" data-service=\"portfolio\">Waiting for the watch list from the portfolio…</li>"))
         #expect(html.contains("<script src=\"/static/live.js\" data-currency=\"SEK\" data-locale=\"de_AT\" data-prices=\"1\" "
             + "data-refresh-on=\"coin price portfolio rates-fetcher converter\" data-refresh-every=\"0\"></script>"))
+        #expect(html.contains("<footer id=\"data-age\" class=\"data-age\">No data yet.</footer>"))
         #expect(!html.contains("<script>") && !html.contains("<style>") && !html.contains(" style=\""))
         #expect(!Pages.waiting(view, context: context).contains("price-alerts is a plugin"))
         let alerts = WaitingView.make(title: "Alerts", waits: [WaitingView.Wait(service: "price-alerts", what: "the alert rules")],

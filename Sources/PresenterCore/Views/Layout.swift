@@ -14,11 +14,12 @@ enum Layout {
     /// The display currencies the switch offers.
     static let currencies = ["USD", "SEK"]
 
-    /// A complete HTML5 document around `body`; `head` adds to the head, `scripts` closes the body.
-    /// `fixedCurrency` is the one currency a page shows whatever the reader chose (Assets: EUR): the header then
-    /// shows it (`#currency-fixed`) instead of offering the currency switch.
+    /// A complete HTML5 document around `body`; `head` adds to the head, `scripts` closes the body; the footer
+    /// says `withoutAge` when there is no `dataAge`. `fixedCurrency` is the one currency a page shows whatever the
+    /// reader chose (Assets: EUR): the header then shows it (`#currency-fixed`) instead of offering the currency
+    /// switch.
     static func document(
-        title: String, context: PageContext, notices: [String], dataAge: DataAge?,
+        title: String, context: PageContext, notices: [String], dataAge: DataAge?, withoutAge: String = "Data age unknown.",
         head: String = "", body: String, scripts: String = "", fixedCurrency: String? = nil
     ) -> String {
         """
@@ -45,7 +46,7 @@ enum Layout {
         \(noticesArea(notices))
         \(body)
         </main>
-        \(footer(dataAge))
+        \(footer(dataAge, withoutAge: withoutAge))
         \(liveScript(context))
         \(scripts)
         </body>
@@ -116,9 +117,9 @@ enum Layout {
         return "<div id=\"notices\" class=\"notices\" role=\"alert\">\(items.isEmpty ? "" : "<ul>\(items)</ul>")</div>"
     }
 
-    /// "Data as of … (5 min old)", or a note that the age is unknown.
-    static func footer(_ age: DataAge?) -> String {
-        guard let age else { return "<footer id=\"data-age\" class=\"data-age\">Data age unknown.</footer>" }
+    /// "Data as of … (5 min old)", or `withoutAge` (that the age is unknown).
+    static func footer(_ age: DataAge?, withoutAge: String = "Data age unknown.") -> String {
+        guard let age else { return "<footer id=\"data-age\" class=\"data-age\">\(escapeHTML(withoutAge))</footer>" }
         return """
             <footer id="data-age" class="data-age" data-seconds="\(age.seconds)">Data as of \
             <time datetime="\(escapeHTML(age.asOf))">\(escapeHTML(age.asOfText))</time> (\(escapeHTML(age.text)) old).</footer>

@@ -17,7 +17,7 @@ extension Pages {
             <p class="muted small">This page fills in by itself as soon as the data comes.</p>\(plugin)\
             <div class="placeholder" aria-hidden="true"><span></span><span></span><span></span><span></span></div></section>
             """
-        return Layout.document(title: view.title, context: context, notices: view.notices, dataAge: nil, body: body)
+        return Layout.document(title: view.title, context: context, notices: view.notices, dataAge: nil, withoutAge: "No data yet.", body: body)
     }
 
     /// The title of `screen`'s page, as its complete page has it where that can be told without its data.

@@ -22,8 +22,9 @@ enum Scripts {
     /// on the kinds of change in `data-refresh-on` and every `data-refresh-every` seconds, but not while the
     /// reader is filling in one of its forms. The fetched page's
     /// `main` and data-age footer replace the shown ones in place, without a reload: rows that arrive get
-    /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), and scripts the new content
-    /// needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
+    /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), a figure whose `data-raw`
+    /// changed flashes (`Tickwire.flash`: `flash-up` or `flash-down`, compared exactly as decimal strings), and
+    /// scripts the new content needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
     /// `data-live-updates`. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
     /// `data-refresh-on`, `data-refresh-every`.
     static let live = """
@@ -57,6 +58,32 @@ enum Scripts {
             refresh: refresh
           };
 
+          function parts(decimal) {
+            var negative = decimal.charAt(0) === "-", digits = negative ? decimal.slice(1) : decimal;
+            var split = digits.split(".");
+            return { sign: negative ? -1 : 1, whole: split[0].replace(/^0+/, ""), fraction: split[1] || "" };
+          }
+          function compare(a, b) {
+            var x = parts(a), y = parts(b);
+            if (x.sign !== y.sign) return x.sign;
+            var order = x.whole.length !== y.whole.length ? (x.whole.length > y.whole.length ? 1 : -1)
+              : (x.whole > y.whole ? 1 : (x.whole < y.whole ? -1 : 0));
+            if (order === 0) {
+              var length = Math.max(x.fraction.length, y.fraction.length);
+              var f = x.fraction.padEnd(length, "0"), g = y.fraction.padEnd(length, "0");
+              order = f > g ? 1 : (f < g ? -1 : 0);
+            }
+            return x.sign * order;
+          }
+          window.Tickwire.flash = function (element, before, after) {
+            if (before === null || after === null || before === after) return;
+            var direction = compare(after, before);
+            if (direction === 0) return;
+            element.classList.remove("flash-up", "flash-down");
+            void element.offsetWidth;
+            element.classList.add(direction > 0 ? "flash-up" : "flash-down");
+          };
+
           var keys = ["data-trade-id", "data-wallet-id", "data-sku", "data-book", "data-asset", "data-symbol", "data-rule"];
           function keyOf(row) {
             for (var i = 0; i < keys.length; i++) { if (row.hasAttribute(keys[i])) return keys[i] + "=" + row.getAttribute(keys[i]); }
@@ -67,6 +94,15 @@ enum Scripts {
             container.querySelectorAll("tr, li").forEach(function (row) {
               var key = keyOf(row), list = row.parentElement && row.parentElement.closest("[id]");
               if (key) found[(list ? list.id : "") + " " + key] = row;
+            });
+            return found;
+          }
+          function values(container) {
+            var found = {};
+            container.querySelectorAll("[data-raw]").forEach(function (element) {
+              var row = element.closest("tr, li"), key = row && keyOf(row);
+              var name = element.id || element.className.replace(/\\b(flash-up|flash-down|up|down|flat|missing)\\b/g, "").trim();
+              found[(key || "") + " " + name] = element;
             });
             return found;
           }
@@ -86,11 +122,15 @@ enum Scripts {
             var main = document.querySelector("main"), next = page.querySelector("main");
             if (!main || !next || comparable(next.innerHTML) === shown) return;
             shown = comparable(next.innerHTML);
-            var before = rows(main), after = rows(next);
+            var before = rows(main), after = rows(next), shownValues = values(main);
             Object.keys(after).forEach(function (key) { if (!before[key]) after[key].classList.add("row-enter"); });
             var leaving = Object.keys(before).filter(function (key) { return !after[key]; }).map(function (key) { return before[key]; });
             function apply() {
               main.innerHTML = next.innerHTML;
+              var fresh = values(main);
+              Object.keys(fresh).forEach(function (key) {
+                if (shownValues[key]) window.Tickwire.flash(fresh[key], shownValues[key].getAttribute("data-raw"), fresh[key].getAttribute("data-raw"));
+              });
               var footer = document.getElementById("data-age"), age = page.getElementById("data-age");
               if (footer && age) footer.outerHTML = age.outerHTML;
               document.title = page.title;
@@ -145,43 +185,17 @@ enum Scripts {
 
     /// Live prices: takes the price events of ``live`` and writes each update into the cells marked
     /// `data-price-for="SYMBOL"` (price text and `data-raw`; a price that went up flashes with `flash-up`, one
-    /// that went down with `flash-down`, compared exactly as decimal strings) and `data-change-for="SYMBOL"`
+    /// that went down with `flash-down`, through `Tickwire.flash`) and `data-change-for="SYMBOL"`
     /// (change text and its up/down/flat class). Updates in another currency are ignored.
     /// Its parameter: `data-currency`.
     static let livePrices = """
         (function () {
           var currency = document.currentScript.getAttribute("data-currency");
-          function parts(decimal) {
-            var negative = decimal.charAt(0) === "-", digits = negative ? decimal.slice(1) : decimal;
-            var split = digits.split(".");
-            return { sign: negative ? -1 : 1, whole: split[0].replace(/^0+/, ""), fraction: split[1] || "" };
-          }
-          function compare(a, b) {
-            var x = parts(a), y = parts(b);
-            if (x.sign !== y.sign) return x.sign;
-            var order = x.whole.length !== y.whole.length ? (x.whole.length > y.whole.length ? 1 : -1)
-              : (x.whole > y.whole ? 1 : (x.whole < y.whole ? -1 : 0));
-            if (order === 0) {
-              var length = Math.max(x.fraction.length, y.fraction.length);
-              var f = x.fraction.padEnd(length, "0"), g = y.fraction.padEnd(length, "0");
-              order = f > g ? 1 : (f < g ? -1 : 0);
-            }
-            return x.sign * order;
-          }
-          function flash(cell, raw) {
-            var before = cell.getAttribute("data-raw");
-            if (before === null || before === raw) return;
-            var direction = compare(raw, before);
-            if (direction === 0) return;
-            cell.classList.remove("flash-up", "flash-down");
-            void cell.offsetWidth;
-            cell.classList.add(direction > 0 ? "flash-up" : "flash-down");
-          }
           window.Tickwire.on("message", function (update) {
             if (!update || update.currency !== currency || typeof update.asset !== "string") return;
             var key = window.CSS && CSS.escape ? CSS.escape(update.asset) : update.asset.replace(/[^A-Za-z0-9_-]/g, "");
             document.querySelectorAll('[data-price-for="' + key + '"]').forEach(function (cell) {
-              flash(cell, update.raw);
+              window.Tickwire.flash(cell, cell.getAttribute("data-raw"), update.raw);
               cell.textContent = update.text;
               cell.setAttribute("data-raw", update.raw);
               cell.classList.remove("missing");
