@@ -119,6 +119,10 @@ struct WaitingPagesBrowserTests {
                     "\(entry.screen.path) was updated in place")
         }
 
+        // The coin page, waiting when it loaded, has the scripts of its complete content.
+        #expect(try await light.string(open[1].page, "!!document.querySelector('script[src=\"/static/chart-readout.js\"]')") == "true")
+        #expect(try await light.string(open[1].page, "document.documentElement.getAttribute('data-live-updates')") != "0")
+
         // The coin rows that came with the data eased in; a coin added at run time arrives in the open page, and
         // leaves it when removed, without a reload.
         let coins = open[0], coin = open[1], portfolio = open[6]

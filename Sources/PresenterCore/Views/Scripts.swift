@@ -15,16 +15,15 @@ enum Scripts {
         return "<script src=\"/static/\(name)\"\(attributes)></script>"
     }
 
-    /// The page kept live, on every page (``Layout/liveScript(_:)``): one connection to `/events` for all of
-    /// the page's scripts, which take its events with `Tickwire.on(type, handler)` (`message`: a price,
-    /// `alert`, `changed`), each handler given the event's JSON. A page that waits for its data (`#waiting`)
-    /// or could not be built (`#error`) fetches itself again on every change and every 5 s; a complete page
-    /// on the kinds of change in `data-refresh-on` and every `data-refresh-every` seconds, but not while the
-    /// reader is filling in one of its forms. The fetched page's
-    /// `main` and data-age footer replace the shown ones in place, without a reload: rows that arrive get
-    /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), a figure whose `data-raw`
-    /// changed flashes (`Tickwire.flash`: `flash-up` or `flash-down`, compared exactly as decimal strings), and
-    /// scripts the new content needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
+    /// The page kept live, on every page (``Layout/liveScript(_:)``): one connection to `/events` for all of the page's
+    /// scripts, which take its events with `Tickwire.on(type, handler)` (`message`: a price, `alert`, `changed`), each
+    /// handler given the event's JSON. A page that waits for its data (`#waiting`) or could not be built (`#error`)
+    /// fetches itself again on every change and every 5 s; a complete page on the kinds of change in `data-refresh-on`
+    /// and every `data-refresh-every` seconds, but not while the reader is filling in one of its forms. The fetched
+    /// page's `main` and data-age footer replace the shown ones in place, without a reload: rows that arrive get
+    /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), a figure whose `data-raw` changed
+    /// flashes (`Tickwire.flash`: `flash-up` or `flash-down`, compared exactly as decimal strings), and scripts the new
+    /// content needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
     /// `data-live-updates`. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
     /// `data-refresh-on`, `data-refresh-every`.
     static let live = """
@@ -100,8 +99,10 @@ enum Scripts {
           function values(container) {
             var found = {};
             container.querySelectorAll("[data-raw]").forEach(function (element) {
+              if (element.closest("svg")) return;
               var row = element.closest("tr, li"), key = row && keyOf(row);
-              var name = element.id || element.className.replace(/\\b(flash-up|flash-down|up|down|flat|missing)\\b/g, "").trim();
+              var classes = (element.getAttribute("class") || "").replace(/\\b(flash-up|flash-down|up|down|flat|missing)\\b/g, "");
+              var name = element.id || classes.trim();
               found[(key || "") + " " + name] = element;
             });
             return found;
