@@ -11,7 +11,7 @@ end, also when the run fails or is interrupted.
 Load, all the time: two traders adding trades (`trades.add`, each with its own `requestId`, retried with
 the same id until acknowledged), a reader (`convert`, `holdings`, the presenter's `portfolio` view), two
 SSE clients of the presenter's `/events` (one of which the harness uses to see the presenter's prices),
-and two Python subscribers of the converter's `price.` (clients/python/tickwire.py), one of which is made
+and two Python subscribers of the converter's `price.` (the tickwire package of clients/python), one of which is made
 to stop reading.
 
 Faults, one at a time, drawn from the seed (`--seed`): their kinds (every kind once per round, in a

@@ -3,7 +3,7 @@
 Starts the five services (scripts/stack.py; rates-fetcher with mock feeds at their demo periods), then
 runs, each in its own thread:
 
-- a Python subscriber of the converter's `price.` (clients/python/tickwire.py, the Clone pattern): the
+- a Python subscriber of the converter's `price.` (the tickwire package of clients/python, the Clone pattern): the
   quote -> price latency of each applied price, its arrival minus its `quoteTime` (the quote's creation in
   the fetcher, wall clock to the millisecond, the same clock for every process of the machine);
 - RPC clients: `convert` every 100 ms, `holdings` every 500 ms, the presenter's `portfolio` view every

@@ -36,7 +36,7 @@ struct SecurityEndToEndTests {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/secure_stack.py")
         let result = try await runTool("python3", [script.path], environment: [
-            "PYTHONPATH": root.appendingPathComponent("clients/python").path, "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONPATH": root.appendingPathComponent("clients/python/src").path, "PYTHONDONTWRITEBYTECODE": "1",
             "TICKWIRE_KEYS": keys.path, "TICKWIRE_CONVERTER_PUB": converterPub, "TICKWIRE_CONVERTER_REP": converterRep,
             "TICKWIRE_PORTFOLIO_REP": portfolioRep, "TICKWIRE_PROXY_PUB": proxyPub,
         ], within: .seconds(180))

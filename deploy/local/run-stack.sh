@@ -152,7 +152,7 @@ if [ -n "${TICKWIRE_KEYS:-}" ]; then
 fi
 if [ -n "$plugin_dir" ]; then
     echo "price-alerts: add a rule with JSON-RPC on ${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}, e.g."
-    echo "  python3 -c 'import sys; sys.path.append(\"clients/python\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
+    echo "  python3 -c 'import sys; sys.path.append(\"clients/python/src\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
 fi
 echo "Press Ctrl-C to stop."
 # If any service exits on its own, take the rest down too.

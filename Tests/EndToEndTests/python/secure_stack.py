@@ -2,7 +2,7 @@
 
 Environment: TICKWIRE_KEYS (made by `tickwire-keys generate DIR --clients alice --writers bob`),
 TICKWIRE_CONVERTER_PUB, TICKWIRE_CONVERTER_REP, TICKWIRE_PORTFOLIO_REP, TICKWIRE_PROXY_PUB (a tickwire-proxy in
-front of the converter's stream, with the same keys); PYTHONPATH holds clients/python.
+front of the converter's stream, with the same keys); PYTHONPATH holds clients/python/src.
 """
 import itertools
 import os

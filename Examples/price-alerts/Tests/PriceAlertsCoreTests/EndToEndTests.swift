@@ -162,7 +162,7 @@ struct EndToEndTests {
             "python", "python3",
             [Executables.package.appendingPathComponent("Tests/PriceAlertsCoreTests/python/alert_subscriber.py").path,
              alertsPub, alertsRep, "alert.BTC.USD", "30"],
-            environment: ["PYTHONPATH": Executables.root.appendingPathComponent("clients/python").path], output: printed)
+            environment: ["PYTHONPATH": Executables.root.appendingPathComponent("clients/python/src").path], output: printed)
         let alerts = try PriceAlertsClient.live(connection, rep: alertsRep, pub: alertsPub).alerts()
 
         // The request exactly as any client would write it.

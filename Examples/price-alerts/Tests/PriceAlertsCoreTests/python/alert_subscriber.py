@@ -1,6 +1,7 @@
 """Waits for one alert through tickwire.Subscriber (the Clone pattern) and prints its envelope.
 
-Usage: alert_subscriber.py PUB REP TOPIC TIMEOUT, with clients/python on PYTHONPATH.
+Usage: alert_subscriber.py PUB REP TOPIC TIMEOUT, with clients/python/src on PYTHONPATH
+(or the tickwire package installed: pip install ./clients/python).
 Subscribes to "alert." at PUB (snapshots from REP), prints the first envelope on TOPIC as one
 JSON line {"topic", "seq", "type", "time", "source", "data"} and exits 0; exits 1 when none
 came within TIMEOUT seconds.

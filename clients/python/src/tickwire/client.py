@@ -1,4 +1,4 @@
-"""A small Python client for Tickwire (see docs/protocol.md), using pyzmq and the standard library.
+"""Tickwire's wire client (see docs/protocol.md), using pyzmq and the standard library.
 
     from tickwire import Subscriber
     sub = Subscriber("tcp://127.0.0.1:7202", "tcp://127.0.0.1:7201", ["price.BTC."])
@@ -17,16 +17,24 @@ and the service's public key, from the keys directory ``tickwire-keys generate``
 ``seq`` of each topic, re-synchronising on a gap, on silence or when the publisher restarts.
 JSON numbers with a fraction are read as ``decimal.Decimal`` (money is a string on the wire anyway).
 """
+from __future__ import annotations
+
 import decimal
 import itertools
 import json
 import os
 import time
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any
 
 import zmq
 import zmq.auth
 
-__all__ = ["Client", "Subscriber", "Curve", "RPCError", "Unreachable", "TickwireError"]
+JSON = Any
+"""A parsed JSON value: dict, list, str, int, ``decimal.Decimal``, bool or None."""
+
+__all__ = ["Client", "Subscriber", "Curve", "RPCError", "Unreachable", "TickwireError", "loads", "dumps",
+           "FORBIDDEN", "DELETED", "JSON"]
 
 FORBIDDEN = -32030
 """The error code of a call to a method that changes state from a client whose key is not a writer's."""
@@ -42,7 +50,7 @@ class TickwireError(Exception):
 class Unreachable(TickwireError):
     """No reply came from `endpoint` to `method` after `attempts` attempts."""
 
-    def __init__(self, endpoint, method, attempts):
+    def __init__(self, endpoint: str, method: str, attempts: int) -> None:
         super().__init__(f"no reply from {endpoint} to {method} after {attempts} attempts")
         self.endpoint, self.method, self.attempts = endpoint, method, attempts
 
@@ -50,25 +58,25 @@ class Unreachable(TickwireError):
 class RPCError(TickwireError):
     """A JSON-RPC error answer: `code` (e.g. -32010), `message` and optional `data`."""
 
-    def __init__(self, code, message, data=None):
+    def __init__(self, code: int | None, message: str, data: JSON = None) -> None:
         super().__init__(f"{code}: {message}" + (f" {data!r}" if data is not None else ""))
         self.code, self.message, self.data = code, message, data
 
 
-def _refuse_constant(name):
+def _refuse_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-def loads(text):
+def loads(text: str | bytes | bytearray | memoryview) -> JSON:
     """Parses Tickwire JSON: strict UTF-8, fractions as Decimal, no NaN/Infinity."""
     if isinstance(text, (bytes, bytearray, memoryview)):
         text = bytes(text).decode("utf-8")
     return json.loads(text, parse_float=decimal.Decimal, parse_constant=_refuse_constant)
 
 
-def dumps(value):
+def dumps(value: JSON) -> str:
     """Writes JSON; a Decimal becomes a decimal string, as money is on the wire."""
-    def encode(item):
+    def encode(item: object) -> str:
         if isinstance(item, decimal.Decimal):
             return str(item)
         raise TypeError(f"{type(item).__name__} is not JSON serializable")
@@ -78,11 +86,11 @@ def dumps(value):
 class Curve:
     """CurveZMQ options of a client socket: its own key pair and the server's public key (Z85 bytes)."""
 
-    def __init__(self, public_key, secret_key, server_key):
+    def __init__(self, public_key: bytes, secret_key: bytes, server_key: bytes) -> None:
         self.public_key, self.secret_key, self.server_key = public_key, secret_key, server_key
 
     @classmethod
-    def from_directory(cls, directory, name, service):
+    def from_directory(cls, directory: str, name: str, service: str) -> Curve:
         """The client `name`'s certificate (DIR/private/<name>.key_secret) and `service`'s public key
         (DIR/public/<service>.key), loaded with zmq.auth.load_certificate."""
         if not zmq.has("curve"):
@@ -93,7 +101,7 @@ class Curve:
         server, _ = zmq.auth.load_certificate(os.path.join(directory, "public", f"{service}.key"))
         return cls(public, secret, server)
 
-    def apply(self, socket):
+    def apply(self, socket: zmq.Socket[Any]) -> None:
         """Sets the socket's CURVE options; before it connects."""
         socket.curve_publickey = self.public_key
         socket.curve_secretkey = self.secret_key
@@ -110,13 +118,14 @@ class Client:
     never answers (``Unreachable``).
     """
 
-    def __init__(self, endpoint, timeout=2.0, retries=2, context=None, curve=None):
+    def __init__(self, endpoint: str, timeout: float = 2.0, retries: int = 2,
+                 context: zmq.Context[Any] | None = None, curve: Curve | None = None) -> None:
         self.endpoint, self.timeout, self.retries, self.curve = endpoint, timeout, retries, curve
         self._context = context or zmq.Context.instance()
         self._ids = itertools.count(1)
-        self._socket = None
+        self._socket: zmq.Socket[Any] | None = None
 
-    def _open(self):
+    def _open(self) -> zmq.Socket[Any]:
         socket = self._context.socket(zmq.REQ)
         socket.setsockopt(zmq.LINGER, 0)
         socket.setsockopt(zmq.REQ_RELAXED, 1)    # may send again without a reply...
@@ -127,24 +136,24 @@ class Client:
         socket.connect(self.endpoint)
         return socket
 
-    def _reset(self):
+    def _reset(self) -> None:
         if self._socket is not None:
             self._socket.close(linger=0)
         self._socket = None
 
-    def call(self, method, params=None):
+    def call(self, method: str, params: JSON = None) -> JSON:
         """Calls `method` with `params` (a dict or list, or None) and returns its `result`.
 
         Raises ``RPCError`` for an error answer and ``Unreachable`` when no reply came.
         """
-        request = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
+        request: dict[str, JSON] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
         if params is not None:
             request["params"] = params
         body = dumps(request).encode()
         for _ in range(self.retries + 1):
             if self._socket is None:
                 self._socket = self._open()
-            reply = self._attempt(body, request["id"])
+            reply = self._attempt(self._socket, body, request["id"])
             if reply is not None:
                 if "error" in reply:
                     error = reply["error"] if isinstance(reply["error"], dict) else {}
@@ -153,30 +162,30 @@ class Client:
             self._reset()  # a REQ socket with a lost request is unusable: start over (Lazy Pirate)
         raise Unreachable(self.endpoint, method, self.retries + 1)
 
-    def _attempt(self, body, request_id):
+    def _attempt(self, socket: zmq.Socket[Any], body: bytes, request_id: int) -> dict[str, JSON] | None:
         """Sends once and waits `timeout` for the reply with our id; None when there is none."""
         try:
-            self._socket.send(body)
+            socket.send(body)
         except zmq.Again:
             return None
-        if not self._socket.poll(int(self.timeout * 1000), zmq.POLLIN):
+        if not socket.poll(int(self.timeout * 1000), zmq.POLLIN):
             return None
         try:
-            reply = loads(self._socket.recv())
+            reply = loads(socket.recv())
         except ValueError:
             return None  # not JSON: as good as no answer
         if not isinstance(reply, dict) or reply.get("id") != request_id:
             return None  # someone else's reply: REQ cannot wait on, so this attempt is over
         return reply
 
-    def close(self):
+    def close(self) -> None:
         """Closes the socket; a later call opens a new one."""
         self._reset()
 
-    def __enter__(self):
+    def __enter__(self) -> Client:
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, *_: object) -> None:
         self.close()
 
 
@@ -200,14 +209,20 @@ class Subscriber:
     proxy's key: ``Curve.from_directory(DIR, name, "tickwire-proxy")``) and `curve` the snapshots'.
     """
 
-    def __init__(self, pub_endpoint, rep_endpoint, prefixes, heartbeat_timeout=3.0,
-                 context=None, client=None, on_snapshot=None, curve=None, stream_curve=None):
+    def __init__(self, pub_endpoint: str, rep_endpoint: str, prefixes: str | Iterable[str],
+                 heartbeat_timeout: float = 3.0, context: zmq.Context[Any] | None = None,
+                 client: Client | None = None,
+                 on_snapshot: Callable[[dict[str, dict[str, JSON]]], object] | None = None,
+                 curve: Curve | None = None, stream_curve: Curve | None = None) -> None:
         if isinstance(prefixes, str):
             prefixes = [prefixes]
         self.pub_endpoint, self.prefixes = pub_endpoint, list(prefixes)
         self.heartbeat_timeout, self.on_snapshot = heartbeat_timeout, on_snapshot
         self.client = client or Client(rep_endpoint, context=context, curve=curve)
-        self.state, self.seqs, self.instance, self.publisher = {}, {}, None, None
+        self.state: dict[str, dict[str, JSON]] = {}
+        self.seqs: dict[str, int] = {}
+        self.instance: str | None = None
+        self.publisher: str | None = None
         self.snapshots = self.resyncs = self.gaps = self.malformed = 0
         self._socket = (context or zmq.Context.instance()).socket(zmq.SUB)
         self._socket.setsockopt(zmq.LINGER, 0)
@@ -220,14 +235,14 @@ class Subscriber:
         now = time.monotonic()
         self._synced, self._provisional = False, False
         self._started = self._last_heard = self._next_attempt = now
-        self._last_heartbeat = None
+        self._last_heartbeat: float | None = None
 
     @property
-    def synchronized(self):
+    def synchronized(self) -> bool:
         """Whether the state is a snapshot plus every update since."""
         return self._synced
 
-    def updates(self, timeout=None):
+    def updates(self, timeout: float | None = None) -> Iterator[tuple[str, dict[str, JSON]]]:
         """Yields (topic, envelope) for each snapshot entry and each applied update.
 
         Ends when nothing was yielded for `timeout` seconds (None: never).
@@ -238,12 +253,12 @@ class Subscriber:
                 return
             yield from changes
 
-    def poll(self, timeout=None):
+    def poll(self, timeout: float | None = None) -> list[tuple[str, dict[str, JSON]]]:
         """Works until there are changes or `timeout` seconds passed; returns [(topic, envelope)]."""
         deadline = None if timeout is None else time.monotonic() + timeout
         while True:
             now = time.monotonic()
-            changes = []
+            changes: list[tuple[str, dict[str, JSON]]] = []
             if self._synced and now - self._last_heard > self.heartbeat_timeout:
                 self._synced = False  # the publisher is silent: the state may be missing updates
             if self._snapshot_due(now):
@@ -254,11 +269,11 @@ class Subscriber:
             if changes or (deadline is not None and time.monotonic() >= deadline):
                 return changes
 
-    def _snapshot_due(self, now):
+    def _snapshot_due(self, now: float) -> bool:
         waited = self._last_heartbeat is not None or now - self._started >= self.heartbeat_timeout
         return not self._synced and now >= self._next_attempt and waited
 
-    def _synchronize(self):
+    def _synchronize(self) -> list[tuple[str, dict[str, JSON]]]:
         """Fetches every prefix's snapshot and replaces the state; returns its entries."""
         now = time.monotonic()
         # Without a recent heartbeat the subscription may not be in place yet: fetch again at the next.
@@ -268,7 +283,8 @@ class Subscriber:
         except TickwireError:
             self._next_attempt = time.monotonic() + 1.0
             return []
-        state, seqs = {}, {}
+        state: dict[str, dict[str, JSON]] = {}
+        seqs: dict[str, int] = {}
         for result in results:
             if not isinstance(result, dict) or not isinstance(result.get("entries"), list):
                 self.malformed += 1
@@ -293,9 +309,9 @@ class Subscriber:
             self.on_snapshot(self.state)
         return list(state.items())
 
-    def _drain(self, limit=10000):
+    def _drain(self, limit: int = 10000) -> list[tuple[str, dict[str, JSON]]]:
         """Reads what waits on the socket (at most `limit` messages); returns the applied ones."""
-        changes = []
+        changes: list[tuple[str, dict[str, JSON]]] = []
         for _ in range(limit):
             try:
                 frames = self._socket.recv_multipart(zmq.NOBLOCK)
@@ -306,7 +322,7 @@ class Subscriber:
                 changes.append(change)
         return changes
 
-    def _receive(self, frames):
+    def _receive(self, frames: list[bytes]) -> tuple[str, dict[str, JSON]] | None:
         """Takes in one stream message; returns (topic, envelope) when it is applied."""
         try:
             if len(frames) != 2:
@@ -342,19 +358,19 @@ class Subscriber:
             self.state[topic] = envelope
         return topic, envelope
 
-    def close(self):
+    def close(self) -> None:
         """Closes the SUB socket and the snapshot client."""
         self._socket.close(linger=0)
         self.client.close()
 
-    def __enter__(self):
+    def __enter__(self) -> Subscriber:
         return self
 
-    def __exit__(self, *_):
+    def __exit__(self, *_: object) -> None:
         self.close()
 
 
-def _seq(envelope):
+def _seq(envelope: JSON) -> int:
     """The envelope's seq, a positive integer, or ValueError."""
     seq = envelope.get("seq") if isinstance(envelope, dict) else None
     if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:

@@ -1,4 +1,5 @@
-"""Tests of tickwire.py: run as `python3 clients/python/test_tickwire.py` (unittest, pyzmq).
+"""Tests of the tickwire package's Client and Subscriber (unittest, pyzmq), run against the installed package:
+`clients/python/test-installed.sh`, or `python3 -m unittest discover -s clients/python/tests` where it is installed.
 
 The fake-publisher and client tests need nothing running. The stack tests run only with
 TICKWIRE_TEST_STACK=1, against the endpoints in TICKWIRE_CONVERTER_PUB, TICKWIRE_CONVERTER_REP,
@@ -9,7 +10,6 @@ import os
 import queue
 import re
 import shutil
-import sys
 import tempfile
 import threading
 import time
@@ -18,8 +18,7 @@ import uuid
 
 import zmq
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from tickwire import Client, RPCError, Subscriber, Unreachable, dumps, loads  # noqa: E402
+from tickwire import Client, RPCError, Subscriber, Unreachable, dumps, loads
 
 DECIMAL = re.compile(r"^-?[0-9]+(\.[0-9]+)?$")
 STACK = os.environ.get("TICKWIRE_TEST_STACK")

@@ -1,0 +1,275 @@
+"""Tests of tickwire.messages (unittest): the typed classes read every recorded answer of a real stack
+(Sources/TickwireClients/Fixtures) and every envelope example of docs/protocol.md, keep money as Decimal and
+times aware, ignore unknown fields, and refuse bad values with the field's path. When docs/contract holds
+the generated JSON Schemas, each class's fields are checked against its schema's properties.
+"""
+import dataclasses
+import datetime
+import decimal
+import json
+import os
+import re
+import unittest
+from pathlib import Path
+
+import tickwire
+from tickwire import (PAYLOADS, AlertFired, AlertRule, AssetPrice, Book, Coin, ConvertResult, Envelope, ExchangeRate,
+                      FeedStatus, Health, Heartbeat, JSONRPCError, Message, MessageError, PortfolioChange,
+                      PriceHistory, Quote, RateSource, RatesResult, Snapshot, TotalResult, loads)
+
+ROOT = Path(os.environ.get("TICKWIRE_ROOT") or Path(__file__).resolve().parents[3])
+FIXTURES = ROOT / "Sources" / "TickwireClients" / "Fixtures"
+PROTOCOL = ROOT / "docs" / "protocol.md"
+CONTRACT = ROOT / "docs" / "contract"
+UTC = datetime.timezone.utc
+
+# Each recorded answer and the class it is; a list answer is a list of that class.
+ANSWERS = {
+    "converter/convert.json": ConvertResult, "converter/total.json": TotalResult,
+    "converter/rates.json": RatesResult, "converter/sources.json": RateSource,
+    "rates-fetcher/feeds.json": FeedStatus, "rates-fetcher/refresh.json": FeedStatus,
+    "rates-fetcher/history.json": PriceHistory,
+    "price-alerts/alerts.add.json": AlertRule, "price-alerts/alerts.list.json": AlertRule,
+}
+
+
+def fixture(name):
+    return loads((FIXTURES / name).read_bytes())
+
+
+def walk(value):
+    """Every value inside a message, recursively."""
+    yield value
+    if dataclasses.is_dataclass(value):
+        for field in dataclasses.fields(value):
+            yield from walk(getattr(value, field.name))
+    elif isinstance(value, (tuple, list)):
+        for item in value:
+            yield from walk(item)
+    elif hasattr(value, "values"):
+        for item in value.values():
+            yield from walk(item)
+
+
+class FixtureTests(unittest.TestCase):
+    """The recorded answers of a real stack, each read into its class."""
+
+    def assertWellTyped(self, message):
+        for value in walk(message):
+            self.assertNotIsInstance(value, float, message)
+            if isinstance(value, datetime.datetime):
+                self.assertIsNotNone(value.tzinfo, message)
+
+    def test_fixtures_are_there(self):
+        self.assertTrue(FIXTURES.is_dir(), f"{FIXTURES} is missing: set TICKWIRE_ROOT to the repository")
+        self.assertGreaterEqual(len(list(FIXTURES.glob("*/snapshot.json"))), 3)
+
+    def test_every_recorded_answer_reads_into_its_class(self):
+        for name, kind in ANSWERS.items():
+            with self.subTest(name):
+                answer = fixture(name)
+                messages = [kind.from_json(item) for item in answer] if isinstance(answer, list) else [kind.from_json(answer)]
+                self.assertTrue(messages)
+                for message in messages:
+                    self.assertIsInstance(message, kind)
+                    self.assertWellTyped(message)
+
+    def test_every_health_answer(self):
+        names = sorted(FIXTURES.glob("*/health.json"))
+        self.assertGreaterEqual(len(names), 5)
+        for path in names:
+            health = Health.from_json(loads(path.read_bytes()))
+            self.assertEqual(health.service, path.parent.name)
+            self.assertEqual(health.status, "ok")
+            self.assertTrue(all(state == "ok" for state in health.upstreams.values()), health)
+
+    def test_convert_keeps_the_exact_decimal_strings(self):
+        result = ConvertResult.from_json(fixture("converter/convert.json"))
+        self.assertEqual(result, ConvertResult(
+            amount=decimal.Decimal("11.72"), currency="USD", rate=decimal.Decimal("1.172195522213105146"),
+            rate_exact=False, path=("EUR", "USD"), source="ecb"))
+        self.assertEqual(str(result.rate), "1.172195522213105146")
+
+    def test_total_and_alert_rules(self):
+        total = TotalResult.from_json(fixture("converter/total.json"))
+        self.assertEqual(total.total, decimal.Decimal("14.27"))
+        self.assertEqual(sum(item.converted for item in total.items), total.total)
+        self.assertEqual(total.items[1].path, ("USD", "EUR"))
+        rules = [AlertRule.from_json(item) for item in fixture("price-alerts/alerts.list.json")]
+        self.assertEqual((rules[0].above, rules[0].below, rules[0].holds), (decimal.Decimal("1"), None, True))
+        self.assertEqual(rules[0].created_at, datetime.datetime(2026, 11, 25, 1, 33, 51, 600000, tzinfo=UTC))
+        self.assertEqual((rules[1].above, rules[1].below, rules[1].last_fired), (None, decimal.Decimal("1"), None))
+
+    def test_every_snapshot_entry_reads_into_an_envelope_and_its_payload(self):
+        seen = {}
+        for path in sorted(FIXTURES.glob("*/snapshot.json")):
+            snapshot = Snapshot.from_json(fixture(f"{path.parent.name}/snapshot.json"))
+            self.assertEqual(snapshot.publisher, path.parent.name)
+            self.assertTrue(snapshot.entries, path)
+            for entry in snapshot.entries:
+                with self.subTest(entry.topic):
+                    envelope = Envelope.from_json(loads(entry.body))
+                    self.assertEqual(envelope.seq, entry.seq)
+                    self.assertEqual(envelope.type, entry.topic.split(".")[0])
+                    self.assertIsNotNone(envelope.time.tzinfo)
+                    kind = PAYLOADS.get(envelope.type)
+                    if kind is not None:
+                        self.assertIsInstance(envelope.data, kind)
+                    self.assertWellTyped(envelope)
+                    seen.setdefault(envelope.type, envelope)
+        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "alert"}, set(seen))
+        quote = seen["quote"].data
+        self.assertEqual(quote, Quote(
+            source="bitso", market=tickwire.Market(base="BCH", quote="BTC"), last=decimal.Decimal("0.10010000"),
+            high=decimal.Decimal("0.13000000"), low=decimal.Decimal("0.08504409"), volume=decimal.Decimal("343.52156543"),
+            vwap=decimal.Decimal("0.09354214"), ask=decimal.Decimal("0.11300000"), bid=decimal.Decimal("0.10200000"),
+            time=datetime.datetime(2017, 8, 7, 17, 12, 43, tzinfo=UTC)))
+        self.assertEqual(seen["rate"].data, ExchangeRate(from_="USD", to="AUD", rate=decimal.Decimal("1.5103")))
+        self.assertEqual(seen["price"].data, AssetPrice(
+            asset="BCH", currency="EUR", price=decimal.Decimal("5993.64062297"), path=("BCH", "BTC", "USD", "EUR"),
+            quote_time=datetime.datetime(2017, 8, 7, 17, 12, 43, tzinfo=UTC)))
+        self.assertEqual(seen["alert"].data.threshold, decimal.Decimal("1"))
+        self.assertIsInstance(seen["book"].data, Book)
+        self.assertIsInstance(seen["coin"].data, Coin)
+        self.assertIsInstance(seen["assets"].data, list)  # no class: the parsed JSON
+
+
+class ProtocolExampleTests(unittest.TestCase):
+    """The examples of docs/protocol.md."""
+
+    def examples(self):
+        blocks = re.findall(r"```json\n(.*?)```", PROTOCOL.read_text(encoding="utf-8"), re.S)
+        parsed = []
+        for block in blocks:
+            try:
+                parsed.append(loads(block))
+            except ValueError:
+                continue  # an example with "..." or "…" in it
+        return parsed
+
+    def test_every_envelope_example_reads(self):
+        envelopes = [Envelope.from_json(example) for example in self.examples() if "seq" in example and "type" in example]
+        types = {envelope.type for envelope in envelopes}
+        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "heartbeat", "portfolio", "deleted"}, types)
+        for envelope in envelopes:
+            kind = PAYLOADS.get(envelope.type)
+            if kind is not None:
+                self.assertIsInstance(envelope.data, kind, envelope)
+        heartbeat = next(envelope for envelope in envelopes if envelope.type == "heartbeat")
+        self.assertEqual(heartbeat.data, Heartbeat(service="rates-fetcher", instance="ad902c96-10ec-464c-8720-1dbc176e5248",
+                                                   topics=63, dropped=0, interval_milliseconds=1000))
+        quote = next(envelope for envelope in envelopes if envelope.type == "quote").data
+        self.assertEqual((quote.market_cap_rank, quote.change_percent_24h, quote.all_time_high),
+                         (1, decimal.Decimal("3.12502"), decimal.Decimal("73738")))
+        deleted = next(envelope for envelope in envelopes if envelope.type == "deleted")
+        self.assertTrue(deleted.deleted)
+        self.assertIsNone(deleted.data)
+        change = next(envelope for envelope in envelopes if envelope.type == "portfolio").data
+        self.assertEqual(change, PortfolioChange(reason="trade.added", subject="aaccb15b-2881-42ae-b6d7-549e92459f50"))
+
+    def test_the_error_example_reads(self):
+        errors = [JSONRPCError.from_json(example["error"]) for example in self.examples() if "error" in example]
+        self.assertEqual(errors[0], JSONRPCError(code=-32010, message="unknown currency: XYZ (no rate mentions it)",
+                                                 data={"currency": "XYZ"}))
+        self.assertEqual([error.code for error in errors[1:]], [tickwire.FORBIDDEN])
+        self.assertEqual(errors[1].data, {"method": "trades.add"})
+
+    def test_the_convert_example_reads(self):
+        results = [example["result"] for example in self.examples() if "rateExact" in example.get("result", {})]
+        self.assertEqual([ConvertResult.from_json(result).amount for result in results], [decimal.Decimal("9.32")])
+
+
+class ReadingTests(unittest.TestCase):
+    """Forward compatibility, and bad values refused with the field's path."""
+
+    price = {"asset": "BTC", "currency": "SEK", "price": "653697.15144300", "path": ["BTC", "USD", "SEK"]}
+
+    def envelope(self, **changes):
+        value = {"type": "price", "seq": 7, "time": "2026-11-23T03:57:21.735Z", "source": "converter", "data": self.price}
+        value.update(changes)
+        return value
+
+    def test_unknown_fields_are_ignored(self):
+        envelope = Envelope.from_json(self.envelope(version=2, traceparent="00-abc", data={**self.price, "newField": [1]}))
+        self.assertEqual(envelope.data.price, decimal.Decimal("653697.15144300"))
+        self.assertIsNone(envelope.data.quote_time)
+
+    def test_an_unknown_type_keeps_its_json(self):
+        envelope = Envelope.from_json(self.envelope(type="novelty", data={"x": "1"}))
+        self.assertEqual(envelope.data, {"x": "1"})
+
+    def test_times_with_offsets_are_aware(self):
+        status = FeedStatus.from_json({"feed": "bitso", "state": "ok", "lastSuccess": "2026-11-23T04:57:20.5+01:00"})
+        self.assertEqual(status.last_success, datetime.datetime(2026, 11, 23, 3, 57, 20, 500000, tzinfo=UTC))
+
+    def test_messages_are_frozen(self):
+        price = AssetPrice.from_json(self.price)
+        with self.assertRaises(dataclasses.FrozenInstanceError):
+            price.price = decimal.Decimal("1")
+
+    def test_bad_values_name_the_field(self):
+        cases = [
+            (AssetPrice, {**self.price, "price": 653697.15}, "AssetPrice.price", "decimal string"),
+            (AssetPrice, {**self.price, "price": "NaN"}, "AssetPrice.price", "decimal string"),
+            (AssetPrice, {**self.price, "price": "1e5"}, "AssetPrice.price", "decimal string"),
+            (AssetPrice, {"asset": "BTC", "currency": "SEK", "path": []}, "AssetPrice.price", "missing"),
+            (AssetPrice, {**self.price, "path": "BTC"}, "AssetPrice.path", "array"),
+            (AssetPrice, {**self.price, "path": ["BTC", 1]}, "AssetPrice.path[1]", "string"),
+            (AssetPrice, {**self.price, "quoteTime": "2026-11-23T03:57:21"}, "AssetPrice.quoteTime", "offset"),
+            (Envelope, self.envelope(seq=True), "Envelope.seq", "integer"),
+            (Envelope, self.envelope(seq=0), "Envelope.seq", "positive"),
+            (Envelope, self.envelope(data=None), "Envelope.data", "object"),
+            (Envelope, self.envelope(data={**self.price, "currency": None}), "Envelope.data.currency", "string"),
+            (ConvertResult, [], "ConvertResult", "object"),
+            (AlertFired, {"ruleId": "r"}, "AlertFired.asset", "missing"),
+        ]
+        for kind, value, path, problem in cases:
+            with self.subTest(path=path, value=value):
+                with self.assertRaises(MessageError) as raised:
+                    kind.from_json(value)
+                self.assertEqual(raised.exception.path, path)
+                self.assertIn(problem, raised.exception.problem)
+                self.assertIsInstance(raised.exception, ValueError)
+
+
+def message_classes():
+    return sorted({kind for kind in vars(tickwire).values()
+                   if isinstance(kind, type) and issubclass(kind, Message) and kind is not Message}, key=lambda kind: kind.__name__)
+
+
+class SchemaTests(unittest.TestCase):
+    """The classes' fields against the JSON Schemas generated into docs/contract (when they are there)."""
+
+    def schemas(self):
+        """Every schema (or definition within one) with a title or file name, by that name."""
+        found = {}
+        for path in sorted(CONTRACT.rglob("*.json")):
+            document = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(document, dict):
+                continue
+            found.setdefault(path.name.removesuffix(".schema.json").removesuffix(".json"), document)
+            for definitions in (document.get("$defs", {}), document.get("definitions", {})):
+                for name, schema in definitions.items():
+                    found.setdefault(name, schema)
+            if isinstance(document.get("title"), str):
+                found.setdefault(document["title"], document)
+        return found
+
+    @unittest.skipUnless(CONTRACT.is_dir(), "docs/contract has no JSON Schemas yet")
+    def test_fields_match_the_schemas_properties(self):
+        schemas, checked = self.schemas(), []
+        for kind in message_classes():
+            schema = schemas.get(kind.__name__)
+            if not isinstance(schema, dict) or "properties" not in schema:
+                continue
+            with self.subTest(kind.__name__):
+                self.assertEqual(set(kind.wire_fields()), set(schema["properties"]), kind)
+                required = {field.name for field in dataclasses.fields(kind) if field.default is dataclasses.MISSING}
+                self.assertLessEqual({tickwire.wire_name(name) for name in required}, set(schema.get("required", [])),
+                                     "a field the class requires is optional in the schema")
+            checked.append(kind.__name__)
+        self.assertGreaterEqual(len(checked), 5, f"only {checked} have a schema of their name in {CONTRACT}")
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
