@@ -68,7 +68,7 @@ class FixtureTests(unittest.TestCase):
         for name, kind in ANSWERS.items():
             with self.subTest(name):
                 answer = fixture(name)
-                messages = [kind.from_json(item) for item in answer] if isinstance(answer, list) else [kind.from_json(answer)]
+                messages = [kind.from_json(item) for item in (answer if isinstance(answer, list) else [answer])]
                 self.assertTrue(messages)
                 for message in messages:
                     self.assertIsInstance(message, kind)
@@ -121,7 +121,8 @@ class FixtureTests(unittest.TestCase):
         quote = seen["quote"].data
         self.assertEqual(quote, Quote(
             source="bitso", market=tickwire.Market(base="BCH", quote="BTC"), last=decimal.Decimal("0.10010000"),
-            high=decimal.Decimal("0.13000000"), low=decimal.Decimal("0.08504409"), volume=decimal.Decimal("343.52156543"),
+            high=decimal.Decimal("0.13000000"), low=decimal.Decimal("0.08504409"),
+            volume=decimal.Decimal("343.52156543"),
             vwap=decimal.Decimal("0.09354214"), ask=decimal.Decimal("0.11300000"), bid=decimal.Decimal("0.10200000"),
             time=datetime.datetime(2017, 8, 7, 17, 12, 43, tzinfo=UTC)))
         self.assertEqual(seen["rate"].data, ExchangeRate(from_="USD", to="AUD", rate=decimal.Decimal("1.5103")))
@@ -148,16 +149,19 @@ class ProtocolExampleTests(unittest.TestCase):
         return parsed
 
     def test_every_envelope_example_reads(self):
-        envelopes = [Envelope.from_json(example) for example in self.examples() if "seq" in example and "type" in example]
+        envelopes = [Envelope.from_json(example) for example in self.examples()
+                     if "seq" in example and "type" in example]
         types = {envelope.type for envelope in envelopes}
-        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "heartbeat", "portfolio", "deleted"}, types)
+        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "heartbeat", "portfolio", "deleted"},
+                             types)
         for envelope in envelopes:
             kind = PAYLOADS.get(envelope.type)
             if kind is not None:
                 self.assertIsInstance(envelope.data, kind, envelope)
         heartbeat = next(envelope for envelope in envelopes if envelope.type == "heartbeat")
-        self.assertEqual(heartbeat.data, Heartbeat(service="rates-fetcher", instance="ad902c96-10ec-464c-8720-1dbc176e5248",
-                                                   topics=63, dropped=0, interval_milliseconds=1000))
+        self.assertEqual(heartbeat.data, Heartbeat(
+            service="rates-fetcher", instance="ad902c96-10ec-464c-8720-1dbc176e5248", topics=63, dropped=0,
+            interval_milliseconds=1000))
         quote = next(envelope for envelope in envelopes if envelope.type == "quote").data
         self.assertEqual((quote.market_cap_rank, quote.change_percent_24h, quote.all_time_high),
                          (1, decimal.Decimal("3.12502"), decimal.Decimal("73738")))
@@ -185,12 +189,14 @@ class ReadingTests(unittest.TestCase):
     price = {"asset": "BTC", "currency": "SEK", "price": "653697.15144300", "path": ["BTC", "USD", "SEK"]}
 
     def envelope(self, **changes):
-        value = {"type": "price", "seq": 7, "time": "2026-11-23T03:57:21.735Z", "source": "converter", "data": self.price}
+        value = {"type": "price", "seq": 7, "time": "2026-11-23T03:57:21.735Z", "source": "converter",
+                 "data": self.price}
         value.update(changes)
         return value
 
     def test_unknown_fields_are_ignored(self):
-        envelope = Envelope.from_json(self.envelope(version=2, traceparent="00-abc", data={**self.price, "newField": [1]}))
+        newer = self.envelope(version=2, traceparent="00-abc", data={**self.price, "newField": [1]})
+        envelope = Envelope.from_json(newer)
         self.assertEqual(envelope.data.price, decimal.Decimal("653697.15144300"))
         self.assertIsNone(envelope.data.quote_time)
 
@@ -233,8 +239,9 @@ class ReadingTests(unittest.TestCase):
 
 
 def message_classes():
-    return sorted({kind for kind in vars(tickwire).values()
-                   if isinstance(kind, type) and issubclass(kind, Message) and kind is not Message}, key=lambda kind: kind.__name__)
+    kinds = {kind for kind in vars(tickwire).values()
+             if isinstance(kind, type) and issubclass(kind, Message) and kind is not Message}
+    return sorted(kinds, key=lambda kind: kind.__name__)
 
 
 class SchemaTests(unittest.TestCase):

@@ -126,7 +126,7 @@ class Client:
         self._socket: zmq.Socket[Any] | None = None
 
     def _open(self) -> zmq.Socket[Any]:
-        socket = self._context.socket(zmq.REQ)
+        socket: zmq.Socket[Any] = self._context.socket(zmq.REQ)
         socket.setsockopt(zmq.LINGER, 0)
         socket.setsockopt(zmq.REQ_RELAXED, 1)    # may send again without a reply...
         socket.setsockopt(zmq.REQ_CORRELATE, 1)  # ...and then ignores the late replies of earlier sends

@@ -98,7 +98,8 @@ def _decode(hint: Any, value: object, path: str) -> Any:
     if origin is Mapping or origin is dict:
         if not isinstance(value, dict):
             raise MessageError(path, f"expected an object, got {_kind(value)}")
-        return types.MappingProxyType({key: _decode(arguments[1], item, f"{path}.{key}") for key, item in value.items()})
+        items = {key: _decode(arguments[1], item, f"{path}.{key}") for key, item in value.items()}
+        return types.MappingProxyType(items)
     if isinstance(hint, type) and issubclass(hint, Message):
         return hint._read(value, path)
     raise TypeError(f"{path}: no reader for {hint!r}")
@@ -112,7 +113,7 @@ class Message:
 
     @classmethod
     def from_json(cls: type[M], value: object) -> M:
-        """The message in `value` (a dict from ``json.loads`` or ``tickwire.loads``); ``MessageError`` if it is not one."""
+        """The message in `value` (a dict from ``tickwire.loads`` or ``json.loads``); else ``MessageError``."""
         return cls._read(value, cls.__name__)
 
     @classmethod
