@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Python client's tests against the INSTALLED package: a fresh virtual environment (no system
 # site-packages), `pip install` of clients/python (pyzmq from PyPI or pip's cache; the build backend,
-# setuptools, from the environment when it can build a wheel, else pip fetches it), then unittest from a directory where the source
-# is not importable. The stack tests run too with TICKWIRE_TEST_STACK=1 (see clients/python/README.md).
+# setuptools >= 77, from the environment when it has one, else pip fetches it), then unittest from a
+# directory where the source is not importable. With TICKWIRE_TEST_STACK=1 the stack tests run too
+# (see clients/python/README.md).
 # Ends with "N passed, N failed"; exits non-zero when a test failed or the install did.
 #   PYTHON=python3.12 clients/python/test-installed.sh      # another interpreter (>= 3.11)
 set -euo pipefail
@@ -22,12 +23,9 @@ python="$work/venv/bin/python"
 mkdir "$work/package"
 tar -C "$package" --exclude=./build --exclude='*.egg-info' --exclude=__pycache__ -cf - . | tar -C "$work/package" -xf -
 install=(-m pip install --quiet --disable-pip-version-check)
-# The environment's setuptools builds the wheel when it can (>= 70.1, or >= 61 with wheel); else pip fetches one.
-if "$python" - 2>/dev/null <<'CHECK'; then
-import importlib.util, sys, setuptools
-version = tuple(int(part) for part in setuptools.__version__.split(".")[:2])
-sys.exit(0 if version >= (70, 1) or (version >= (61, 0) and importlib.util.find_spec("wheel")) else 1)
-CHECK
+# The environment's setuptools builds the wheel when it is recent enough for pyproject.toml (>= 77, SPDX
+# license); else pip fetches one (from PyPI, or its cache) into an isolated build environment.
+if "$python" -c 'import setuptools, sys; sys.exit(int(setuptools.__version__.split(".")[0]) < 77)' 2>/dev/null; then
     install+=(--no-build-isolation)
 fi
 "$python" "${install[@]}" "$work/package"

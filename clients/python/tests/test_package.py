@@ -23,7 +23,7 @@ class InstalledPackageTests(unittest.TestCase):
         metadata = importlib.metadata.metadata("tickwire")
         self.assertEqual(tickwire.__version__, metadata["Version"])
         self.assertEqual(metadata["Requires-Python"], ">=3.11")
-        self.assertEqual(metadata["License"], "Apache-2.0")
+        self.assertEqual(metadata["License-Expression"], "Apache-2.0")
         self.assertTrue(any(requirement.startswith("pyzmq") for requirement in importlib.metadata.requires("tickwire")))
 
     def test_typed_and_public_names(self):
