@@ -23,6 +23,8 @@ let package = Package(
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
         // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
         .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
+        // Writes the contract as documents: JSON Schema, AsyncAPI and OpenRPC (docs/contract).
+        .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -93,6 +95,9 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
         ]),
+        // JSON Schemas of every message and method, and the AsyncAPI and OpenRPC documents made from them
+        // (docs/contract); no service links it.
+        .target(name: "ContractSchema", dependencies: ["BusContract", "TickwireContract", "PresenterViews", "Market", "Money"]),
         // The contract's hot values on the wire: money as WireText, quotes and prices member by member.
         .target(name: "ContractWire", dependencies: ["TickwireContract", "Market", "Money", "WireJSON"]),
 
@@ -180,6 +185,10 @@ let package = Package(
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Services/tickwire-keys", plugins: ["BuildVersion"]),
         service("tickwire-proxy", core: "ProxyCore"),
+        // Writes the contract as documents (docs/contract: JSON Schema, AsyncAPI, OpenRPC) or checks they are current.
+        .executableTarget(name: "tickwire-contract", dependencies: [
+            "ContractSchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Services/tickwire-contract", plugins: ["BuildVersion"]),
         // A container's or a pod's health check: one `health` call with a deadline, and its verdict.
         .target(name: "ProbeCore", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
@@ -202,6 +211,10 @@ let package = Package(
         .target(name: "WireJSONTesting", dependencies: ["WireJSON", "ContractWire", "Money"], path: "Tests/WireJSONTesting"),
         .testTarget(name: "TickwireContractTests", dependencies: [
             "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
+        ]),
+        // Each schema against the services' recorded answers, the lists against the APIs, the documents against docs/contract.
+        .testTarget(name: "ContractSchemaTests", dependencies: [
+            "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [

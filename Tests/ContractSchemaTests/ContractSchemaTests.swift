@@ -1,0 +1,122 @@
+import BusContract
+import ContractSchema
+import Foundation
+import PresenterViews
+import Testing
+import TickwireContract
+
+/// The package's root folder, found from this file's path.
+let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+/// The recorded answers of a real stack (scripts/record-client-fixtures.py).
+let fixtures = root.appendingPathComponent("Sources/TickwireClients/Fixtures")
+/// Every named schema, and a validator that also refuses members a schema does not list.
+let definitions = ContractDocuments.definitions()
+let strict = SchemaValidator(definitions: definitions, strict: true)
+
+/// The method a recorded answer's file is of: `view-coins.json` is the presenter's `view`.
+func methodName(ofFixture file: String) -> String {
+    let name = String(file.dropLast(".json".count))
+    return name.hasPrefix("view-") ? "view" : name
+}
+
+/// The catalog lists each service's methods and streams exactly as its API does, types included.
+@Test(arguments: [
+    ("rates-fetcher", RatesFetcherAPI.methods, RatesFetcherAPI.streams),
+    ("converter", ConverterAPI.methods, ConverterAPI.streams),
+    ("portfolio", PortfolioAPI.methods, PortfolioAPI.streams),
+    ("presenter", PresenterAPI.methods, PresenterAPI.streams),
+    ("price-alerts", PriceAlertsAPI.methods, PriceAlertsAPI.streams),
+])
+func catalogMatchesTheAPI(service: String, methods: [AnyRPCMethod], streams: [AnyTopicSpec]) throws {
+    let described = try #require(ContractCatalog.services.first { $0.name == service })
+    #expect(described.methods.map(\.method) == methods)
+    #expect(described.streams.map(\.stream) == streams)
+    for stream in described.streams {
+        #expect(stream.address.hasPrefix(stream.stream.kind + "."), "\(stream.address) is not a \(stream.stream.kind) topic")
+        let names = stream.address.split(separator: ".").filter { $0.hasPrefix("{") }.map { String($0.dropFirst().dropLast()) }
+        #expect(names == stream.parameters.map(\.key), "\(stream.address): its parameters are not described")
+    }
+}
+
+/// Every recorded answer of every service validates against its method's result schema, with no member the schema leaves out.
+@Test(arguments: ContractCatalog.services.map(\.name))
+func recordedAnswersValidate(service: String) throws {
+    let described = try #require(ContractCatalog.services.first { $0.name == service })
+    let files = try FileManager.default.contentsOfDirectory(atPath: fixtures.appendingPathComponent(service).path)
+        .filter { $0.hasSuffix(".json") }.sorted()
+    #expect(files.count >= 2, "\(service) has no recorded answers")
+    for file in files {
+        let method = try #require(described.methods.first { $0.method.name == methodName(ofFixture: file) }, "\(service)/\(file): no such method")
+        let answer = try JSONValue(parsing: Data(contentsOf: fixtures.appendingPathComponent("\(service)/\(file)")))
+        let errors = strict.errors(answer, against: method.result.json)
+        #expect(errors.isEmpty, "\(service)/\(file) against \(method.method.result): \(errors.prefix(5).joined(separator: "; "))")
+    }
+}
+
+/// Every envelope of every recorded snapshot validates against its stream's envelope schema.
+@Test(arguments: ContractCatalog.services.map(\.name).filter {
+    FileManager.default.fileExists(atPath: fixtures.appendingPathComponent("\($0)/snapshot.json").path)
+})
+func recordedEnvelopesValidate(service: String) throws {
+    let described = try #require(ContractCatalog.services.first { $0.name == service })
+    let snapshot = try JSONValue(parsing: Data(contentsOf: fixtures.appendingPathComponent("\(service)/snapshot.json")))
+    let entries = try #require(snapshot["entries"]?.array)
+    #expect(!entries.isEmpty)
+    var kinds: Set<String> = []
+    for entry in entries {
+        let topic = try #require(entry["topic"]?.string)
+        let streams = described.streams.filter { $0.matches(topic) }
+        #expect(streams.count == 1, "\(topic) is on \(streams.count) of \(service)'s streams")
+        guard let stream = streams.first else { continue }
+        kinds.insert(stream.stream.kind)
+        let body = try JSONValue(parsing: Data(try #require(entry["body"]?.string).utf8))
+        let errors = strict.errors(body, against: ContractDocuments.envelope(stream).json)
+        #expect(errors.isEmpty, "\(service) \(topic): \(errors.prefix(5).joined(separator: "; "))")
+    }
+    #expect(!kinds.isEmpty)
+}
+
+/// The validator refuses what the contract forbids: money as a number, a missing member, an unknown member, a time without milliseconds.
+@Test func schemasRefuseWhatTheContractForbids() throws {
+    let convert = try #require(ContractCatalog.services.first { $0.name == "converter" }?.methods.first { $0.method.name == "convert" })
+    let good: JSONValue = ["amount": "11.72", "currency": "USD", "rate": "1.17", "rateExact": false, "path": ["EUR", "USD"], "source": "ecb"]
+    #expect(strict.errors(good, against: convert.result.json).isEmpty)
+    let cases: [(JSONValue, String)] = [
+        (["amount": .number(11.72), "currency": "USD", "rate": "1.17", "rateExact": false, "path": ["EUR", "USD"], "source": "ecb"],
+         "$.amount: expected string, found 11.72"),
+        (["amount": "11.72", "currency": "USD", "rate": "1.17", "rateExact": false, "path": ["EUR", "USD"]], "$: missing required member \"source\""),
+        (["amount": "11.72", "currency": "usd", "rate": "1.17", "rateExact": false, "path": ["EUR", "USD"], "source": "ecb"],
+         "$.currency: \"usd\" does not match ^[A-Z0-9]{2,12}$"),
+        (["amount": "11.72", "currency": "USD", "rate": "1.17", "rateExact": false, "path": ["EUR", "USD"], "source": "ecb", "fee": "0"],
+         "$: member \"fee\" is not in the schema"),
+    ]
+    for (value, error) in cases {
+        #expect(strict.errors(value, against: convert.result.json) == [error])
+    }
+    let trade = try #require(ContractCatalog.services.first { $0.name == "portfolio" }?.methods.first { $0.method.name == "trades.add" })
+    let request: JSONValue = ["asset": "BTC", "amount": "1", "price": "100", "currency": "USD", "date": "2026-11-26T07:00:00Z", "requestId": "r1"]
+    #expect(strict.errors(request, against: trade.params.json).contains { $0.hasPrefix("$.date: \"2026-11-26T07:00:00Z\" does not match") })
+    let lenient = SchemaValidator(definitions: definitions, strict: false)
+    #expect(lenient.errors(cases[3].0, against: convert.result.json).isEmpty, "a consumer ignores members added later")
+}
+
+/// The committed documents in docs/contract are what the contract types generate.
+@Test func committedDocumentsAreCurrent() throws {
+    let folder = root.appendingPathComponent("docs/contract")
+    for (path, text) in try ContractDocuments.render().sorted(by: { $0.key < $1.key }) {
+        let committed = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
+        #expect(committed == text, "docs/contract/\(path) is missing or out of date: regenerate with `swift run tickwire-contract generate --out docs/contract` and commit it")
+    }
+}
+
+/// Each OpenRPC method lists its params by name with the params type's required members, and its result.
+@Test func openRPCDescribesParamsByName() throws {
+    let portfolio = try #require(ContractCatalog.services.first { $0.name == "portfolio" })
+    let document = ContractDocuments.openRPC(portfolio)
+    let method = try #require(document["methods"]?.array?.first { $0["name"]?.string == "product" })
+    let params = try #require(method["params"]?.array)
+    #expect(params.compactMap { $0["name"]?.string } == ["currency", "sku"])
+    #expect(params.map { $0["required"] } == [.bool(false), .bool(true)])
+    #expect(method["result"]?["schema"] == ["$ref": "#/components/schemas/ProductDetail"])
+    #expect(document["components"]?["schemas"]?["ProductDetail"] != nil)
+}
