@@ -22,6 +22,7 @@ final class DevToolsBrowser: @unchecked Sendable {
         var next = 0
         var waiting: [Int: CheckedContinuation<Data, any Error>] = [:]
         var stopped = false
+        var errors: [String] = []
     }
 
     private let process: ChildProcess
@@ -63,8 +64,12 @@ final class DevToolsBrowser: @unchecked Sendable {
         guard let id = (target["targetId"] as? String) else { throw Failure(description: "no target for \(url)") }
         let attached = try await call("Target.attachToTarget", ["targetId": id, "flatten": true])
         guard let session = attached["sessionId"] as? String else { throw Failure(description: "no session for \(url)") }
+        _ = try await call("Runtime.enable", [:], session: session)
         return Page(target: id, session: session)
     }
+
+    /// The uncaught exceptions and console errors of every tab so far.
+    var errors: [String] { state.withLock { $0.errors } }
 
     /// Closes a tab.
     func close(_ page: Page) async throws {
@@ -133,8 +138,18 @@ final class DevToolsBrowser: @unchecked Sendable {
         return object["result"] as? [String: Any] ?? [:]
     }
 
-    /// The reader thread: splits what comes at the NUL bytes and hands each answer to the call waiting for it
-    /// (events, which carry no id, are not needed here).
+    /// An uncaught exception or a console error that event `object` reports, if it is one.
+    private static func error(in object: [String: Any]) -> String? {
+        let params = object["params"] as? [String: Any] ?? [:]
+        switch object["method"] as? String {
+        case "Runtime.exceptionThrown": return "exception: \(params["exceptionDetails"] ?? params)"
+        case "Runtime.consoleAPICalled" where params["type"] as? String == "error": return "console error: \(params["args"] ?? params)"
+        default: return nil
+        }
+    }
+
+    /// The reader thread: splits what comes at the NUL bytes and hands each answer to the call waiting for it,
+    /// and keeps the errors events report.
     private func readAnswers() {
         var buffer = Data()
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -147,8 +162,12 @@ final class DevToolsBrowser: @unchecked Sendable {
             while let end = buffer.firstIndex(of: 0) {
                 let message = Data(buffer[buffer.startIndex..<end])
                 buffer.removeSubrange(buffer.startIndex...end)
-                guard let object = try? JSONSerialization.jsonObject(with: message) as? [String: Any], let id = object["id"] as? Int else { continue }
-                state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: message)
+                guard let object = try? JSONSerialization.jsonObject(with: message) as? [String: Any] else { continue }
+                if let id = object["id"] as? Int {
+                    state.withLock { $0.waiting.removeValue(forKey: id) }?.resume(returning: message)
+                } else if let error = Self.error(in: object) {
+                    state.withLock { $0.errors.append(error) }
+                }
             }
         }
     }

@@ -160,6 +160,7 @@ struct WaitingPagesBrowserTests {
                 "a price flashed under reduced motion too")
         #expect(try await dark.string(darkCoins, "getComputedStyle(\(darkFlash)).animationName") == "none")
         #expect(try await dark.string(darkCoins, "getComputedStyle(document.querySelector('#price-chart .line')).animationName") == "none")
+        for browser in [light, dark] { #expect(browser.errors.isEmpty, "\(browser.errors)") }
         try Self.save(try await dark.screenshot(darkCoins), screenshots, "coin-dark")
         try Self.save(try await dark.screenshot(open[5].page), screenshots, "wallets-dark")
     }

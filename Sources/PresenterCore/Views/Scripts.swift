@@ -160,8 +160,9 @@ enum Scripts {
             busy = true;
             fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
               .then(function (response) { return response.text(); })
-              .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); })
-              .catch(function () {})
+              // Unreachable for now: the next change or tick tries again.
+              .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); }, function () {})
+              .catch(function (error) { console.error("the live update failed", error); })
               .then(function () {
                 busy = false;
                 if (again) { again = false; setTimeout(refresh, 1000); }
