@@ -54,6 +54,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
     ],
     targets: [
@@ -143,11 +144,16 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            // `--metrics`' HTTP listener: NIO's HTTP/1 codec alone, not Hummingbird (see MetricsServer.swift).
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
         ]),
         .target(name: "RatesFetcherCore", dependencies: [
             "TickwireContract", "ContractWire", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Prometheus", package: "swift-prometheus"),  // the feeds' freshness gauges
         ]),
         // rates-fetcher -> converter
         .target(name: "ConverterCore", dependencies: [
@@ -240,6 +246,13 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ProxyCoreTests", dependencies: ["ProxyCore", "Bus", "ServiceSupport", "ZeroMQ"]),
+        // `--metrics`' listener, and the dashboard and scrape configuration in deploy/ checked against the metrics.
+        .testTarget(name: "ServiceSupportTests", dependencies: [
+            "ServiceSupport",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+        ]),
         .testTarget(name: "ProbeCoreTests", dependencies: [
             "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
         ]),

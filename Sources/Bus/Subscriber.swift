@@ -62,6 +62,10 @@ public final class Subscriber: Service, Sendable {
     private let superseded: Counter
     /// Messages the socket's queue dropped because the subscriber fell behind (`tickwire_bus_dropped_total`).
     private let dropped: Counter
+    /// Events waiting for the reader (`tickwire_bus_reader_queue_depth`) and messages that waited in the socket's
+    /// queue (`tickwire_bus_socket_queue_depth`), as of the last batch read: set once a batch, at least every 250 ms.
+    private let readerDepth: Gauge
+    private let socketDepth: Gauge
 
     /// Connects a SUB socket to `endpoint`; nothing is read until ``run()``.
     ///
@@ -90,6 +94,8 @@ public final class Subscriber: Service, Sendable {
         self.received = Counter(label: "tickwire_bus_received_total", dimensions: [("subscriber", name)])
         self.superseded = Counter(label: "tickwire_bus_superseded_total", dimensions: [("subscriber", name)])
         self.dropped = Counter(label: "tickwire_bus_dropped_total", dimensions: [("subscriber", name)])
+        self.readerDepth = Gauge(label: "tickwire_bus_reader_queue_depth", dimensions: [("subscriber", name)])
+        self.socketDepth = Gauge(label: "tickwire_bus_socket_queue_depth", dimensions: [("subscriber", name)])
         events = SubscriberEvents(
             queue: queue, lag: Metrics.Timer(label: "tickwire_bus_delivery_lag_seconds", dimensions: [("subscriber", name)]))
         socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: receiveBuffer) { socket in
@@ -168,6 +174,7 @@ public final class Subscriber: Service, Sendable {
         while let batch = await socket.incoming.nextBatch() {
             if Task.isCancelled { return }
             let now = ContinuousClock.now
+            socketDepth.record(batch.count)
             if batch.isEmpty {
                 if replica.synchronized, now - replica.lastHeard > heartbeatTimeout {
                     replica.synchronized = false
@@ -177,6 +184,7 @@ public final class Subscriber: Service, Sendable {
                 receive(batch, into: &replica, at: now)
                 noticeDrops(socket.droppedReceives, in: &replica, at: now)
             }
+            readerDepth.record(queue.count)
             if replica.snapshotDue(at: ContinuousClock.now, timeout: heartbeatTimeout) {
                 replica.fetchingSnapshot(at: ContinuousClock.now, timeout: heartbeatTimeout)
                 replica.synchronized = await synchronize(&replica.tracker)

@@ -105,6 +105,9 @@ final class EventQueue: Sendable {
     /// Ends the sequence once the events already waiting are read.
     func finish() { queue.finish() }
 
+    /// How many events wait for the reader.
+    var count: Int { queue.read { $0.events.count } }
+
     /// The next event; waits for one. Nil when finished and drained, or when the task is cancelled.
     func next() async -> SubscriberEvent? { await queue.next() }
 }

@@ -63,6 +63,7 @@ public enum RatesFetcher {
         }
         let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard, coins: coins)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
+        runtime.beforeScrape { await FeedFreshness.update(pollers, in: runtime.registry, started: runtime.started) }
         return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
     }
 

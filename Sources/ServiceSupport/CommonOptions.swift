@@ -23,8 +23,31 @@ public struct CommonOptions: ParsableArguments {
         "SERVICE=CERT: with --keys, SERVICE's stream comes through a proxy whose key is public/CERT.key, e.g. converter=tickwire-proxy (repeatable; env TICKWIRE_STREAM_KEYS, comma-separated)",
         valueName: "service=cert"))
     public var streamKeys: [String] = []
+    /// `--metrics HOST:PORT`: serve Prometheus' text on `http://HOST:PORT/metrics`.
+    @Option(help: ArgumentHelp(
+        "serve Prometheus metrics on http://HOST:PORT/metrics (env TICKWIRE_<SERVICE>_METRICS, e.g. TICKWIRE_CONVERTER_METRICS; "
+            + "default none; the stack's ports: rates-fetcher 9101, converter 9201, portfolio 9301, presenter 9401, "
+            + "price-alerts 9501, tickwire-proxy 9601). A non-loopback address needs --metrics-token (or --insecure)",
+        valueName: "host:port"))
+    public var metrics: String?
+    /// `--metrics-token`: the bearer token `/metrics` asks for.
+    @Option(name: .customLong("metrics-token"), help: "require Authorization: Bearer TOKEN on /metrics (env TICKWIRE_METRICS_TOKEN)")
+    public var metricsToken: String?
 
     public init() {}
+
+    /// The metrics listener `service` was asked for by flag or environment (nil: none), checked: a non-loopback
+    /// address without a token is refused unless insecure binds were allowed.
+    public func metricsSettings(service: String, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> MetricsSettings? {
+        let settings: MetricsSettings?
+        do {
+            settings = try MetricsSettings.resolve(service: service, endpoint: metrics, token: metricsToken, environment: environment)
+        } catch let error as MetricsSettingsError {
+            throw ValidationError(error.message)
+        }
+        try settings?.checkExposure(insecure: insecureAllowed)
+        return settings
+    }
 
     /// The level asked for by flag or environment.
     public var level: Logger.Level {

@@ -24,15 +24,20 @@ public struct Runtime: Sendable {
     public let security: SecuritySettings
     /// The context's ZAP handler, running while the service has keys.
     public let zapHandler: ZAPHandler?
+    /// Where ``run(_:)`` serves `/metrics` over HTTP (`--metrics`); nil: only the `metrics` method answers them.
+    public let metrics: MetricsSettings?
     /// The monitors of the CURVE server sockets made by ``publisher(binding:)`` and ``rpcServer(binding:methods:)``;
     /// ``run(_:)`` runs them.
     private let monitors = HandshakeMonitors()
+    /// What brings the metrics up to date before they are read (``beforeScrape(_:)``).
+    private let scrapeHooks = ScrapeHooks()
 
     /// Bootstraps logging (to standard error, at the options' level) and Prometheus metrics, and loads the keys
     /// the options name. Call once per process, from `main`.
     public static func bootstrap(service: String, options: CommonOptions) throws -> Runtime {
         let logLevel = try options.level
         let security = try options.security
+        let metrics = try options.metricsSettings(service: service)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = logLevel
@@ -40,14 +45,15 @@ public struct Runtime: Sendable {
         }
         let registry = PrometheusCollectorRegistry()
         MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
-        return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry, security: security)
+        return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry, security: security,
+                           metrics: metrics)
     }
 
     /// A runtime that bootstraps nothing global: for tests that run services in-process. With keys, it starts its
-    /// context's ZAP handler.
+    /// context's ZAP handler; with `metrics`, ``run(_:)`` serves them there.
     public init(
         service: String, logger: Logger, registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry(),
-        security: SecuritySettings = SecuritySettings()
+        security: SecuritySettings = SecuritySettings(), metrics: MetricsSettings? = nil
     ) throws {
         self.service = service
         self.logger = logger
@@ -55,6 +61,9 @@ public struct Runtime: Sendable {
         self.context = try ZMQContext()
         self.started = Date()
         self.security = security
+        self.metrics = metrics
+        let process = ProcessMetrics(registry: registry, started: started)
+        scrapeHooks.add { process.update() }
         if let keys = security.keys {
             _ = try keys.certificate(of: service)
             zapHandler = try PeerAuthenticator(keys: keys, service: service, logger: logger).start(in: context)
@@ -105,10 +114,11 @@ public struct Runtime: Sendable {
         monitors.add(try HandshakeMonitor(context: context, endpoint: endpoint, service: service, logger: logger))
     }
 
-    /// Runs `services` until SIGTERM or SIGINT, then shuts them down in reverse order.
+    /// Runs `services` (and the `/metrics` listener `--metrics` asked for) until SIGTERM or SIGINT, then shuts them
+    /// down in reverse order.
     public func run(_ services: [any Service]) async throws {
         let group = ServiceGroup(configuration: .init(
-            services: (services + monitors.all).map { .init(service: $0) },
+            services: (metricsServers + services + monitors.all).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         logger.info("started", metadata: ["service": "\(service)", "libzmq": "\(ZMQContext.libraryVersion)"])
@@ -121,7 +131,7 @@ public struct Runtime: Sendable {
     public func standardMethods(publisher: Publisher?, health: @escaping @Sendable () async -> Health) -> RPCMethods {
         var methods = RPCMethods()
         methods.register(StandardAPI.health) { await health() }
-        methods.register(StandardAPI.metrics) { [registry] in String(decoding: registry.emitToBuffer(), as: UTF8.self) }
+        methods.register(StandardAPI.metrics) { String(decoding: await metricsText(), as: UTF8.self) }
         if let publisher {
             methods.register(StandardAPI.snapshot) { publisher.snapshot(prefix: $0.prefix) }
         }
@@ -136,6 +146,41 @@ public struct Runtime: Sendable {
                            keys: security.keys.map { ClientKeys(directory: $0, name: service, streamServers: security.streamServers) },
                            maxMessageBytes: security.maxMessageBytes)
     }
+}
+
+extension Runtime {
+    /// Runs `hook` before each reading of the metrics (the `metrics` method, `/metrics`): for gauges whose value is
+    /// cheapest to compute when asked for (how long ago something happened, how much waits).
+    public func beforeScrape(_ hook: @escaping @Sendable () async -> Void) {
+        scrapeHooks.add(hook)
+    }
+
+    /// The metrics in Prometheus' text format, brought up to date by the ``beforeScrape(_:)`` hooks (the process's
+    /// memory, CPU and files among them).
+    public func metricsText() async -> [UInt8] {
+        for hook in scrapeHooks.all { await hook() }
+        return registry.emitToBuffer()
+    }
+
+    /// The `/metrics` endpoint of this runtime with `token`.
+    public func metricsEndpoint(token: String?) -> MetricsEndpoint {
+        MetricsEndpoint(service: service, token: token, registry: registry) { await metricsText() }
+    }
+
+    /// The listener `--metrics` asked for, if any.
+    private var metricsServers: [any Service] {
+        guard let metrics else { return [] }
+        return [MetricsServer(settings: metrics, endpoint: metricsEndpoint(token: metrics.token), logger: logger)]
+    }
+}
+
+/// The hooks run before the metrics are read, shared by a runtime's copies.
+private final class ScrapeHooks: Sendable {
+    private let hooks = Mutex<[@Sendable () async -> Void]>([])
+
+    func add(_ hook: @escaping @Sendable () async -> Void) { hooks.withLock { $0.append(hook) } }
+
+    var all: [@Sendable () async -> Void] { hooks.withLock { $0 } }
 }
 
 /// The handshake monitors a runtime made, shared by its copies.

@@ -1,0 +1,112 @@
+import Foundation
+import ServiceSupport
+import Testing
+
+/// The repository's root, from this file's path.
+private let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+private func read(_ path: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+}
+
+/// Every metric name the code exports: the labels of swift-metrics' counters, timers, gauges and recorders, and
+/// the names given to Prometheus' registry, in Sources and the plugin's sources (a timer's histogram with its
+/// `_bucket`, `_sum` and `_count` series).
+private func exportedMetrics() throws -> Set<String> {
+    var names: Set<String> = []
+    for folder in ["Sources", "Examples/price-alerts/Sources"] {
+        let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+        while let url = enumerator?.nextObject() as? URL {
+            guard url.pathExtension == "swift" else { continue }
+            let source = try String(contentsOf: url, encoding: .utf8)
+            for match in source.matches(of: /(Counter|Timer|Gauge|Recorder)\(label: "([a-z_]+)"/) {
+                let name = String(match.output.2)
+                names.insert(name)
+                if match.output.1 == "Timer" { names.formUnion(["_bucket", "_sum", "_count"].map { name + $0 }) }
+            }
+            for match in source.matches(of: /(?:metricName: |\.named\()"((?:tickwire|process)_[a-z_]+)"/) {
+                names.insert(String(match.output.1))
+            }
+        }
+    }
+    return names
+}
+
+@Suite("deploy/: the Grafana dashboard, the scrape configuration and the pods' annotations")
+struct DeployMetricsTests {
+    /// The dashboard parses, every panel queries Prometheus, and every metric it queries is one the services export.
+    @Test func dashboardQueriesExportedMetrics() throws {
+        let json = try JSONSerialization.jsonObject(with: Data(try read("deploy/grafana/tickwire.json").utf8)) as? [String: Any]
+        let dashboard = try #require(json)
+        #expect(dashboard["uid"] as? String == "tickwire")
+        let panels = try #require(dashboard["panels"] as? [[String: Any]])
+        var queried: Set<String> = []
+        for panel in panels where panel["type"] as? String != "row" {
+            let targets = try #require(panel["targets"] as? [[String: Any]], "panel \(panel["title"] ?? "?") has no targets")
+            #expect(!targets.isEmpty)
+            for target in targets {
+                let expr = try #require(target["expr"] as? String)
+                for match in expr.matches(of: /\b((?:tickwire|process)_[a-z_]+)\b/) { queried.insert(String(match.output.1)) }
+            }
+        }
+        let exported = try exportedMetrics()
+        #expect(exported.contains("tickwire_rpc_errors_total"), "the scan of the sources finds the RPC server's counter")
+        #expect(queried.subtracting(exported).isEmpty, "queried but exported by no service: \(queried.subtracting(exported).sorted())")
+        for required in [
+            "tickwire_feed_seconds_since_success", "tickwire_bus_delivery_lag_seconds_bucket", "tickwire_rpc_duration_seconds_bucket",
+            "tickwire_rpc_errors_total", "tickwire_bus_dropped_total", "tickwire_auth_refused_total", "tickwire_metrics_refused_total",
+            "tickwire_bus_reader_queue_depth", "process_resident_memory_bytes",
+        ] {
+            #expect(queried.contains(required), "the dashboard shows \(required)")
+        }
+    }
+
+    /// The scrape configuration parses, and its `tickwire` job scrapes every service at the port compose gives it.
+    @Test func prometheusScrapesEveryService() throws {
+        let config = try BlockYAML.parse(try read("deploy/prometheus/prometheus.yml"))
+        let jobs = try #require(config["scrape_configs"]).items
+        let tickwire = try #require(jobs.first { $0["job_name"]?.text == "tickwire" })
+        var targets: [String: String] = [:]
+        for group in try #require(tickwire["static_configs"]).items {
+            let app = try #require(group["labels"]?["app"]?.text)
+            targets[app] = try #require(group["targets"]?.items.first?.text)
+        }
+        var expected = MetricsSettings.conventionalPorts.filter { $0.key != "tickwire-proxy" && $0.key != "presenter" }
+            .mapValues { "127.0.0.1:\($0)" }
+        expected["presenter"] = "127.0.0.1:8080"
+        #expect(targets == expected)
+
+        let compose = try read("compose.yaml")
+        for (service, port) in MetricsSettings.conventionalPorts where expected[service] != nil && service != "presenter" {
+            #expect(compose.contains("\"--metrics\", \"127.0.0.1:\(port)\""), "compose gives \(service) --metrics 127.0.0.1:\(port)")
+        }
+
+        let pods = try #require(jobs.first { $0["job_name"]?.text == "kubernetes-pods" })
+        let keep = try #require(pods["relabel_configs"]?.items.first)
+        #expect(keep["source_labels"]?.items.first?.text == "__meta_kubernetes_pod_annotation_prometheus_io_scrape")
+        #expect(keep["action"]?.text == "keep")
+    }
+
+    /// Each Kubernetes pod is annotated for scraping at the port its `--metrics` listens on (the presenter: its dashboard).
+    @Test func kubernetesPodsAreAnnotated() throws {
+        for service in ["rates-fetcher", "converter", "portfolio", "price-alerts", "presenter"] {
+            let manifest = try read("deploy/kubernetes/\(service).yaml")
+            let port = service == "presenter" ? 8080 : try #require(MetricsSettings.conventionalPorts[service])
+            #expect(manifest.contains("prometheus.io/scrape: \"true\""), "\(service)")
+            #expect(manifest.contains("prometheus.io/port: \"\(port)\""), "\(service)")
+            #expect(manifest.contains("prometheus.io/path: /metrics"), "\(service)")
+            if service != "presenter" {
+                #expect(manifest.contains("\"--metrics\", \"http://0.0.0.0:\(port)\""), "\(service) listens for scrapes")
+                #expect(manifest.contains("- name: metrics\n              containerPort: \(port)"), "\(service) declares its metrics port")
+            }
+        }
+    }
+
+    /// The YAML reader refuses what it does not understand rather than misreading it.
+    @Test func yamlReaderRefusesWhatItDoesNotRead() throws {
+        #expect(try BlockYAML.parse("a:\n  - b: 1\n    c: [x, \"y\"]\n") == .map(["a": .list([.map(["b": .scalar("1"), "c": .list([.scalar("x"), .scalar("y")])])])]))
+        for bad in ["a: 1\n b: 2\n", "a: &x 1\n", "a: |\n  text\n", "a:\n\t- 1\n", "a: [1, 2\n", "a: 1\na: 2\n"] {
+            #expect(throws: BlockYAML.Failure.self, "\(bad.debugDescription)") { try BlockYAML.parse(bad) }
+        }
+    }
+}
