@@ -74,7 +74,7 @@ struct WebServer {
         }
         router.get("/metrics") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/plain; version=0.0.4"],
-                     body: .init(byteBuffer: ByteBuffer(bytes: runtime.registry.emitToBuffer())))
+                     body: .init(byteBuffer: ByteBuffer(bytes: await runtime.metricsText())))
         }
         let logger = runtime.logger
         return Application(
