@@ -220,7 +220,7 @@ let package = Package(
         ]),
         // Each schema against the services' recorded answers, the lists against the APIs, the documents against docs/contract.
         .testTarget(name: "ContractSchemaTests", dependencies: [
-            "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money",
+            "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [

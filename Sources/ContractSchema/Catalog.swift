@@ -97,7 +97,7 @@ public enum ContractCatalog {
 
     static let ratesFetcher = ServiceSchema(
         name: "rates-fetcher", summary: "The feed hub: where the outside world enters Tickwire.",
-        requests: "tcp://127.0.0.1:7101", publishes: "tcp://127.0.0.1:7102",
+        requests: "tcp://127.0.0.1:7102", publishes: "tcp://127.0.0.1:7101",
         methods: standard(publishes: true) + [
             MethodSchema(RatesFetcherAPI.history, "An asset's price history."),
             MethodSchema(RatesFetcherAPI.refresh, "Polls a feed now; answers its status."),

@@ -3,6 +3,7 @@ import ContractSchema
 import Foundation
 import PresenterViews
 import Testing
+import TickwireClients
 import TickwireContract
 
 /// The package's root folder, found from this file's path.
@@ -107,6 +108,16 @@ func recordedEnvelopesValidate(service: String) throws {
         let committed = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
         #expect(committed == text, "docs/contract/\(path) is missing or out of date: regenerate with `swift run tickwire-contract generate --out docs/contract` and commit it")
     }
+}
+
+/// The documents' servers are the stack's default endpoints.
+@Test func endpointsAreTheDefaults() {
+    let endpoints = Dictionary(uniqueKeysWithValues: ContractCatalog.services.map { ($0.name, [$0.requests, $0.publishes]) })
+    #expect(endpoints["rates-fetcher"] == [DefaultEndpoint.ratesFetcherRep.rawValue, DefaultEndpoint.ratesFetcherPub.rawValue])
+    #expect(endpoints["converter"] == [DefaultEndpoint.converterRep.rawValue, DefaultEndpoint.converterPub.rawValue])
+    #expect(endpoints["portfolio"] == [DefaultEndpoint.portfolioRep.rawValue, DefaultEndpoint.portfolioPub.rawValue])
+    #expect(endpoints["presenter"] == [DefaultEndpoint.presenterRep.rawValue, nil])
+    #expect(endpoints["price-alerts"] == [DefaultEndpoint.priceAlertsRep.rawValue, DefaultEndpoint.priceAlertsPub.rawValue])
 }
 
 /// Each OpenRPC method lists its params by name with the params type's required members, and its result.
