@@ -72,8 +72,8 @@ extension Pages {
         let holding = view.holding.map { holdingTable([$0], context: context) }
             ?? "<p class=\"muted\">You hold no \(symbol) yet.</p>"
         let body = """
-            <section id="coin" data-asset="\(symbol)"><p>\(HTML.icon(symbol: view.symbol, size: 40)) \
-            <span class="symbol">\(symbol)</span> \(price)\(change) \(watchForm(symbol: view.symbol, watched: view.watched, context: context))</p>
+            <section id="coin" data-asset="\(symbol)"><div class="coin-head">\(HTML.icon(symbol: view.symbol, size: 40)) \
+            <span class="symbol">\(symbol)</span> \(price)\(change) \(watchForm(symbol: view.symbol, watched: view.watched, context: context))</div>
             <p class="live-status" id="live-status">live prices starting…</p>
             \(figures.isEmpty ? "<p class=\"muted\">No market data yet.</p>" : "<dl class=\"figures\"\(marketTitle)>\(figures)</dl>\(marketNote)")</section>
             \(chart)

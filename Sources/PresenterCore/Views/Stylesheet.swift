@@ -55,7 +55,7 @@ enum Stylesheet {
           padding: .8rem 1rem; border-radius: .5rem; }
         dl.figures dt { color: var(--muted); } dl.figures dd { margin: 0; font-variant-numeric: tabular-nums; }
         .price-big { font-size: 2rem; font-weight: 700; padding: 0 .3rem; border-radius: .4rem; }
-        #coin > p:first-child { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .6rem; }
+        #coin > .coin-head { display: flex; flex-wrap: wrap; align-items: center; gap: .3rem .6rem; }
         .chart { width: 100%; height: auto; background: var(--panel); border-radius: .5rem; }
         .chart .axis { stroke: var(--muted); stroke-width: 1; }
         .chart .guide { stroke: var(--line); stroke-dasharray: 4 4; }
