@@ -158,6 +158,7 @@ let package = Package(
         // rates-fetcher -> converter
         .target(name: "ConverterCore", dependencies: [
             "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
+            .product(name: "Metrics", package: "swift-metrics"),  // quote -> price latency
         ]),
         // converter, rates-fetcher -> portfolio
         .target(name: "PortfolioCore", dependencies: [

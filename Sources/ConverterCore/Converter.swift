@@ -1,4 +1,5 @@
 import Bus
+import Metrics
 import Conversion
 import TickwireClients
 import Foundation
@@ -39,11 +40,17 @@ public enum Converter {
         }, dailyRates: fetcher.ratesHistory)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         let rates = fetcher.updates([.rate, .quote])
+        // From a quote's own time (the feed's timestamp) to the publication of a price made from it: the feed's
+        // delay and the pipeline's, per published price that has one.
+        let quoteToPrice = Metrics.Timer(label: "tickwire_converter_quote_to_price_seconds")
         return [
             publisher, server,
             LoopService {
                 await state.follow(rates) { price in
                     try publisher.publish(price, on: Topics.price(asset: price.asset, currency: price.currency), source: "converter", onlyIfChanged: true)
+                    if let made = price.quoteTime {
+                        quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
+                    }
                 } retract: { price in
                     try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
                 }

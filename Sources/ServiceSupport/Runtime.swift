@@ -44,7 +44,10 @@ public struct Runtime: Sendable {
             return handler
         }
         let registry = PrometheusCollectorRegistry()
-        MetricsSystem.bootstrap(PrometheusMetricsFactory(registry: registry))
+        var factory = PrometheusMetricsFactory(registry: registry)
+        // Up to five minutes: a quote's age when priced (tickwire_converter_quote_to_price_seconds) can be a feed's period.
+        factory.defaultDurationHistogramBuckets += [.seconds(30), .seconds(60), .seconds(120), .seconds(300)]
+        MetricsSystem.bootstrap(factory)
         return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry, security: security,
                            metrics: metrics)
     }

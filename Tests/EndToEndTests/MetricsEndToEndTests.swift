@@ -33,6 +33,12 @@ struct MetricsEndToEndTests {
         #expect(converterText.contains("# TYPE tickwire_rpc_duration_seconds histogram"))
         #expect(converterText.contains("method=\"health\""))
         #expect(converterText.contains("# TYPE tickwire_bus_reader_queue_depth gauge"))
+        #expect(converterText.contains("tickwire_converter_quote_to_price_seconds_bucket{le=\"300.0\"}"), "buckets up to 5 minutes")
+        #expect(await eventually {
+            let text = (try? await scrape(converter)) ?? ""
+            let count = text.split(separator: "\n").first { $0.hasPrefix("tickwire_converter_quote_to_price_seconds_count ") }
+            return count.flatMap { Int($0.split(separator: " ")[1]) }.map { $0 > 0 } == true
+        }, "prices made from the mock quotes are timed")
         let resident = converterText.split(separator: "\n").first { $0.hasPrefix("process_resident_memory_bytes ") }
         #expect(resident.flatMap { Double($0.split(separator: " ")[1]) }.map { $0 > 1_000_000 } == true, "\(resident ?? "none")")
     }

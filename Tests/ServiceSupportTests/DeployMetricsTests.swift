@@ -55,7 +55,7 @@ struct DeployMetricsTests {
         for required in [
             "tickwire_feed_seconds_since_success", "tickwire_bus_delivery_lag_seconds_bucket", "tickwire_rpc_duration_seconds_bucket",
             "tickwire_rpc_errors_total", "tickwire_bus_dropped_total", "tickwire_auth_refused_total", "tickwire_metrics_refused_total",
-            "tickwire_bus_reader_queue_depth", "process_resident_memory_bytes",
+            "tickwire_bus_reader_queue_depth", "tickwire_converter_quote_to_price_seconds_bucket", "process_resident_memory_bytes",
         ] {
             #expect(queried.contains(required), "the dashboard shows \(required)")
         }
