@@ -125,7 +125,11 @@ pending=("${reps[@]}")
 while :; do
     for index in "${!pids[@]}"; do
         if ! kill -0 "${pids[$index]}" 2>/dev/null; then
-            echo "run-stack: ${names[$index]} exited before the stack was ready (its log is above)" >&2
+            wait "${pids[$index]}"
+            status=$?
+            # 0, or killed by SIGINT or SIGTERM: stopped by Ctrl-C (each service stops itself on SIGINT).
+            case $status in 0|130|143) stop 0 ;; esac
+            echo "run-stack: ${names[$index]} exited with status $status before the stack was ready (its log is above)" >&2
             stop 1
         fi
     done
@@ -155,7 +159,10 @@ if [ -n "$plugin_dir" ]; then
     echo "  python3 -c 'import sys; sys.path.append(\"clients/python/src\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
 fi
 echo "Press Ctrl-C to stop."
-# If any service exits on its own, take the rest down too.
+# When a service exits, take the rest down too: on Ctrl-C every service stops itself on SIGINT (status 0), else
+# it is a failure.
 wait -n "${pids[@]}"
-echo "run-stack: a service exited on its own (its log is above)" >&2
+status=$?
+case $status in 0|130|143) stop 0 ;; esac
+echo "run-stack: a service exited with status $status (its log is above)" >&2
 stop 1
