@@ -26,7 +26,7 @@ export PATH := $(VENV)/bin:$(PATH)
 # podman's settings for this project (runc, no default ulimits), not the machine's /etc/containers.
 CONTAINERS_CONF ?= $(CURDIR)/deploy/containers/containers.conf
 export CONTAINERS_CONF
-# Where `make run` keeps the portfolio's and price-alerts' databases; `make reset` empties it.
+# Where `make run` keeps the portfolio's and price-alerts' databases and the coin list; `make reset` empties it.
 DATA_DIR ?= $(or $(TICKWIRE_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/tickwire-demo)
 
 .PHONY: deps test-deps build release run reset test bench clean
@@ -49,7 +49,7 @@ run: release
 	    bash deploy/local/run-stack.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
 
 # Empties `make run`'s data directory: the demo portfolio's trades and watch list, price-alerts' rules,
-# the dashboard's token.
+# rates-fetcher's coin list, the dashboard's token.
 reset:
 	@TICKWIRE_DATA_DIR="$(DATA_DIR)" bash deploy/local/reset.sh
 
