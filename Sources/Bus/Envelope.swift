@@ -1,8 +1,11 @@
+import BusContract
 import Foundation
 import WireJSON
 
-/// The body of every stream message: `{"type","seq","time","source","data"}`.
+/// The body of every stream message: `{"version","type","seq","time","source","data"}`.
 public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
+    /// The envelope's version (``EnvelopeVersion``); a reader refuses one it does not know.
+    public var version: Int
     /// What `data` is, e.g. `quote`, `rate`, `heartbeat`.
     public var type: String
     /// Position in this publisher's sequence for the topic, starting at 1, one more per message.
@@ -14,13 +17,38 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     /// The payload.
     public var data: Payload
 
-    /// An envelope around `data`.
+    /// An envelope around `data`, of the current version.
     public init(type: String, seq: UInt64, time: Date, source: String, data: Payload) {
+        self.version = EnvelopeVersion.current
         self.type = type
         self.seq = seq
         self.time = time
         self.source = source
         self.data = data
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source, data }
+
+    /// Reads an envelope; one without `version` (written before envelopes had one) is version 1, one of a
+    /// version this reader does not know is refused.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try EnvelopeHeader.checked(container.decodeIfPresent(Int.self, forKey: .version), codingPath: container.codingPath)
+        type = try container.decode(String.self, forKey: .type)
+        seq = try container.decode(UInt64.self, forKey: .seq)
+        time = try container.decode(Date.self, forKey: .time)
+        source = try container.decode(String.self, forKey: .source)
+        data = try container.decode(Payload.self, forKey: .data)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(type, forKey: .type)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(time, forKey: .time)
+        try container.encode(source, forKey: .source)
+        try container.encode(data, forKey: .data)
     }
 }
 
@@ -28,6 +56,8 @@ extension Envelope: Equatable where Payload: Equatable {}
 
 /// An envelope's fields without its data: what the bus reads to route and sequence.
 public struct EnvelopeHeader: Decodable, Sendable, Equatable {
+    /// See ``Envelope/version``.
+    public var version: Int
     /// See ``Envelope/type``.
     public var type: String
     /// See ``Envelope/seq``.
@@ -36,6 +66,40 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
     public var time: Date
     /// See ``Envelope/source``.
     public var source: String
+
+    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source }
+
+    /// Reads what ``Envelope/init(from:)`` reads, without the data.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        version = try Self.checked(container.decodeIfPresent(Int.self, forKey: .version), codingPath: container.codingPath)
+        type = try container.decode(String.self, forKey: .type)
+        seq = try container.decode(UInt64.self, forKey: .seq)
+        time = try container.decode(Date.self, forKey: .time)
+        source = try container.decode(String.self, forKey: .source)
+    }
+
+    /// `version` if this reader knows it, 1 when it is absent; else a `dataCorrupted` error that says which versions it reads.
+    @inlinable
+    public static func checked(_ version: Int?, codingPath: [any CodingKey]) throws -> Int {
+        guard let version else { return 1 }
+        guard EnvelopeVersion.readable.contains(version) else {
+            throw DecodingError.dataCorrupted(.init(
+                codingPath: codingPath + [VersionKey()],
+                debugDescription: "unsupported envelope version \(version): this reader knows versions \(EnvelopeVersion.readable.lowerBound) to \(EnvelopeVersion.readable.upperBound); upgrade it to read this publisher"))
+        }
+        return version
+    }
+
+    /// The `version` member, for the error of ``checked(_:codingPath:)``.
+    @usableFromInline
+    struct VersionKey: CodingKey {
+        @usableFromInline var stringValue: String { "version" }
+        @usableFromInline var intValue: Int? { nil }
+        @usableFromInline init() {}
+        @usableFromInline init?(stringValue: String) { nil }
+        @usableFromInline init?(intValue: Int) { nil }
+    }
 }
 
 /// One message from a stream: its topic, its header, and the JSON body to decode.
@@ -80,7 +144,9 @@ public struct BusMessage: Sendable, Equatable {
     public func decode<Payload>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
         do {
             let data = try Wire.decode(Payload.self, forKey: "data", from: document)
-            return Envelope(type: header.type, seq: header.seq, time: header.time, source: header.source, data: data)
+            var envelope = Envelope(type: header.type, seq: header.seq, time: header.time, source: header.source, data: data)
+            envelope.version = header.version
+            return envelope
         } catch {
             throw BusError.malformedEnvelope(topic: topic.rawValue, reason: describe(error))
         }
@@ -117,11 +183,12 @@ public func describe(_ error: any Error) -> String {
 }
 
 extension Envelope: WireCodable {
-    /// The members of the synthesized `Codable` conformance, in its order (see ``WireCodable``).
+    /// The members of the `Codable` conformance, in its order (see ``WireCodable``).
     /// Inlinable, as is `init(wire:)`: specialized for a payload type, its member is coded without
     /// a conformance look-up at run time.
     @inlinable
     public func encode(wire object: WireObjectWriter) throws {
+        try object.encode(version, forKey: "version")
         try object.encode(type, forKey: "type")
         try object.encode(seq, forKey: "seq")
         try object.encode(time, forKey: "time")
@@ -129,19 +196,22 @@ extension Envelope: WireCodable {
         try object.encode(data, forKey: "data")
     }
 
-    /// Reads what the synthesized `init(from:)` reads.
+    /// Reads what `init(from:)` reads.
     @inlinable
     public init(wire object: WireObjectReader) throws {
+        let version = try EnvelopeHeader.checked(object.decodeIfPresent(forKey: "version"), codingPath: [])
         self.init(
             type: try object.decode(forKey: "type"), seq: try object.decode(forKey: "seq"),
             time: try object.decode(forKey: "time"), source: try object.decode(forKey: "source"),
             data: try object.decode(forKey: "data"))
+        self.version = version
     }
 }
 
 extension EnvelopeHeader: WireDecodable {
-    /// Reads what the synthesized `init(from:)` reads.
+    /// Reads what `init(from:)` reads.
     public init(wire object: WireObjectReader) throws {
+        version = try EnvelopeHeader.checked(object.decodeIfPresent(forKey: "version"), codingPath: [])
         type = try object.decode(forKey: "type")
         seq = try object.decode(forKey: "seq")
         time = try object.decode(forKey: "time")

@@ -56,6 +56,8 @@ public enum ContractDocuments {
             .enumeration([$0.stream.kind, "deleted"], "The topic's kind, or `deleted` when the publisher retracts the topic.")
         } ?? .string
         let schema = JSONSchema.object("The body of every stream message; the first frame is the topic.", [
+            "version": .optional(.integer(in: EnvelopeVersion.readable),
+                                 "The envelope's version; absent (an envelope written before versions) means 1. A reader refuses a version it does not know."),
             "type": .required(type, "What `data` is: the topic's kind, or `deleted` for a retraction."),
             "seq": .required(.integer(minimum: 1), "Position in the publisher's sequence for the topic, one more per message: a gap means lost messages."),
             "time": .required(.time, "When it was published."),

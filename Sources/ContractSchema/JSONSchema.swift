@@ -66,6 +66,11 @@ public struct JSONSchema: Sendable, Equatable {
     /// Exactly `value`.
     public static func constant(_ value: String) -> JSONSchema { JSONSchema(json: ["const": .string(value)]) }
 
+    /// A whole number from `range`.
+    public static func integer(in range: ClosedRange<Int>) -> JSONSchema {
+        JSONSchema(json: ["type": "integer", "minimum": .integer(range.lowerBound), "maximum": .integer(range.upperBound)])
+    }
+
     /// Any of `schemas` (exactly one must match).
     public static func oneOf(_ schemas: [JSONSchema], _ description: String) -> JSONSchema {
         JSONSchema(

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Checks a JSON value against the subset of JSON Schema the contract uses (`$ref` into `$defs`, `type`,
-/// `const`, `enum`, `pattern`, `minimum`, `properties`, `required`, `additionalProperties`, `items`, `oneOf`).
+/// `const`, `enum`, `pattern`, `minimum`, `maximum`, `properties`, `required`, `additionalProperties`, `items`, `oneOf`).
 ///
 /// With `strict`, an object member its schema does not list is an error too: how the tests keep each
 /// schema complete, while the documents let consumers ignore members added later.
@@ -42,6 +42,9 @@ public struct SchemaValidator: Sendable {
         }
         if case .integer(let minimum)? = keywords["minimum"], case .integer(let number) = value, number < minimum {
             errors.append("\(path): \(number) is below \(minimum)")
+        }
+        if case .integer(let maximum)? = keywords["maximum"], case .integer(let number) = value, number > maximum {
+            errors.append("\(path): \(number) is above \(maximum)")
         }
         if let alternatives = keywords["oneOf"]?.array {
             let matching = alternatives.filter { self.errors(value, against: $0, at: path).isEmpty }.count

@@ -76,7 +76,7 @@ struct RetractionTests {
         #expect(retraction.topic == dot)
         #expect(retraction.header.type == "deleted" && retraction.header.seq == 2 && retraction.header.source == "test")
         let body = try #require(try JSONSerialization.jsonObject(with: retraction.body) as? [String: Any])
-        #expect(Set(body.keys) == ["type", "seq", "time", "source", "data"])
+        #expect(Set(body.keys) == ["version", "type", "seq", "time", "source", "data"])
         #expect(body["data"] is NSNull)
 
         let late = Retractions()
