@@ -3,7 +3,7 @@ import BusContract
 extension Health: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("A service's answer to `health`: how it is and how its upstreams are.", [
-            "status": .required(.string, "`ok` when every upstream is reachable, else `degraded`."),
+            "status": .required(.enumeration(["ok", "degraded"], ""), "`ok` when every upstream is reachable, else `degraded`."),
             "service": .required(.string, "The service's name."),
             "uptimeSeconds": .required(.integer, "Seconds since start."),
             "upstreams": .required(.map(.string), "Each upstream's state by name: `ok` or a sentence saying what is wrong."),
@@ -27,7 +27,7 @@ extension Heartbeat: JSONSchemaDescribable {
             "service": .required(.string, "The publishing service."),
             "instance": .required(.string, "The publisher's run identity; a new value means it restarted."),
             "topics": .required(.integer, "How many topics it retains."),
-            "dropped": .required(.integer, "Messages that did not reach every subscriber: published after its socket closed, or lost by a subscriber a high-water mark behind (``Publisher/droppedMessages``)."),
+            "dropped": .required(.integer, "Messages that did not reach every subscriber: published after its socket closed, or lost by a subscriber a high-water mark behind."),
             "intervalMilliseconds": .required(.integer, "How often heartbeats come."),
         ])
     }

@@ -85,7 +85,7 @@ extension FeedStatus: JSONSchemaDescribable {
 
 extension FiatRateHistory: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("A source's daily fiat rates from one base currency over a span of days: one ``FiatRates`` per day it published (the ECB publishes none on weekends and TARGET holidays), oldest first.", [
+        .object("A source's daily fiat rates from one base currency over a span of days: one `FiatRates` per day it published (the ECB publishes none on weekends and TARGET holidays), oldest first.", [
             "source": .required(.string, "Who published them, e.g. \"ecb\"."),
             "base": .required(.currency, "The currency every rate starts from, e.g. \"EUR\"."),
             "start": .required(.string, "The first day asked for, \"YYYY-MM-DD\" (a source may add the last published day before it)."),

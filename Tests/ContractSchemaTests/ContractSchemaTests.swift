@@ -1,6 +1,8 @@
 import BusContract
 import ContractSchema
 import Foundation
+import Market
+import Money
 import PresenterViews
 import Testing
 import TickwireClients
@@ -77,6 +79,60 @@ func recordedEnvelopesValidate(service: String) throws {
     #expect(!kinds.isEmpty)
 }
 
+/// A request of every method that takes params, every optional member set, keyed by method name.
+func exampleParams() throws -> [String: any Encodable] {
+    let day = Date(timeIntervalSince1970: 1_795_000_000.123)
+    let history = PriceHistory(asset: "BTC", currency: "USD", points: [PricePoint(time: day, price: try ExactDecimal("90123.45"))])
+    return [
+        "snapshot": SnapshotRequest(prefix: "quote."),
+        "history": HistoryRequest(asset: "BTC", currency: "USD", days: 7),
+        "refresh": RefreshRequest(feed: "bitso"),
+        "rates.history": RatesHistoryRequest(start: "2026-11-02", end: "2026-11-06"),
+        "coins.add": CoinRequest(coin: "solana"),
+        "coins.remove": CoinRequest(coin: "solana"),
+        "coins.known": KnownCoinsRequest(query: "bit", limit: 5),
+        "convert": ConvertRequest(amount: try ExactDecimal("10.00"), from: "EUR", to: "USD", source: "ecb"),
+        "total": TotalRequest(items: [CurrencyAmount(amount: try ExactDecimal("1.5"), currency: "EUR")], to: "USD", source: "gnb"),
+        "rates": RatesRequest(base: "EUR", source: "ecb"),
+        "convert.series": ConvertSeriesRequest(history: history, to: "EUR"),
+        "trades.add": AddTradeRequest(asset: "BTC", amount: try ExactDecimal("0.5"), price: try ExactDecimal("90000"), currency: "USD",
+                                      date: day, requestId: "r-1"),
+        "trades.remove": RemoveTradeRequest(id: "t-1"),
+        "holdings": HoldingsRequest(currency: "EUR"),
+        "watchlist.add": WatchlistRequest(asset: "ETH"),
+        "watchlist.remove": WatchlistRequest(asset: "ETH"),
+        "product": ProductRequest(sku: "T2006", currency: "EUR"),
+        "view": ViewRequest(screen: "coin", locale: "de_AT", currency: "EUR", filter: "all", scope: "all", symbol: "BTC", book: "btc_mxn", sku: "T2006"),
+        "alerts.add": AddAlertRequest(asset: "BTC", currency: "USD", above: try ExactDecimal("100000"), below: try ExactDecimal("50000"), requestId: "r-2"),
+        "alerts.remove": RemoveAlertRequest(id: "a-1"),
+    ]
+}
+
+/// Every method's params, encoded from a full example, validate against its params schema with no member left out of it.
+@Test func requestsValidate() throws {
+    let encoder = JSONEncoder()
+    let format = DateFormatter()
+    format.locale = Locale(identifier: "en_US_POSIX")
+    format.timeZone = TimeZone(identifier: "UTC")
+    format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+    encoder.dateEncodingStrategy = .formatted(format)
+    let examples = try exampleParams()
+    var covered: Set<String> = []
+    for service in ContractCatalog.services {
+        for method in service.methods where method.method.params != "NoParams" {
+            let example = try #require(examples[method.method.name], "no example params of \(service.name).\(method.method.name)")
+            covered.insert(method.method.name)
+            let json = try JSONValue(parsing: encoder.encode(example))
+            let errors = strict.errors(json, against: method.params.json)
+            #expect(errors.isEmpty, "\(service.name).\(method.method.name): \(errors.joined(separator: "; "))")
+        }
+        for method in service.methods where method.method.params == "NoParams" {
+            #expect(strict.errors([:], against: method.params.json).isEmpty)
+        }
+    }
+    #expect(covered == Set(examples.keys))
+}
+
 /// The validator refuses what the contract forbids: money as a number, a missing member, an unknown member, a time without milliseconds.
 @Test func schemasRefuseWhatTheContractForbids() throws {
     let convert = try #require(ContractCatalog.services.first { $0.name == "converter" }?.methods.first { $0.method.name == "convert" })
@@ -106,7 +162,8 @@ func recordedEnvelopesValidate(service: String) throws {
     let folder = root.appendingPathComponent("docs/contract")
     for (path, text) in try ContractDocuments.render().sorted(by: { $0.key < $1.key }) {
         let committed = try? String(contentsOf: folder.appendingPathComponent(path), encoding: .utf8)
-        #expect(committed == text, "docs/contract/\(path) is missing or out of date: regenerate with `swift run tickwire-contract generate --out docs/contract` and commit it")
+        let isCurrent = committed == text  // compared apart, so a failure names the file instead of printing it
+        #expect(isCurrent, "docs/contract/\(path) is missing or out of date: regenerate with `swift run tickwire-contract generate --out docs/contract` and commit it")
     }
 }
 
