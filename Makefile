@@ -35,7 +35,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 test-deps:
-	@WITH_BROWSER=1 WITH_DEPLOY=1 PYTHON_PACKAGES="pyzmq kubernetes-validate" bash scripts/install-deps.sh
+	@WITH_BROWSER=1 WITH_DEPLOY=1 PYTHON_PACKAGES="pyzmq kubernetes-validate jsonschema" bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -63,6 +63,7 @@ test: test-deps
 	$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
 	$(SWIFT) build --build-tests --package-path $(PLUGIN)
 	$(SWIFT) test --skip-build --package-path $(PLUGIN)
+	bash clients/python/test-installed.sh
 	python3 scripts/chaos.py --seed 7 --faults 7 --seconds 120 --no-flood --best-effort \
 	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
 

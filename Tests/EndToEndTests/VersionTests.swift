@@ -17,7 +17,7 @@ import Testing
     }
 
     /// Each of the main package's executables answers `--version` with its build's git describe, and exits 0.
-    @Test(arguments: ["rates-fetcher", "converter", "portfolio", "presenter", "tickwire-keys", "tickwire-proxy", "tickwire-probe"])
+    @Test(arguments: ["rates-fetcher", "converter", "portfolio", "presenter", "tickwire-keys", "tickwire-proxy", "tickwire-probe", "tickwire-contract"])
     func versionIsTheBuildsGitDescribe(executable: String) async throws {
         let built = ServiceProcess.binDirectory.appendingPathComponent(executable)
         try #require(FileManager.default.isExecutableFile(atPath: built.path), "\(built.path) is not built")

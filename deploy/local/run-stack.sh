@@ -88,6 +88,12 @@ start() {
     pids+=($!)
 }
 echo "Tickwire: data in $data_dir (make reset empties it), ${feeds} feeds"
+# Prometheus' /metrics of every service on loopback (README "Metrics"); each variable may name another address.
+export TICKWIRE_RATES_FETCHER_METRICS=${TICKWIRE_RATES_FETCHER_METRICS:-127.0.0.1:9101}
+export TICKWIRE_CONVERTER_METRICS=${TICKWIRE_CONVERTER_METRICS:-127.0.0.1:9201}
+export TICKWIRE_PORTFOLIO_METRICS=${TICKWIRE_PORTFOLIO_METRICS:-127.0.0.1:9301}
+export TICKWIRE_PRESENTER_METRICS=${TICKWIRE_PRESENTER_METRICS:-127.0.0.1:9401}
+export TICKWIRE_PRICE_ALERTS_METRICS=${TICKWIRE_PRICE_ALERTS_METRICS:-127.0.0.1:9501}
 # The coin list added to and removed from on the Coins screen (coins.json) lives with the other data.
 start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}" --state-dir "$data_dir"
 start converter "$bin_dir/converter"
@@ -146,6 +152,9 @@ done
 
 echo
 echo "Tickwire is ready: every service answers health ($((SECONDS - waited)) s). Dashboard: $http"
+metrics="rates-fetcher $TICKWIRE_RATES_FETCHER_METRICS, converter $TICKWIRE_CONVERTER_METRICS, portfolio $TICKWIRE_PORTFOLIO_METRICS, presenter $TICKWIRE_PRESENTER_METRICS"
+[ -n "$plugin_dir" ] && metrics+=", price-alerts $TICKWIRE_PRICE_ALERTS_METRICS"
+echo "Prometheus metrics at http://ADDRESS/metrics: $metrics"
 if [ "$loopback" = 0 ]; then
     echo "The dashboard listens beyond loopback (try http://$HOSTNAME:$port): $token_note"
 fi

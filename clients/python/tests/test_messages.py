@@ -196,10 +196,19 @@ class ReadingTests(unittest.TestCase):
         return value
 
     def test_unknown_fields_are_ignored(self):
-        newer = self.envelope(version=2, traceparent="00-abc", data={**self.price, "newField": [1]})
+        newer = self.envelope(version=1, traceparent="00-abc", data={**self.price, "newField": [1]})
         envelope = Envelope.from_json(newer)
         self.assertEqual(envelope.data.price, decimal.Decimal("653697.15144300"))
         self.assertIsNone(envelope.data.quote_time)
+
+    def test_a_missing_version_reads_as_1(self):
+        self.assertEqual(Envelope.from_json(self.envelope()).version, 1)
+
+    def test_an_unknown_version_is_refused(self):
+        with self.assertRaises(MessageError) as refused:
+            Envelope.from_json(self.envelope(version=2))
+        self.assertIn("unsupported envelope version 2", str(refused.exception))
+        self.assertIn("version", str(refused.exception))
 
     def test_an_unknown_type_keeps_its_json(self):
         envelope = Envelope.from_json(self.envelope(type="novelty", data={"x": "1"}))

@@ -27,7 +27,7 @@ __all__ = [
     "MessageError", "Message", "Envelope", "JSONRPCError", "Market", "Quote", "ExchangeRate", "Book", "Coin",
     "FeedStatus", "Heartbeat", "AssetPrice", "PortfolioChange", "AlertFired", "ConvertResult", "TotalItem",
     "TotalResult", "RateEntry", "RatesResult", "RateSource", "PricePoint", "PriceHistory", "Health",
-    "SnapshotEntry", "Snapshot", "AlertRule", "PAYLOADS", "wire_name",
+    "SnapshotEntry", "Snapshot", "AlertRule", "PAYLOADS", "ENVELOPE_VERSION", "wire_name",
 ]
 
 _DECIMAL = re.compile(r"-?[0-9]+(\.[0-9]+)?")
@@ -260,6 +260,10 @@ PAYLOADS: Mapping[str, type[Message]] = types.MappingProxyType({
 """The payload class of each envelope `type` that ``Envelope.from_json`` reads into a message."""
 
 
+#: The one envelope version this package reads.
+ENVELOPE_VERSION = 1
+
+
 @dataclasses.dataclass(frozen=True)
 class Envelope(Message):
     """Every stream message's body. `data` is the payload's class from ``PAYLOADS`` when the type has one,
@@ -269,10 +273,16 @@ class Envelope(Message):
     time: datetime.datetime
     source: str
     data: Any = None
+    #: The envelope format's version (docs/protocol.md "How versions evolve"); a missing one reads as 1.
+    version: int = 1
 
     @classmethod
     def _read(cls, value: object, path: str) -> Envelope:
         envelope = super()._read(value, path)
+        if envelope.version != ENVELOPE_VERSION:
+            raise MessageError(
+                f"{path}.version",
+                f"unsupported envelope version {envelope.version}: this reader knows version {ENVELOPE_VERSION}")
         if envelope.seq < 1:
             raise MessageError(f"{path}.seq", f"expected a positive integer, got {envelope.seq}")
         if envelope.type == DELETED:
