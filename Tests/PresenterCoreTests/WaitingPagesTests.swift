@@ -117,9 +117,8 @@ struct WaitingPagesTests {
         try await core.web.application(host: "127.0.0.1", port: 0).test(.router) { client in
             for path in ["/coins", "/coins/BTC", "/assets", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products",
                          "/products/T2006", "/alerts"] {
-                let started = ContinuousClock.now
+                // Every upstream is `.failing` and no stream has data: the page comes from what the presenter holds.
                 let response = try await client.execute(uri: path, method: .get)
-                #expect(ContinuousClock.now - started < .seconds(2), "\(path) answers at once")
                 #expect(response.status == .ok, "\(path): \(response.text.prefix(300))")
                 #expect(response.text.contains("<section id=\"waiting\""), "\(path) waits")
                 #expect(response.text.contains("Waiting for "), "\(path) says for what")
