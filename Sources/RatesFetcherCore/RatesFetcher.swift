@@ -103,13 +103,14 @@ public enum RatesFetcher {
     ) {
         methods.register(RatesFetcherAPI.listCoins) { await coins.coins }
         methods.register(RatesFetcherAPI.knownCoins) { try await catalog.search($0) }
+        // A tracked coin by its id, symbol or name; else whatever CoinGecko's list calls so (for a removal: a coin
+        // tracked by id whose symbol no poll has brought yet, or one not tracked, and then nothing changes).
+        let lookUp: @Sendable (String) async throws -> KnownCoin = { text in
+            if let tracked = await coins.tracked(matching: text) { return tracked }
+            return try await catalog.resolve(text)
+        }
         methods.register(RatesFetcherAPI.addCoin) { request in
-            let coin: KnownCoin
-            if let tracked = await coins.tracked(matching: request.coin) {
-                coin = tracked
-            } else {
-                coin = try await catalog.resolve(request.coin)
-            }
+            let coin = try await lookUp(request.coin)
             let changed = try await coins.add(coin)
             if changed, let poller {
                 // A poll already under way read the list before this coin: wait for it, then poll with it.
@@ -119,14 +120,7 @@ public enum RatesFetcher {
             return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
         }
         methods.register(RatesFetcherAPI.removeCoin) { request in
-            // A tracked coin by its id, symbol or name; else whatever CoinGecko calls so (tracked by id only, its
-            // symbol not learned yet, or not tracked: then nothing changes).
-            let coin: KnownCoin
-            if let tracked = await coins.tracked(matching: request.coin) {
-                coin = tracked
-            } else {
-                coin = try await catalog.resolve(request.coin)
-            }
+            let coin = try await lookUp(request.coin)
             let changed = try await coins.remove(id: coin.id)
             if changed {
                 // A poll under way may still publish the coin: let it, then retract.
