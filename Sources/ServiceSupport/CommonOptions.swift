@@ -25,7 +25,7 @@ public struct CommonOptions: ParsableArguments {
     public var streamKeys: [String] = []
     /// `--metrics HOST:PORT`: serve Prometheus' text on `http://HOST:PORT/metrics`.
     @Option(help: ArgumentHelp(
-        "serve Prometheus metrics on http://HOST:PORT/metrics (env TICKWIRE_<SERVICE>_METRICS, e.g. TICKWIRE_CONVERTER_METRICS; "
+        "serve Prometheus metrics on http://HOST:PORT/metrics (env TICKWIRE_<SERVICE>_METRICS, SERVICE the service's name in capitals with _ for -, e.g. RATES_FETCHER; "
             + "default none; the stack's ports: rates-fetcher 9101, converter 9201, portfolio 9301, presenter 9401, "
             + "price-alerts 9501, tickwire-proxy 9601). A non-loopback address needs --metrics-token (or --insecure)",
         valueName: "host:port"))
