@@ -2,6 +2,7 @@ import BusContract
 import Foundation
 import Market
 import Money
+import Synchronization
 import TickwireContract
 
 /// What the presenter asks the other services for while it builds a view.
@@ -339,20 +340,44 @@ actor CoinSuggestions {
                 self.store(fetched)
             }
         }
-        if let fetching {
-            await withTaskGroup(of: Void.self) { group in
-                group.addTask { await fetching.value }
-                group.addTask { try? await Task.sleep(for: .milliseconds(300)) }
-                await group.next()
-                group.cancelAll()
+        if let fetching { await Self.wait(for: fetching, atMost: .milliseconds(300)) }
+        return coins
+    }
+
+    /// Returns when `task` has finished or `limit` has passed, whichever comes first; `task` runs on. (A task group
+    /// would wait for both: it returns only once every child has, and awaiting a task's value ignores cancellation.)
+    private static func wait(for task: Task<Void, Never>, atMost limit: Duration) async {
+        let waiter = ResumeOnce()
+        await withCheckedContinuation { continuation in
+            waiter.set(continuation)
+            let timer = Task {
+                try? await Task.sleep(for: limit)
+                waiter.resume()
+            }
+            Task {
+                await task.value
+                timer.cancel()
+                waiter.resume()
             }
         }
-        return coins
     }
 
     private func store(_ fetched: [KnownCoin]?) {
         if let fetched { coins = fetched }
         nextFetch = ContinuousClock.now + (fetched == nil ? .seconds(30) : .seconds(300))
         fetching = nil
+    }
+}
+
+/// A continuation resumed by the first of several callers; the others find it taken.
+private final class ResumeOnce: Sendable {
+    private let continuation = Mutex<CheckedContinuation<Void, Never>?>(nil)
+
+    func set(_ continuation: CheckedContinuation<Void, Never>) {
+        self.continuation.withLock { $0 = continuation }
+    }
+
+    func resume() {
+        continuation.withLock { $0.take() }?.resume()
     }
 }

@@ -6,6 +6,7 @@ import Logging
 import Market
 import PresenterViews
 import Testing
+import TickwireClients
 import TickwireContract
 @testable import PresenterCore
 
@@ -34,6 +35,38 @@ struct CoinListPageTests {
         #expect(html.contains("<form class=\"inline remove-coin\" method=\"post\" action=\"/coins/BTC/remove\"><input type=\"hidden\" name=\"csrf\" value=\"tok\">"))
         #expect(!html.contains("/coins/MXN/remove"))
         #expect(!html.contains("<script>") && !html.contains(" style=\""))
+    }
+
+    /// The Coins screen waits at most 300 ms for its suggestions: while rates-fetcher's `coins.known` hangs, the
+    /// page comes at once without them, and once the answer arrives the next page has them.
+    @Test func suggestionsNeverHoldUpThePage() async throws {
+        let (released, release) = AsyncStream<Void>.makeStream()
+        // Waiting for the whole call (the bug) would take these 10 s.
+        let deadline = Task {
+            try? await Task.sleep(for: .seconds(10))
+            release.finish()
+        }
+        var sources = ViewSources(portfolio: .failing, fetcher: .failing, alerts: .failing, converter: .failing)
+        sources.knownCoins = { _ in
+            for await _ in released {}
+            return [KnownCoin(id: "polkadot", symbol: "DOT", name: "Polkadot")]
+        }
+        let builder = ScreenBuilder(state: PresenterState(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })), sources: sources)
+
+        let started = ContinuousClock.now
+        guard case .coins(let waiting) = try await builder.view("coins", parameters: [:], context: SampleData.context()) else {
+            Issue.record("not the Coins view")
+            return
+        }
+        #expect(ContinuousClock.now - started < .seconds(3), "the page waited \(ContinuousClock.now - started) for its suggestions")
+        #expect(waiting.suggestions ?? [] == [])
+
+        release.finish()
+        #expect(await poll {
+            guard case .coins(let view)? = try? await builder.view("coins", parameters: [:], context: SampleData.context()) else { return false }
+            return view.suggestions?.map(\.id) == ["polkadot"]
+        }, "the next page has the suggestions")
+        deadline.cancel()
     }
 
     /// A retracted quote, coin and price leave the presenter's state; a later snapshot without them too.
