@@ -153,10 +153,17 @@ enum Scripts {
               return field === document.activeElement || (field.value !== undefined && field.defaultValue !== undefined && field.value !== field.defaultValue);
             });
           }
-          var busy = false, again = false;
+          // One refresh at a time and at most one waiting: changes while a form is being filled in, or while a fetch
+          // is under way, fold into the one already pending.
+          var busy = false, again = false, pending = false;
+          function later(delay) {
+            if (pending) return;
+            pending = true;
+            setTimeout(function () { pending = false; refresh(); }, delay);
+          }
           function refresh() {
             if (busy) { again = true; return; }
-            if (editing()) { setTimeout(refresh, 2000); return; }
+            if (editing()) { later(2000); return; }
             busy = true;
             fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
               .then(function (response) { return response.text(); })
@@ -165,7 +172,7 @@ enum Scripts {
               .catch(function (error) { console.error("the live update failed", error); })
               .then(function () {
                 busy = false;
-                if (again) { again = false; setTimeout(refresh, 1000); }
+                if (again) { again = false; later(1000); }
               });
           }
           function incomplete() { return !!(document.getElementById("waiting") || document.getElementById("error")); }
