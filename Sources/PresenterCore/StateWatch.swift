@@ -2,8 +2,8 @@ import Foundation
 import PresenterViews
 import Synchronization
 
-/// Looks at the presenter's copy of the streams (``PresenterState``) a few times a second and tells the
-/// dashboard's open pages, as a `changed` event of `/events`, which kinds of data changed since: an
+/// Looks at the presenter's copy of the streams (``PresenterState``) a few times a second while a page listens,
+/// and tells the dashboard's open pages, as a `changed` event of `/events`, which kinds of data changed since: an
 /// upstream's stream state (`rates-fetcher`, `converter`, `portfolio`, `price-alerts`) or the data itself
 /// (`assets`, `wallets`, `book`, `coin`; `price`, `quote` and `status` only when they first arrive, as the
 /// pages follow prices through their own events; `coin` and `price` also when a coin or an asset's price comes
@@ -44,9 +44,11 @@ final class StateWatch: Sendable {
         }
     }
 
-    /// Looks once: sends the kinds that changed since the last look.
+    /// Looks once: sends the kinds that changed since the last look. While no page listens it does nothing but
+    /// keep the last look, so the first listener after a while hears what changed meanwhile.
     func look() async {
-        let sample = await sample()
+        guard broadcast.listenerCount > 0 || last.withLock({ $0 == nil }) else { return }
+        let sample = await state.watchSample()
         let previous = last.withLock { last in
             defer { last = sample }
             return last
@@ -68,29 +70,31 @@ final class StateWatch: Sendable {
         return kinds
     }
 
-    /// The streams' states (price-alerts' as `price-alerts`) and when each kind of data last arrived.
-    private func sample() async -> Sample {
-        Sample(streams: await Self.streams(of: state), updated: await state.updated, members: [
-            "coin": Set(await state.coins.keys), "price": Set(await state.prices.values.map(\.asset)),
+    /// What the presenter has at hand for its pages now.
+    func availability() async -> Availability {
+        await state.availability()
+    }
+}
+
+extension PresenterState {
+    /// The streams' states (price-alerts' as `price-alerts`) and when each kind of data last arrived, read in one call.
+    fileprivate func watchSample() -> StateWatch.Sample {
+        StateWatch.Sample(streams: watchedStreams(), updated: updated, members: [
+            "coin": Set(coins.keys), "price": Set(prices.values.lazy.map(\.asset)),
         ])
     }
 
-    private static func streams(of state: PresenterState) async -> [String: String] {
-        var streams = await state.streams
-        streams["price-alerts"] = await state.alertsStream
-        return streams
+    /// What the presenter has at hand for its pages, read in one call.
+    fileprivate func availability() -> Availability {
+        Availability(
+            streams: watchedStreams(), assets: !masterdata.assets.isEmpty, wallets: !masterdata.wallets.isEmpty,
+            books: Set(books.keys), tickers: Set(books.keys.filter { bitsoQuote(book: $0) != nil }),
+            priceCurrencies: Set(prices.values.lazy.map(\.currency)))
     }
 
-    /// What the presenter has at hand for its pages now.
-    func availability() async -> Availability {
-        let books = await state.books
-        var tickers: Set<String> = []
-        for book in books.keys {
-            if await state.bitsoQuote(book: book) != nil { tickers.insert(book) }
-        }
-        let masterdata = await state.masterdata
-        return Availability(
-            streams: await Self.streams(of: state), assets: !masterdata.assets.isEmpty, wallets: !masterdata.wallets.isEmpty,
-            books: Set(books.keys), tickers: tickers, priceCurrencies: Set(await state.prices.values.map(\.currency)))
+    private func watchedStreams() -> [String: String] {
+        var streams = self.streams
+        streams["price-alerts"] = alertsStream
+        return streams
     }
 }

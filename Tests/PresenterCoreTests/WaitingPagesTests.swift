@@ -1,3 +1,4 @@
+import Bus
 import Foundation
 import Hummingbird
 import HummingbirdTesting
@@ -150,6 +151,24 @@ struct WaitingPagesTests {
         let removed = StateWatch.Sample(streams: third.streams, updated: third.updated, members: ["coin": ["BTC"], "price": ["BTC"]])
         #expect(StateWatch.changes(from: priced, to: removed) == ["coin", "price"])
         #expect(StateWatch.changes(from: removed, to: removed).isEmpty)
+    }
+
+    /// While no page listens the watch rests, keeping its last look: the first listener after a while hears what
+    /// changed meanwhile (a page rendered before its `/events` connected misses nothing).
+    @Test func theWatchRestsWhileNobodyListens() async throws {
+        let state = PresenterState(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
+        let broadcast = PriceBroadcast()
+        let watch = StateWatch(state: state, broadcast: broadcast)
+        await watch.look()
+        await state.apply(.snapshot([StreamUpdate(
+            topic: try Topic("coin.coingecko.DOT"), seq: 1, time: SampleData.now, source: "coingecko",
+            value: .coin(CoinInfo(id: "polkadot", symbol: "DOT", name: "Polkadot", image: "")))]), from: "rates-fetcher")
+        await watch.look()
+        let listener = broadcast.subscribe(prices: false)
+        await watch.look()
+        broadcast.keepalive()
+        var events = listener.makeAsyncIterator()
+        #expect(await events.next() == .changed(["rates-fetcher", "coin"]))
     }
 
     /// Changes waiting for a slow listener become one event with every kind, in the first one's place; a page that
