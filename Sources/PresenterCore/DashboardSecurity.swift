@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import ServiceSupport
 import Synchronization
 
 /// How the dashboard protects itself and its readers: request size limits, security headers on every
@@ -177,15 +178,6 @@ private struct CSRFField: Decodable {
     var csrf: String?
 }
 
-/// Whether `a` equals `b`, in a time that depends on their lengths alone.
-func constantTimeEqual(_ a: String, _ b: String) -> Bool {
-    let a = Array(a.utf8), b = Array(b.utf8)
-    guard a.count == b.count else { return false }
-    var difference: UInt8 = 0
-    for index in a.indices { difference |= a[index] ^ b[index] }
-    return difference == 0
-}
-
 // MARK: Login
 
 /// The sessions of readers who logged in with the dashboard token, by the random id of their cookie;
@@ -250,8 +242,8 @@ struct LoginMiddleware<Context: RequestContext>: RouterMiddleware {
 
     private func isAuthorized(_ request: Request) -> Bool {
         if let session = request.cookies[DashboardSessions.cookie]?.value, sessions.isValid(session) { return true }
-        guard let header = request.headers[.authorization], header.hasPrefix("Bearer ") else { return false }
-        return constantTimeEqual(String(header.dropFirst("Bearer ".count)), token)
+        guard let sent = bearerToken(in: request.headers[.authorization]) else { return false }
+        return constantTimeEqual(sent, token)
     }
 }
 

@@ -64,14 +64,11 @@ public struct MetricsEndpoint: Sendable {
         Response(status: status, contentType: "text/plain; charset=utf-8", body: Array(message.utf8))
     }
 
-    /// Whether `authorization` is `Bearer <token>`, compared in a time that depends on the lengths alone.
+    /// Whether `authorization` is `Bearer <token>` (the scheme in any case), compared in a time that depends on the
+    /// lengths alone.
     static func carries(_ authorization: String?, token: String) -> Bool {
-        guard let authorization, authorization.hasPrefix("Bearer ") else { return false }
-        let sent = Array(authorization.utf8.dropFirst("Bearer ".utf8.count)), expected = Array(token.utf8)
-        guard sent.count == expected.count else { return false }
-        var difference: UInt8 = 0
-        for index in sent.indices { difference |= sent[index] ^ expected[index] }
-        return difference == 0
+        guard let sent = bearerToken(in: authorization) else { return false }
+        return constantTimeEqual(sent, token)
     }
 }
 
@@ -103,6 +100,8 @@ public struct MetricsServer: Service {
         self.bound = bound
     }
 
+    /// Listens on `settings`' address and answers each connection until graceful shutdown or cancellation; throws
+    /// ``MetricsListenError`` when it cannot listen there.
     public func run() async throws {
         let listener: NIOAsyncChannel<NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>, Never>
         do {

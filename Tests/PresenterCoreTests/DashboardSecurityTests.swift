@@ -146,6 +146,8 @@ struct DashboardSecurityTests {
 
             let bearer = try await client.execute(uri: "/api/views/coins", method: .get, headers: [.authorization: "Bearer s3cret-token"])
             #expect(bearer.status == .ok)
+            // The scheme's name is case-insensitive (RFC 7235).
+            #expect(try await client.execute(uri: "/api/views/coins", method: .get, headers: [.authorization: "bearer s3cret-token"]).status == .ok)
             #expect(try await client.execute(uri: "/health", method: .get, headers: [.authorization: "Bearer s3cret-tokeN"]).status == .unauthorized)
 
             // After a login, the next page is only a path here: never another site.

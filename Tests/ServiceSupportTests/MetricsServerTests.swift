@@ -58,12 +58,14 @@ struct MetricsServerTests {
         #expect(throws: ValidationError.self) { try bad.metricsSettings(service: "converter", environment: [:]) }
     }
 
-    /// The endpoint's answers: the text with a token or none needed, 401 with a missing or wrong one (counted),
-    /// 404 elsewhere, 405 for a POST.
+    /// The endpoint's answers: the text with a token (its scheme in any case) or none needed, 401 with a missing or
+    /// wrong one (counted), 404 elsewhere, 405 for a POST.
     @Test func answersByPathMethodAndToken() async throws {
         let registry = PrometheusCollectorRegistry()
         let endpoint = MetricsEndpoint(service: "converter", token: "s3cret", registry: registry) { Array("up 1\n".utf8) }
         #expect(await endpoint.respond(method: "GET", target: "/metrics", authorization: "Bearer s3cret").status == 200)
+        #expect(await endpoint.respond(method: "GET", target: "/metrics", authorization: "bearer s3cret").status == 200)
+        #expect(await endpoint.respond(method: "GET", target: "/metrics", authorization: "BEARER  s3cret").status == 200)
         #expect(await endpoint.respond(method: "GET", target: "/metrics?x=1", authorization: "Bearer s3cret").body == Array("up 1\n".utf8))
         let missing = await endpoint.respond(method: "GET", target: "/metrics", authorization: nil)
         #expect(missing.status == 401)
@@ -73,6 +75,20 @@ struct MetricsServerTests {
         #expect(await endpoint.respond(method: "GET", target: "/", authorization: "Bearer s3cret").status == 404)
         #expect(await endpoint.respond(method: "POST", target: "/metrics", authorization: "Bearer s3cret").status == 405)
         #expect(registry.emitToString().contains("tickwire_metrics_refused_total{service=\"converter\"} 3"))
+    }
+
+    /// A bearer token is read from its header whatever the scheme's case; another scheme, or none, has none. Secrets
+    /// compare equal only when every byte is.
+    @Test func readsBearerTokensAndComparesSecrets() {
+        #expect(bearerToken(in: "Bearer abc") == "abc")
+        #expect(bearerToken(in: "bEaReR abc.def") == "abc.def")
+        #expect(bearerToken(in: "Bearer   abc") == "abc")
+        #expect(bearerToken(in: "Basic YWxhZGRpbjpvcGVuc2VzYW1l") == nil)
+        #expect(bearerToken(in: "Bearerabc") == nil)
+        #expect(bearerToken(in: "Bearer") == nil && bearerToken(in: "Bearer ") == nil && bearerToken(in: nil) == nil)
+        #expect(constantTimeEqual("s3cret", "s3cret"))
+        #expect(!constantTimeEqual("s3cret", "s3creT") && !constantTimeEqual("s3cret", "s3cret ") && !constantTimeEqual("", "x"))
+        #expect(constantTimeEqual("", ""))
     }
 
     /// `/proc/self/statm` and `/proc/self/stat` as Linux writes them (a command name with a space and a parenthesis).
