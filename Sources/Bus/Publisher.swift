@@ -170,9 +170,10 @@ public final class Publisher: Service, Sendable {
         return seq
     }
 
-    /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out, and
-    /// publishes an envelope of type `deleted` with `null` data, numbered as the topic's next message, so
-    /// subscribers that follow the stream forget it too. A later publish on the topic starts it again.
+    /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out of
+    /// their entries (and list it, with its sequence number, in `retracted`), and publishes an envelope of type
+    /// `deleted` with `null` data, numbered as the topic's next message, so subscribers that follow the stream
+    /// forget it too. A later publish on the topic starts it again, numbered after the retraction.
     ///
     /// - Returns: the envelope's sequence number, or `nil` when the topic held no value (nothing is sent).
     @discardableResult
@@ -199,17 +200,24 @@ public final class Publisher: Service, Sendable {
         try socket.withSocket { try $0.lastEndpoint() }
     }
 
-    /// Every retained topic under `prefix` with its last envelope and sequence number.
+    /// Every retained topic under `prefix` with its last envelope and sequence number, and every other topic
+    /// under it (retracted, or published only without `retain`) with its sequence number alone, so a
+    /// subscriber reset to the snapshot takes the topic's next message, its return, as the next.
     public func snapshot(prefix: String) -> Snapshot {
-        let entries = state.withLock { state in
-            state.topics.compactMap { topic, entry -> Snapshot.Entry? in
-                guard let retained = entry.retained, topic.rawValue.hasPrefix(prefix) else { return nil }
-                // The topic's own seq, not the retained message's: messages published with `retain: false`
-                // since are covered, so a subscriber reset to this entry takes the next message as the next.
-                return Snapshot.Entry(topic: topic, seq: entry.seq, body: String(decoding: retained.body, as: UTF8.self))
+        var entries: [Snapshot.Entry] = []
+        var retracted: [Topic: UInt64] = [:]
+        state.withLock { state in
+            for (topic, entry) in state.topics where entry.seq > 0 && topic.rawValue.hasPrefix(prefix) {
+                if let retained = entry.retained {
+                    // The topic's own seq, not the retained message's: messages published with `retain: false`
+                    // since are covered, so a subscriber reset to this entry takes the next message as the next.
+                    entries.append(Snapshot.Entry(topic: topic, seq: entry.seq, body: String(decoding: retained.body, as: UTF8.self)))
+                } else {
+                    retracted[topic] = entry.seq
+                }
             }
         }
-        return Snapshot(publisher: service, instance: instance, entries: entries.sorted { $0.topic < $1.topic })
+        return Snapshot(publisher: service, instance: instance, entries: entries.sorted { $0.topic < $1.topic }, retracted: retracted)
     }
 
     /// Sends heartbeats until graceful shutdown, then closes the socket.

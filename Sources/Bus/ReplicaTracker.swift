@@ -19,10 +19,11 @@ public struct ReplicaTracker: Sendable, Equatable {
     /// An empty tracker that has seen no snapshot.
     public init() {}
 
-    /// Starts over from a snapshot: its entries' sequence numbers become the state.
-    public mutating func reset(instance: String, entries: [Snapshot.Entry]) {
+    /// Starts over from a snapshot: its entries' sequence numbers, and those of the topics it lists as
+    /// `retracted` (no value, but numbered: their next message follows on), become the state.
+    public mutating func reset(instance: String, entries: [Snapshot.Entry], retracted: [Topic: UInt64] = [:]) {
         self.instance = instance
-        seqs = Dictionary(entries.map { ($0.topic, $0.seq) }, uniquingKeysWith: max)
+        seqs = Dictionary(entries.map { ($0.topic, $0.seq) }, uniquingKeysWith: max).merging(retracted, uniquingKeysWith: max)
     }
 
     /// The verdict on `message`, recording it when it is to be applied.

@@ -339,17 +339,22 @@ public final class Subscriber: Service, Sendable {
     private func synchronize(_ tracker: inout ReplicaTracker) async -> Bool {
         do {
             var entries: [Snapshot.Entry] = []
+            var retracted: [Topic: UInt64] = [:]
             var publisher = "", instance = ""
             for prefix in prefixes {
                 let snapshot = try await fetchSnapshot(prefix)
                 publisher = snapshot.publisher
                 instance = snapshot.instance
                 entries += snapshot.entries
+                retracted.merge(snapshot.retracted, uniquingKeysWith: max)
             }
-            let messages = entries.compactMap { entry in
+            // Retracted topics are not values: only their sequence numbers are kept, so that their return, numbered
+            // after the retraction, is the next message and not a gap. (Of overlapping prefixes' snapshots, a
+            // value a later one saw retracted is gone.)
+            let messages = entries.filter { entry in retracted[entry.topic].map { $0 < entry.seq } ?? true }.compactMap { entry in
                 parse([Data(entry.topic.rawValue.utf8), Data(entry.body.utf8)])
             }
-            tracker.reset(instance: instance, entries: entries)
+            tracker.reset(instance: instance, entries: entries, retracted: retracted)
             logger.debug("synchronized", metadata: ["endpoint": "\(endpoint)", "topics": "\(messages.count)"])
             report(.snapshot(publisher: publisher, instance: instance, messages: messages))
             return true

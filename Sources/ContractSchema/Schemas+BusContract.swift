@@ -46,10 +46,13 @@ extension Snapshot.Entry: JSONSchemaDescribable {
 
 extension Snapshot: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("A publisher's last values: the answer to the `snapshot` method (Clone pattern). Each entry is exactly what the stream would carry: its topic, and the envelope JSON as text, with the sequence number it stands at.", [
+        .object("A publisher's last values: the answer to the `snapshot` method (Clone pattern). Each entry is exactly what the stream would carry: its topic, and the envelope JSON as text, with the sequence number it stands at. The topics it holds no value of (retracted) are in `retracted` with their sequence numbers, so a subscriber takes their next message without seeing a gap.", [
             "publisher": .required(.string, "The publishing service."),
             "instance": .required(.string, "The publisher's run identity."),
             "entries": .required(.array(.ref(Snapshot.Entry.self)), "The topics, sorted."),
+            "retracted": .optional(
+                .map(.integer(minimum: 1)),
+                "The topics under the prefix the publisher numbers but holds no value of (retracted, or only ever published without retain), keyed by topic, each with the sequence number it stands at: a subscriber holds no value of them and takes seq + 1 as their next message. Left out when empty; a reader reads a missing one as empty."),
         ])
     }
 }

@@ -39,7 +39,8 @@ private actor Retractions {
 
 @Suite("Retraction: the Clone pattern's delete")
 struct RetractionTests {
-    /// A retracted topic leaves the snapshot; its sequence goes on, so the topic can come back.
+    /// A retracted topic leaves the snapshot's entries for its `retracted` topics, with its seq; its sequence goes on,
+    /// so the topic can come back.
     @Test func retractDropsTheRetainedValue() async throws {
         let context = try ZMQContext()
         let publisher = try Publisher(context: context, service: "feed", endpoints: [ipcEndpoint()], logger: testLogger)
@@ -49,10 +50,13 @@ struct RetractionTests {
         #expect(try publisher.publish(Price(symbol: "BTC", price: "1"), on: Topic("quote.test.BTC-USD")) == 1)
         #expect(try publisher.retract(topic) == 2)
         #expect(publisher.snapshot(prefix: "quote.").entries.map(\.topic.rawValue) == ["quote.test.BTC-USD"])
+        #expect(publisher.snapshot(prefix: "quote.").retracted == [topic: 2])
+        #expect(publisher.snapshot(prefix: "quote.test.BTC").retracted == [:], "only topics under the prefix")
         #expect(try publisher.retract(topic) == nil, "a second retraction sends nothing")
         // The same value again is published (nothing is kept to compare with), numbered after the retraction.
         #expect(try publisher.publish(Price(symbol: "DOT", price: "8.29"), on: topic, onlyIfChanged: true) == 3)
         #expect(publisher.snapshot(prefix: "quote.test.DOT").entries.map(\.seq) == [3])
+        #expect(publisher.snapshot(prefix: "quote.").retracted == [:], "back: a value again")
         await publisher.close()
     }
 
@@ -89,7 +93,59 @@ struct RetractionTests {
         #expect(await early.wait(for: ["quote.test.DOT-USD": "8.30", "quote.test.BTC-USD": "42632"]))
         #expect(await late.wait(for: ["quote.test.DOT-USD": "8.30", "quote.test.BTC-USD": "42632"]))
         #expect(await early.snapshots == 1, "the return follows the retraction's seq: no gap, no re-synchronisation")
+        #expect(await late.snapshots == 1, "the late snapshot carried the retracted topic's seq: its return is no gap")
         (tasks + lateTasks).forEach { $0.cancel() }
         service.stop()
+    }
+
+    /// A tracker reset to a snapshot's retracted topics takes a topic's return as its next message, and holds no value
+    /// of it until then.
+    @Test func trackerSeedsRetractedTopics() throws {
+        let dot = try Topic("quote.test.DOT-USD")
+        func message(_ seq: UInt64) throws -> BusMessage {
+            try BusMessage(topic: dot.rawValue, body: Data(#"{"type":"quote","seq":\#(seq),"time":"2026-11-26T06:30:12.481Z","source":"s","data":{}}"#.utf8))
+        }
+        var tracker = ReplicaTracker()
+        tracker.reset(instance: "a", entries: [], retracted: [dot: 7])
+        #expect(tracker.seq(of: dot) == 7)
+        #expect(tracker.check(try message(7)) == .stale, "the retraction itself, already covered")
+        #expect(tracker.check(try message(8)) == .apply)
+        tracker.reset(instance: "a", entries: [.init(topic: dot, seq: 9, body: "{}")], retracted: [dot: 8])
+        #expect(tracker.seq(of: dot) == 9, "of an entry and a retraction of one topic, the newer counts")
+        tracker.reset(instance: "a", entries: [])
+        #expect(tracker.check(try message(9)) == .gap(expected: 1, received: 9), "without the retracted seqs, as before")
+    }
+
+    /// `retracted` is an additive member: written as an object keyed by topic (sorted) only when there is one, read
+    /// as empty when missing or null, ignored by a reader that knows only the older members, and a key that is not a
+    /// topic is refused. The same with the wire coders and Foundation's.
+    @Test func retractedIsAnAdditiveMember() throws {
+        let snapshot = Snapshot(
+            publisher: "converter", instance: "i-1", entries: [],
+            retracted: [try Topic("price.DOT.USD"): 12, try Topic("price.DOT.EUR"): 11])
+        let written = #"{"publisher":"converter","instance":"i-1","entries":[],"retracted":{"price.DOT.EUR":11,"price.DOT.USD":12}}"#
+        #expect(String(decoding: try Wire.encode(snapshot), as: UTF8.self) == written)
+        #expect(String(decoding: try Wire.encode(Snapshot(publisher: "converter", instance: "i-1", entries: [])), as: UTF8.self)
+            == #"{"publisher":"converter","instance":"i-1","entries":[]}"#)
+
+        /// What a reader written before `retracted` decodes.
+        struct OlderSnapshot: Decodable, Equatable {
+            var publisher: String
+            var instance: String
+            var entries: [Snapshot.Entry]
+        }
+        let older = #"{"publisher":"converter","instance":"i-1","entries":[]}"#
+        let bad = #"{"publisher":"converter","instance":"i-1","entries":[],"retracted":{"price..USD":3}}"#
+        let decoders: [(String, (Data) throws -> Snapshot)] = [
+            ("wire", { try Wire.decode(Snapshot.self, from: $0) }), ("Foundation", { try JSONDecoder().decode(Snapshot.self, from: $0) }),
+        ]
+        for (name, decode) in decoders {
+            #expect(try decode(Data(written.utf8)) == snapshot, "\(name)")
+            #expect(try decode(Data(older.utf8)).retracted == [:], "\(name): an older publisher's snapshot")
+            #expect(try decode(Data(#"{"publisher":"p","instance":"i","entries":[],"retracted":null}"#.utf8)).retracted == [:], "\(name)")
+            #expect(throws: DecodingError.self, "\(name)") { try decode(Data(bad.utf8)) }
+        }
+        #expect(try Wire.decode(OlderSnapshot.self, from: Data(written.utf8)) == OlderSnapshot(publisher: "converter", instance: "i-1", entries: []))
+        #expect(try JSONDecoder().decode(OlderSnapshot.self, from: Data(written.utf8)).instance == "i-1")
     }
 }
