@@ -201,6 +201,19 @@ class ReadingTests(unittest.TestCase):
         self.assertEqual(envelope.data.price, decimal.Decimal("653697.15144300"))
         self.assertIsNone(envelope.data.quote_time)
 
+    def test_a_snapshots_retracted_topics(self):
+        answer = {"publisher": "converter", "instance": "i-1", "entries": [],
+                  "retracted": {"price.DOT.EUR": 11, "price.DOT.USD": 12}}
+        snapshot = Snapshot.from_json(answer)
+        self.assertEqual(dict(snapshot.retracted), {"price.DOT.EUR": 11, "price.DOT.USD": 12})
+        with self.assertRaises(TypeError):
+            snapshot.retracted["price.DOT.USD"] = 13  # read-only, as the message is frozen
+        older = Snapshot.from_json({"publisher": "converter", "instance": "i-1", "entries": []})
+        self.assertEqual(dict(older.retracted), {}, "an older publisher's snapshot has no retracted topics")
+        with self.assertRaises(MessageError) as refused:
+            Snapshot.from_json({**answer, "retracted": {"price.DOT.USD": "12"}})
+        self.assertEqual(refused.exception.path, "Snapshot.retracted.price.DOT.USD")
+
     def test_a_missing_version_reads_as_1(self):
         self.assertEqual(Envelope.from_json(self.envelope()).version, 1)
 
@@ -278,7 +291,7 @@ class SchemaTests(unittest.TestCase):
                 required = set()
                 for field in dataclasses.fields(kind):
                     name, hint = tickwire.wire_name(field.name), hints[field.name]
-                    if field.default is dataclasses.MISSING:
+                    if field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
                         required.add(name)
                     reference = properties[name].get("$ref", "")
                     if reference.endswith("/Money"):

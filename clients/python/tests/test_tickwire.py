@@ -46,6 +46,7 @@ class FakePublisher(threading.Thread):
         self.commands, self.stopping, self.ready = queue.Queue(), threading.Event(), threading.Event()
         self.silent_until = 0.0
         self.beats = 0
+        self.retracted, self.lists_retracted = {}, True
 
     def do(self, command):
         """Runs `command(pub_socket)` on the publisher's thread and waits for it."""
@@ -59,8 +60,20 @@ class FakePublisher(threading.Thread):
 
         def command(pub):
             self.topics[topic] = (seq, body)
+            self.retracted.pop(topic, None)
             if send:
                 pub.send_multipart([topic.encode(), body.encode()])
+        self.do(command)
+
+    def retract(self, topic, seq):
+        """Retracts `topic` at `seq`: sends a `deleted` envelope and keeps only the seq (listed in snapshots'
+        `retracted` unless `lists_retracted` is False, as an older publisher)."""
+        body = dumps(envelope(seq, None, "deleted"))
+
+        def command(pub):
+            self.topics.pop(topic, None)
+            self.retracted[topic] = seq
+            pub.send_multipart([topic.encode(), body.encode()])
         self.do(command)
 
     def send_raw(self, frames):
@@ -113,8 +126,11 @@ class FakePublisher(threading.Thread):
         if method == "snapshot":
             entries = [{"topic": topic, "seq": seq, "body": body} for topic, (seq, body) in sorted(self.topics.items())
                        if topic.startswith(params.get("prefix", ""))]
-            reply = {"jsonrpc": "2.0", "id": request["id"],
-                     "result": {"publisher": "fake", "instance": self.instance, "entries": entries}}
+            result = {"publisher": "fake", "instance": self.instance, "entries": entries}
+            retracted = {topic: seq for topic, seq in sorted(self.retracted.items()) if topic.startswith(params.get("prefix", ""))}
+            if retracted and self.lists_retracted:
+                result["retracted"] = retracted
+            reply = {"jsonrpc": "2.0", "id": request["id"], "result": result}
         elif method == "echo":
             reply = {"jsonrpc": "2.0", "id": request["id"], "result": params}
         else:
@@ -184,6 +200,42 @@ class FakePublisherTests(unittest.TestCase):
         self.assertEqual((self.subscriber.gaps, self.subscriber.resyncs), (1, 1))
         self.fake.publish("price.BTC.USD", 5, {"price": "5"})
         self.assertEqual(take(self.subscriber, 1)[0][1]["seq"], 5)
+
+    def late_subscriber(self):
+        """A second subscriber of the fake publisher, synchronized: its snapshot holds price.BTC.USD alone."""
+        late = Subscriber(self.fake.pub_endpoint, self.fake.rep_endpoint, ["price."], heartbeat_timeout=1.0,
+                          client=Client(self.fake.rep_endpoint, timeout=0.5, retries=1))
+        self.addCleanup(late.close)
+        self.assertEqual([topic for topic, _ in take(late, 1)], ["price.BTC.USD"])
+        return late
+
+    def test_a_retracted_topic_returns_without_a_gap_after_a_late_snapshot(self):
+        self.synchronized()
+        self.fake.publish("price.ETH.USD", 1, {"price": "3"})
+        self.fake.retract("price.ETH.USD", 2)
+        [(_, added), (topic, removed)] = take(self.subscriber, 2)
+        self.assertEqual((added["seq"], topic, removed["type"], removed["seq"], removed["data"]),
+                         (1, "price.ETH.USD", "deleted", 2, None))
+        late = self.late_subscriber()
+        self.assertEqual((set(late.state), late.seqs), ({"price.BTC.USD"}, {"price.BTC.USD": 1, "price.ETH.USD": 2}))
+        self.fake.publish("price.ETH.USD", 3, {"price": "3.5"})
+        for subscriber in (self.subscriber, late):
+            [(topic, back)] = take(subscriber, 1)
+            self.assertEqual((topic, back["seq"], back["data"]["price"]), ("price.ETH.USD", 3, "3.5"))
+            self.assertEqual((subscriber.snapshots, subscriber.gaps, subscriber.resyncs), (1, 0, 0))
+            self.assertEqual(subscriber.seqs, {"price.BTC.USD": 1, "price.ETH.USD": 3})
+
+    def test_a_snapshot_without_retracted_reads_as_none(self):
+        self.synchronized()
+        self.fake.lists_retracted = False  # an older publisher: its snapshots have no `retracted`
+        self.fake.publish("price.ETH.USD", 1, {"price": "3"})
+        self.fake.retract("price.ETH.USD", 2)
+        late = self.late_subscriber()
+        self.assertEqual(late.seqs, {"price.BTC.USD": 1})
+        self.fake.publish("price.ETH.USD", 3, {"price": "3.5"})
+        # Seq 3 of a topic held at 0 is a gap: the value comes with a new snapshot, as before `retracted`.
+        self.assertEqual([(topic, env["seq"]) for topic, env in take(late, 1)], [("price.BTC.USD", 1), ("price.ETH.USD", 3)])
+        self.assertEqual((late.gaps, late.resyncs), (1, 1))
 
     def test_new_instance_resyncs(self):
         self.synchronized()

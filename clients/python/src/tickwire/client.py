@@ -200,6 +200,8 @@ class Subscriber:
 
     A retraction (an envelope of type `deleted` with null data, docs/protocol.md "Retractions")
     removes its topic from `state` and is yielded like an update: `envelope["data"]` is then None.
+    A snapshot's `retracted` topics (no value, only the seq each stands at) are in `seqs` but not
+    in `state`, so a retracted topic's return is its next message, not a gap.
 
     Attributes: `state` (topic -> envelope dict), `seqs` (topic -> seq), `instance`, and the
     counters `snapshots`, `resyncs` (snapshots after the first), `gaps`, `malformed`.
@@ -285,8 +287,10 @@ class Subscriber:
             return []
         state: dict[str, dict[str, JSON]] = {}
         seqs: dict[str, int] = {}
+        retracted: dict[str, int] = {}
         for result in results:
-            if not isinstance(result, dict) or not isinstance(result.get("entries"), list):
+            if not isinstance(result, dict) or not isinstance(result.get("entries"), list) \
+                    or not isinstance(result.get("retracted", {}), (dict, type(None))):
                 self.malformed += 1
                 self._next_attempt = time.monotonic() + 1.0
                 return []
@@ -300,6 +304,17 @@ class Subscriber:
                     continue
                 if seq >= seqs.get(topic, 0):
                     state[topic], seqs[topic] = envelope, seq
+            # Topics the publisher holds no value of (retracted), with the seq each stands at: missing from an older
+            # publisher's snapshot. Only their seqs are kept, so a topic's return is the next message, not a gap.
+            for topic, seq in (result.get("retracted") or {}).items():
+                if not isinstance(seq, int) or isinstance(seq, bool) or seq < 1:
+                    self.malformed += 1
+                    continue
+                retracted[topic] = max(seq, retracted.get(topic, 0))
+        for topic, seq in retracted.items():
+            if seq >= seqs.get(topic, 0):
+                state.pop(topic, None)  # of overlapping prefixes' snapshots, a later one saw the value retracted
+                seqs[topic] = seq
         self.state, self.seqs = state, seqs
         self.resyncs += 1 if self.snapshots else 0
         self.snapshots += 1

@@ -129,7 +129,7 @@ class Message:
             name = wire_name(field.name)
             if name in value:
                 arguments[field.name] = _decode(hints[field.name], value[name], f"{path}.{name}")
-            elif field.default is dataclasses.MISSING:
+            elif field.default is dataclasses.MISSING and field.default_factory is dataclasses.MISSING:
                 raise MessageError(f"{path}.{name}", "missing")
         return cls(**arguments)
 
@@ -396,10 +396,12 @@ class SnapshotEntry(Message):
 
 @dataclasses.dataclass(frozen=True)
 class Snapshot(Message):
-    """Every publisher's `snapshot`: its last value of each topic under the prefix."""
+    """Every publisher's `snapshot`: its last value of each topic under the prefix, and in `retracted` the topics
+    it holds no value of (retracted) with the seq each stands at; empty when the publisher sent none (an older one)."""
     publisher: str
     instance: str
     entries: tuple[SnapshotEntry, ...]
+    retracted: Mapping[str, int] = dataclasses.field(default_factory=lambda: types.MappingProxyType({}))
 
 
 @dataclasses.dataclass(frozen=True)
