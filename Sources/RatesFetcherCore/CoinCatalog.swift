@@ -8,24 +8,33 @@ import TickwireContract
 actor CoinCatalog {
     private let coingecko: CoinGeckoClient
     private var cached: (coins: [CoinGeckoCoin], fetched: ContinuousClock.Instant)?
+    /// The download under way: callers that miss the cache meanwhile wait for it rather than download the list again.
+    private var loading: Task<[CoinGeckoCoin], any Error>?
     private var top: (coins: [KnownCoin], fetched: ContinuousClock.Instant)?
+    private var loadingTop: Task<[KnownCoin]?, Never>?
     private let lifetime: Duration = .seconds(3600)
 
     init(coingecko: CoinGeckoClient) {
         self.coingecko = coingecko
     }
 
-    /// Every listed coin.
+    /// Every listed coin: downloaded once however many callers miss the cache at once; a failed download is not
+    /// kept, so the next call tries again.
     func list() async throws -> [CoinGeckoCoin] {
         if let cached, ContinuousClock.now - cached.fetched < lifetime { return cached.coins }
-        let coins: [CoinGeckoCoin]
+        let task = loading ?? Task { [coingecko] in try await coingecko.coinList() }
+        loading = task
         do {
-            coins = try await coingecko.coinList()
+            let coins = try await task.value
+            if loading == task {
+                cached = (coins, ContinuousClock.now)
+                loading = nil
+            }
+            return coins
         } catch {
+            if loading == task { loading = nil }
             throw RPCError.unavailable("CoinGecko's coin list could not be had: \(error)")
         }
-        cached = (coins, ContinuousClock.now)
-        return coins
     }
 
     /// The coin `text` names: the one with that id, else the one with that symbol, else the one with that name
@@ -71,13 +80,21 @@ actor CoinCatalog {
         return (exact + prefixed + containing).filter { seen.insert($0.id).inserted }.prefix(limit).map(Self.known)
     }
 
-    /// CoinGecko's top coins by market cap, kept as long as the list; nil when they could not be had.
+    /// CoinGecko's top coins by market cap, kept as long as the list, and fetched once for callers that miss at
+    /// once; nil (and not kept) when they could not be had.
     private func topCoins() async -> [KnownCoin]? {
         if let top, ContinuousClock.now - top.fetched < lifetime { return top.coins }
-        guard let markets = try? await coingecko.markets([], "usd") else { return nil }
-        let coins = markets.sorted { ($0.quote.marketCapRank ?? .max) < ($1.quote.marketCapRank ?? .max) }
-            .map { KnownCoin(id: $0.coin.id, symbol: $0.coin.symbol.uppercased(), name: $0.coin.name) }
-        top = (coins, ContinuousClock.now)
+        let task = loadingTop ?? Task { [coingecko] in
+            guard let markets = try? await coingecko.markets([], "usd") else { return nil }
+            return markets.sorted { ($0.quote.marketCapRank ?? .max) < ($1.quote.marketCapRank ?? .max) }
+                .map { KnownCoin(id: $0.coin.id, symbol: $0.coin.symbol.uppercased(), name: $0.coin.name) }
+        }
+        loadingTop = task
+        let coins = await task.value
+        if loadingTop == task {
+            if let coins { top = (coins, ContinuousClock.now) }
+            loadingTop = nil
+        }
         return coins
     }
 

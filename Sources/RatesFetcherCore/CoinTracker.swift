@@ -4,7 +4,8 @@ import Market
 import TickwireContract
 
 /// The CoinGecko coins rates-fetcher polls: the one owner of the list, which it saves, when given a file, on
-/// every change (`{"coins": [{"id", "symbol", "name"}]}`, written atomically), so the list outlives a restart.
+/// every change (`{"coins": [{"id", "symbol", "name"}]}`, replaced durably: see ``DurableFile``), so the list
+/// outlives a restart, and a power loss leaves the old list or the new one.
 public actor CoinTracker {
     /// The coins tracked, in the order they were added.
     public private(set) var coins: [KnownCoin]
@@ -47,8 +48,14 @@ public actor CoinTracker {
     }
 
     /// Adds `coin`; `false` when it was already tracked. Saved before it counts: a list that cannot be saved is not changed.
+    /// A coin whose symbol cannot form a topic's key, or that another tracked coin has, is an invalid-params error:
+    /// topics are keyed by symbol (`quote.coingecko.<SYMBOL>-USD`), so the coin could not be published, or two
+    /// coins would take turns on one topic.
     public func add(_ coin: KnownCoin) throws -> Bool {
         guard !coins.contains(where: { $0.id == coin.id }) else { return false }
+        if let symbol = coin.symbol {
+            try Self.checkSymbol(symbol, of: coin.id, besides: coins)
+        }
         try save(coins + [coin])
         return true
     }
@@ -75,12 +82,29 @@ public actor CoinTracker {
                 try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(SavedList(coins: list)).write(to: file, options: .atomic)
+                try DurableFile.replace(file, with: encoder.encode(SavedList(coins: list)))
             } catch {
-                throw RPCError.unavailable("the coin list could not be saved to \(file.path): \(error.localizedDescription)")
+                throw RPCError.unavailable("the coin list could not be saved to \(file.path): \((error as? DurableFileError)?.description ?? error.localizedDescription)")
             }
         }
         coins = list
+    }
+
+    /// Throws invalid params unless `symbol`, the symbol of the coin with `id`, can key its topics and is no other
+    /// coin's of `tracked`.
+    private static func checkSymbol(_ symbol: String, of id: String, besides tracked: [KnownCoin]) throws {
+        let key = symbol.uppercased()
+        do {
+            _ = try FeedJobs.coinTopic(symbol: key)
+        } catch {
+            throw RPCError.invalidParams(
+                "cannot track \"\(id)\": its symbol \"\(symbol)\" cannot key a topic, which takes letters, digits, - and _ only")
+        }
+        if let other = tracked.first(where: { $0.symbol?.uppercased() == key }) {
+            throw RPCError.invalidParams(
+                "cannot track \"\(id)\": \"\(other.id)\" is tracked with the same symbol \(key), and topics are keyed by symbol "
+                    + "(quote.coingecko.\(key)-USD); remove \"\(other.id)\" first to track \"\(id)\" instead")
+        }
     }
 
     private static func unique(_ list: [KnownCoin]) -> [KnownCoin] {

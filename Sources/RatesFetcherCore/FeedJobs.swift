@@ -1,6 +1,8 @@
 import Bus
 import Feeds
+import Logging
 import Market
+import Metrics
 import TickwireContract
 import Money
 
@@ -21,18 +23,22 @@ public struct Publication: Sendable {
 }
 
 /// What each feed publishes, as pure functions from its client's answers to publications.
-/// A job either fetches everything it needs or throws: there are no half-published polls.
+/// A job either fetches everything it needs or throws: there are no half-published polls. (A CoinGecko coin that
+/// cannot be published at all is skipped, logged and counted, so one odd coin does not stop the others.)
 public enum FeedJobs {
     /// The job of `feed` with the clients of `environment`, CoinGecko polling a fixed list of coins.
-    public static func job(_ feed: Feed, _ environment: FetcherEnvironment, coinIDs: [String]) -> @Sendable () async throws -> [Publication] {
-        job(feed, environment, coins: { coinIDs })
+    public static func job(
+        _ feed: Feed, _ environment: FetcherEnvironment, coinIDs: [String], logger: Logger = Logger(label: "tickwire.rates-fetcher")
+    ) -> @Sendable () async throws -> [Publication] {
+        job(feed, environment, logger: logger, coins: { coinIDs })
     }
 
     /// The job of `feed` with the clients of `environment`; CoinGecko's polls the coins `coins` names at each
-    /// poll, hands what it fetched to `polled`, and publishes only the coins still listed when the answer came.
+    /// poll, hands what it fetched to `polled`, and publishes only the coins still listed when the answer came,
+    /// skipping (logged on `logger` and counted) those ``coingecko(_:skipping:)`` cannot publish.
     /// An empty list publishes nothing (CoinGecko would answer its top coins).
     public static func job(
-        _ feed: Feed, _ environment: FetcherEnvironment, coins: @escaping @Sendable () async -> [String],
+        _ feed: Feed, _ environment: FetcherEnvironment, logger: Logger, coins: @escaping @Sendable () async -> [String],
         polled: @escaping @Sendable ([CoinMarket]) async -> Void = { _ in }
     ) -> @Sendable () async throws -> [Publication] {
         switch feed {
@@ -52,8 +58,14 @@ public enum FeedJobs {
                 guard !ids.isEmpty else { return [] }
                 let markets = try await environment.coingecko.markets(ids, "usd")
                 await polled(markets)
-                let current = Set(await coins())
-                return try coingecko(markets.filter { current.contains($0.coin.id) })
+                // In the list's order, so of two coins with one symbol the one tracked first is published.
+                let current = await coins()
+                let tracked = current.flatMap { id in markets.filter { $0.coin.id == id } }
+                return coingecko(tracked) { market, reason in
+                    Counter(label: "tickwire_feed_skipped_total", dimensions: [("feed", Feed.coingecko.rawValue)]).increment()
+                    logger.warning("coin skipped; the other coins are published", metadata: [
+                        "feed": "\(Feed.coingecko.rawValue)", "coin": "\(market.coin.id)", "reason": "\(reason)"])
+                }
             }
         case .gnb:
             return {
@@ -81,12 +93,36 @@ public enum FeedJobs {
         try rates.rates.map { Publication($0, on: try Topics.rate(source: rates.source, from: $0.from, to: $0.to)) }
     }
 
-    /// `quote.coingecko.<SYMBOL>-USD` and `coin.coingecko.<SYMBOL>` for each coin.
-    public static func coingecko(_ markets: [CoinMarket]) throws -> [Publication] {
-        try markets.flatMap { market in
-            [Publication(market.quote, on: try Topics.quote(feed: "coingecko", market: market.quote.market)),
-             Publication(market.coin, on: try Topics.coin(feed: "coingecko", symbol: market.coin.symbol.uppercased()))]
+    /// `quote.coingecko.<SYMBOL>-USD` and `coin.coingecko.<SYMBOL>` for each coin. A coin whose symbol cannot
+    /// form a topic, or whose symbol an earlier coin has, is handed to `skip` with why, and the others are published.
+    public static func coingecko(_ markets: [CoinMarket], skipping skip: (CoinMarket, String) -> Void) -> [Publication] {
+        var symbols: [String: String] = [:]
+        return markets.flatMap { market -> [Publication] in
+            let symbol = market.coin.symbol.uppercased()
+            if let other = symbols[symbol] {
+                skip(market, "\"\(other)\" has the same symbol \(symbol), and topics are keyed by symbol")
+                return []
+            }
+            do {
+                let coin = try coinTopic(symbol: symbol)
+                let quote = try Topics.quote(feed: Feed.coingecko.rawValue, market: market.quote.market)
+                symbols[symbol] = market.coin.id
+                return [Publication(market.quote, on: quote), Publication(market.coin, on: coin)]
+            } catch {
+                skip(market, "its symbol \"\(market.coin.symbol)\" cannot form a topic: \(error)")
+                return []
+            }
         }
+    }
+
+    /// `coin.coingecko.<SYMBOL>`, the topic of a CoinGecko coin with `symbol`, whose quote is then
+    /// `quote.coingecko.<SYMBOL>-USD`; throws unless the symbol is one topic component: letters, digits, `-` and
+    /// `_` (CoinGecko lists symbols with `.`, `+` and more). A `.` would pass the grammar as a separator, but then
+    /// `coin.coingecko.USDC.E` and `quote.coingecko.USDC.E-USD` would not be keyed by one symbol.
+    public static func coinTopic(symbol: String) throws -> StreamTopic<CoinInfo> {
+        let key = symbol.uppercased()
+        guard !key.contains(".") else { throw BusError.invalidTopic("coin.\(Feed.coingecko.rawValue).\(key)") }
+        return try Topics.coin(feed: Feed.coingecko.rawValue, symbol: key)
     }
 
     /// `rate.gnb.<FROM>-<TO>` for each rate and `transactions.gnb` with every transaction.

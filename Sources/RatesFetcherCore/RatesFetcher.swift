@@ -51,7 +51,7 @@ public enum RatesFetcher {
         let pollers = Feed.allCases.map { feed in
             FeedPoller(
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
-                job: FeedJobs.job(feed, environment, coins: { await coins.ids }, polled: { await coins.learn($0) }))
+                job: FeedJobs.job(feed, environment, logger: runtime.logger, coins: { await coins.ids }, polled: { await coins.learn($0) }))
         }
         let standard = runtime.standardMethods(publisher: publisher) {
             var upstreams: [String: String] = [:]
@@ -97,7 +97,8 @@ public enum RatesFetcher {
 
     /// `coins.list`, `coins.known`, `coins.add` (checked against CoinGecko's list, then polled at once) and
     /// `coins.remove` (no longer polled, its CoinGecko topics retracted). Both changes are idempotent: adding a
-    /// tracked coin or removing an untracked one answers `changed: false`.
+    /// tracked coin or removing an untracked one answers `changed: false`. A coin whose symbol cannot form a topic,
+    /// or that another tracked coin has, is not added; a `coin` longer than ``maxCoinLength`` is refused.
     private static func registerCoins(
         in methods: inout RPCMethods, coins: CoinTracker, catalog: CoinCatalog, poller: FeedPoller?, publisher: Publisher
     ) {
@@ -106,6 +107,9 @@ public enum RatesFetcher {
         // A tracked coin by its id, symbol or name; else whatever CoinGecko's list calls so (for a removal: a coin
         // tracked by id whose symbol no poll has brought yet, or one not tracked, and then nothing changes).
         let lookUp: @Sendable (String) async throws -> KnownCoin = { text in
+            guard text.count <= maxCoinLength else {
+                throw RPCError.invalidParams("coin must be at most \(maxCoinLength) characters (a CoinGecko id, symbol or name), got \(text.count)")
+            }
             if let tracked = await coins.tracked(matching: text) { return tracked }
             return try await catalog.resolve(text)
         }
@@ -130,6 +134,9 @@ public enum RatesFetcher {
             return CoinsChange(coin: coin, changed: changed, coins: await coins.coins)
         }
     }
+
+    /// The longest `coin` text `coins.add` and `coins.remove` take: longer than any CoinGecko id, symbol or name.
+    static let maxCoinLength = 100
 
     /// Retracts CoinGecko's `coin.coingecko.<SYMBOL>` of the coin with `id` and its `quote.coingecko.<SYMBOL>-*`;
     /// other feeds' quotes of the symbol (Bitso's BTC-MXN) stay.

@@ -8,14 +8,14 @@ import Testing
 import TickwireContract
 
 /// A fresh temporary state directory.
-private func stateDirectory() throws -> URL {
+func stateDirectory() throws -> URL {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-coins-\(UUID().uuidString.prefix(8))")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return folder
 }
 
 /// rates-fetcher's methods over the test feeds, in process: its pollers, its coin list and its publisher.
-private struct Fetcher {
+struct Fetcher {
     let bus: TestPublisher
     let coins: CoinTracker
     let pollers: [FeedPoller]
@@ -28,7 +28,7 @@ private struct Fetcher {
         pollers = Feed.allCases.map { feed in
             FeedPoller(
                 feed: feed, period: .seconds(3600), publisher: bus.publisher, logger: quietLogger,
-                job: FeedJobs.job(feed, environment, coins: { await coins.ids }, polled: { await coins.learn($0) }))
+                job: FeedJobs.job(feed, environment, logger: quietLogger, coins: { await coins.ids }, polled: { await coins.learn($0) }))
         }
         rpc = LocalRPC(RatesFetcher.methods(
             pollers: pollers, environment: environment, publisher: bus.publisher, standard: RPCMethods(), coins: coins))
@@ -41,7 +41,7 @@ private struct Fetcher {
 }
 
 /// The JSON-RPC error a call failed with.
-private func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
+func rpcError(_ body: () async throws -> some Any) async -> RPCError? {
     do {
         _ = try await body()
         return nil

@@ -44,6 +44,31 @@ struct FeedJobsTests {
         #expect(try await topics(.coingecko, coinIDs: ["litecoin"]).isEmpty)
     }
 
+    /// A coin whose symbol is not one topic component (`.`, `+`), or whose symbol an earlier coin has, is handed to
+    /// `skip` with why; the other coins are published.
+    @Test func coingeckoSkipsWhatItCannotPublish() async throws {
+        let recorded = try await CoinGeckoClient.test.markets(["bitcoin", "ethereum"], "usd")
+        #expect(recorded.map(\.coin.id) == ["bitcoin", "ethereum"])
+        func copy(_ market: CoinMarket, id: String, symbol: String) -> CoinMarket {
+            var copy = market
+            copy.coin.id = id
+            copy.coin.symbol = symbol
+            copy.quote.market = MarketPair(base: symbol, quote: "USD")
+            return copy
+        }
+        let odd = [copy(recorded[1], id: "bridged-usdc-e", symbol: "USDC.E"), copy(recorded[1], id: "usd-plus", symbol: "USD+"),
+                   copy(recorded[0], id: "batcat", symbol: "BTC")]
+        var skipped: [String] = []
+        let publications = FeedJobs.coingecko(recorded + odd) { market, reason in skipped.append("\(market.coin.id): \(reason)") }
+        #expect(publications.map(\.topic.rawValue) == [
+            "quote.coingecko.BTC-USD", "coin.coingecko.BTC", "quote.coingecko.ETH-USD", "coin.coingecko.ETH"])
+        #expect(skipped == [
+            "bridged-usdc-e: its symbol \"USDC.E\" cannot form a topic: invalid topic \"coin.coingecko.USDC.E\": expected kind.source.KEY of letters, digits, - and _",
+            "usd-plus: its symbol \"USD+\" cannot form a topic: invalid topic \"coin.coingecko.USD+\": expected kind.source.KEY of letters, digits, - and _",
+            "batcat: \"bitcoin\" has the same symbol BTC, and topics are keyed by symbol",
+        ])
+    }
+
     /// GNB publishes its four rates as given and all transactions on one topic.
     @Test func gnb() async throws {
         #expect(try await topics(.gnb) == ["rate.gnb.EUR-USD", "rate.gnb.CAD-EUR", "rate.gnb.USD-EUR", "rate.gnb.EUR-CAD", "transactions.gnb"])
