@@ -98,7 +98,7 @@ public actor CoinTracker {
             _ = try FeedJobs.coinTopic(symbol: key)
         } catch {
             throw RPCError.invalidParams(
-                "cannot track \"\(id)\": its symbol \"\(symbol)\" cannot key a topic, which takes letters, digits, - and _ only")
+                "cannot track \"\(id)\": its symbol \"\(symbol)\" cannot key a topic, which takes letters, digits and _ only")
         }
         if let other = tracked.first(where: { $0.symbol?.uppercased() == key }) {
             throw RPCError.invalidParams(

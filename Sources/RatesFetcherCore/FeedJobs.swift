@@ -116,12 +116,13 @@ public enum FeedJobs {
     }
 
     /// `coin.coingecko.<SYMBOL>`, the topic of a CoinGecko coin with `symbol`, whose quote is then
-    /// `quote.coingecko.<SYMBOL>-USD`; throws unless the symbol is one topic component: letters, digits, `-` and
-    /// `_` (CoinGecko lists symbols with `.`, `+` and more). A `.` would pass the grammar as a separator, but then
-    /// `coin.coingecko.USDC.E` and `quote.coingecko.USDC.E-USD` would not be keyed by one symbol.
+    /// `quote.coingecko.<SYMBOL>-USD`; throws unless the symbol is letters, digits and `_` (CoinGecko lists symbols
+    /// with `.`, `+`, `-` and more). A `.` would pass the grammar as a separator and a `-` as part of a component, but
+    /// then `quote.coingecko.USDC.E-USD` or `quote.coingecko.A-B-USD` would not be keyed by one symbol: a market key
+    /// `BASE-QUOTE` splits at its one `-`.
     public static func coinTopic(symbol: String) throws -> StreamTopic<CoinInfo> {
         let key = symbol.uppercased()
-        guard !key.contains(".") else { throw BusError.invalidTopic("coin.\(Feed.coingecko.rawValue).\(key)") }
+        guard !key.contains("."), !key.contains("-") else { throw BusError.invalidTopic("coin.\(Feed.coingecko.rawValue).\(key)") }
         return try Topics.coin(feed: Feed.coingecko.rawValue, symbol: key)
     }
 

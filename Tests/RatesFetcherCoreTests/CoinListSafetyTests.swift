@@ -57,6 +57,7 @@ struct CoinListSafetyTests {
         environment.coingecko = coingecko(listing: [
             (CoinGeckoCoin(id: "bridged-usdc-e", symbol: "usdc.e", name: "Bridged USDC"), "tether", 1),
             (CoinGeckoCoin(id: "usd-plus", symbol: "usd+", name: "USD+"), "tether", 1),
+            (CoinGeckoCoin(id: "a-b-token", symbol: "a-b", name: "A-B Token"), "tether", 1),
         ])
         let configuration = FetcherConfiguration(
             pub: "inproc://unused", rep: "inproc://unused", selection: FeedSelection(), coinIDs: ["bitcoin"], stateDirectory: folder.path)
@@ -66,10 +67,13 @@ struct CoinListSafetyTests {
             let error = await rpcError { try await fetcher.rpc.call(RatesFetcherAPI.addCoin, CoinRequest(coin: text)) }
             #expect(error?.code == RPCError.Code.invalidParams)
             #expect(error?.message
-                == "invalid params: cannot track \"bridged-usdc-e\": its symbol \"USDC.E\" cannot key a topic, which takes letters, digits, - and _ only")
+                == "invalid params: cannot track \"bridged-usdc-e\": its symbol \"USDC.E\" cannot key a topic, which takes letters, digits and _ only")
         }
         let plus = await rpcError { try await fetcher.rpc.call(RatesFetcherAPI.addCoin, CoinRequest(coin: "usd-plus")) }
         #expect(plus?.message.hasPrefix("invalid params: cannot track \"usd-plus\": its symbol \"USD+\"") == true)
+        // A `-` is allowed in a topic component, but `quote.coingecko.A-B-USD` would not split into BASE-QUOTE.
+        let dash = await rpcError { try await fetcher.rpc.call(RatesFetcherAPI.addCoin, CoinRequest(coin: "a-b-token")) }
+        #expect(dash?.message.hasPrefix("invalid params: cannot track \"a-b-token\": its symbol \"A-B\"") == true)
         #expect(await fetcher.coins.ids == ["bitcoin"])
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("coins.json").path))
 
