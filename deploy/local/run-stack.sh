@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Starts the four services from BIN_DIR (and price-alerts from PLUGIN_BIN_DIR, when given) on their
 # default endpoints, waits until every one answers `health` (tickwire-probe, from BIN_DIR), then says
-# "ready" with the dashboard's address; stops all of them on Ctrl-C or SIGTERM, or when one exits.
+# "ready" with the dashboard's address; stops all of them on Ctrl-C or SIGTERM, and starts again one that exits.
 # Environment (what `make run` passes):
 #   HOST, PORT   the dashboard's listener (default 127.0.0.1 and 8080). A HOST that is not loopback needs
 #                the dashboard's login token: TICKWIRE_DASHBOARD_TOKEN, else one made once and kept in
@@ -81,11 +81,15 @@ stop() {
 }
 trap stop INT TERM
 
-# start NAME EXECUTABLE ARGS...: runs EXECUTABLE in the background.
+# start NAME EXECUTABLE ARGS...: runs EXECUTABLE in the background (its command kept, to start it again).
+commands=()
+started=()
 start() {
     names+=("$1")
+    commands+=("$(printf '%q ' "${@:2}")")
     "${@:2}" &
     pids+=($!)
+    started+=("$SECONDS")
 }
 echo "Tickwire: data in $data_dir (make reset empties it), ${feeds} feeds"
 # Prometheus' /metrics of every service on loopback (README "Metrics"); each variable may name another address.
@@ -167,11 +171,41 @@ if [ -n "$plugin_dir" ]; then
     echo "price-alerts: add a rule with JSON-RPC on ${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}, e.g."
     echo "  python3 -c 'import sys; sys.path.append(\"clients/python/src\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
 fi
-echo "Press Ctrl-C to stop."
-# When a service exits, take the rest down too: on Ctrl-C every service stops itself on SIGINT (status 0), else
-# it is a failure.
-wait -n "${pids[@]}"
-status=$?
-case $status in 0|130|143) stop 0 ;; esac
-echo "run-stack: a service exited with status $status (its log is above)" >&2
-stop 1
+echo "Press Ctrl-C to stop. A service that exits is started again, as systemd or Kubernetes would: kill one"
+echo "(e.g. pkill -x rates-fetcher) and the others carry on while it comes back with its data."
+# Ctrl-C or SIGTERM runs `stop` (the trap) and ends the loop. Any other exit is a service gone by itself or killed:
+# it is started again with the same command, unless it keeps exiting within 10 s of each start (three times in a
+# row), which a restart will not mend.
+# running PID: whether the process is there and not a zombie (exited, not yet waited for).
+running() {
+    local stat
+    stat=$(cat "/proc/$1/stat" 2>/dev/null) || return 1
+    stat=${stat##*) }
+    [ "${stat%% *}" != Z ]
+}
+quick_exits=0
+while :; do
+    wait -n "${pids[@]}"
+    status=$?
+    sleep 0.2    # a Ctrl-C that ended the service too runs the trap here, before anything is restarted
+    gone=()
+    for index in "${!pids[@]}"; do running "${pids[$index]}" || gone+=("$index"); done
+    # Several at once: a signal to the whole process group (a Ctrl-C that this shell, started in the background
+    # of another, ignores), not one service gone.
+    [ ${#gone[@]} -gt 1 ] && stop 0
+    for index in "${gone[@]}"; do
+        if [ $((SECONDS - started[index])) -lt 10 ]; then
+            quick_exits=$((quick_exits + 1))
+        else
+            quick_exits=0
+        fi
+        if [ "$quick_exits" -ge 3 ]; then
+            echo "run-stack: ${names[$index]} keeps exiting (status $status) right after it starts: stopping (its log is above)" >&2
+            stop 1
+        fi
+        echo "run-stack: ${names[$index]} exited with status $status; starting it again"
+        eval "${commands[$index]} &"
+        pids[index]=$!
+        started[index]=$SECONDS
+    done
+done
