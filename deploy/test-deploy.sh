@@ -57,7 +57,7 @@ step "podman kube play of the manifests: prices flow, the dashboard answers, kub
 if command -v podman-compose >/dev/null 2>&1; then
     step "compose.yaml with podman-compose: prices flow, the dashboard answers, down stops it" bash "$here/test-compose.sh"
 else
-    skipped=$((skipped + 1)); echo "== compose skipped: podman-compose is not installed (pip install podman-compose)"
+    skipped=$((skipped + 1)); echo "== compose skipped: podman-compose is not installed (make podman-deps installs it into the project's .venv)"
 fi
 echo "test-deploy: $passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

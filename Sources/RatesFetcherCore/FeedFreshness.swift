@@ -15,9 +15,12 @@ enum FeedFreshness {
         for poller in pollers {
             let status = await poller.status
             let labels = [("feed", status.feed)]
-            let seconds: Double = max(now.timeIntervalSince(status.lastSuccess ?? started), 0)
-            registry.makeGauge(descriptor: since, labels: labels).set(to: seconds)
-            registry.makeGauge(descriptor: up, labels: labels).set(to: status.state == .ok ? 1.0 : 0.0)
+            // Whole seconds and a 0/1 flag, no money: they become floating point only as Prometheus samples, which
+            // its text format defines as float64.
+            let seconds = Int64(max(now.timeIntervalSince(status.lastSuccess ?? started), 0).rounded(.down))
+            let isUp: Int64 = status.state == .ok ? 1 : 0
+            registry.makeGauge(descriptor: since, labels: labels).set(to: Double(seconds))
+            registry.makeGauge(descriptor: up, labels: labels).set(to: Double(isUp))
         }
     }
 }
