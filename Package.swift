@@ -30,6 +30,7 @@ let package = Package(
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
         .library(name: "ServiceSupport", targets: ["ServiceSupport"]),
         .library(name: "TickwireContract", targets: ["TickwireContract"]),
+        .library(name: "BusContract", targets: ["BusContract"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),

@@ -22,8 +22,10 @@ let package = Package(
             name: "tickwire-bench",
             dependencies: [
                 .product(name: "Bus", package: "tickwire"),
+                .product(name: "BusContract", package: "tickwire"),
                 .product(name: "Market", package: "tickwire"),
                 .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "ZeroMQ", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),

@@ -25,6 +25,9 @@ let package = Package(
         // The rules, their store, the methods and the services: everything but `main`.
         .target(name: "PriceAlertsCore", dependencies: [
             .product(name: "TickwireClients", package: "tickwire"),
+            .product(name: "TickwireContract", package: "tickwire"),
+            .product(name: "BusContract", package: "tickwire"),
+            .product(name: "Money", package: "tickwire"),
             .product(name: "ServiceSupport", package: "tickwire"),
             .product(name: "Bus", package: "tickwire"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -38,6 +41,7 @@ let package = Package(
             name: "price-alerts",
             dependencies: [
                 "PriceAlertsCore",
+                .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -50,6 +54,9 @@ let package = Package(
             dependencies: [
                 "PriceAlertsCore",
                 .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireContract", package: "tickwire"),
+                .product(name: "BusContract", package: "tickwire"),
+                .product(name: "Money", package: "tickwire"),
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "Bus", package: "tickwire"),
                 .product(name: "ChildProcesses", package: "tickwire"),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConverterCore
 import ServiceSupport
+import TickwireClients
 
 /// `converter`: exact conversion with derived rates, and asset prices in display currencies.
 @main

@@ -3,6 +3,7 @@ import Foundation
 import PortfolioCore
 import PortfolioEngine
 import ServiceSupport
+import TickwireClients
 
 /// `portfolio`: durable trades, holdings, watch list, wallets and product sales.
 @main

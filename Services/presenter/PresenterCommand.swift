@@ -4,6 +4,7 @@ import Feeds
 import Foundation
 import PresenterCore
 import ServiceSupport
+import TickwireClients
 
 /// `presenter`: display-ready views and the web dashboard.
 @main

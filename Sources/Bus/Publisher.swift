@@ -4,6 +4,7 @@ import Metrics
 import ServiceLifecycle
 import Synchronization
 import ZeroMQ
+import BusContract
 
 /// A stream publisher: numbers messages per topic, keeps each topic's last value for
 /// late joiners (``snapshot(prefix:)``), and sends a heartbeat every second.

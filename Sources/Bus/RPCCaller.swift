@@ -1,4 +1,5 @@
 import Foundation
+import BusContract
 
 /// Something that calls JSON-RPC methods: an ``RPCClient`` over ZeroMQ, or ``LocalRPC`` straight into
 /// a server's ``RPCMethods`` with no socket (what in-process tests use).

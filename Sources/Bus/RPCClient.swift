@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import WireJSON
 import ZeroMQ
+import BusContract
 
 /// A JSON-RPC client over REQ with the Lazy Pirate pattern: each attempt waits at most
 /// `timeout`; an unanswered attempt closes the socket, opens a fresh one and tries

@@ -1,4 +1,5 @@
 import Foundation
+import BusContract
 
 /// A JSON-RPC 2.0 request or response id: a string, an integer, or null.
 public enum RPCID: Codable, Hashable, Sendable {

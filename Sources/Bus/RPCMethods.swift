@@ -1,4 +1,5 @@
 import Foundation
+import BusContract
 
 /// A service's JSON-RPC methods: typed handlers behind one `handle(_:)` that takes
 /// request bytes and always returns response bytes.

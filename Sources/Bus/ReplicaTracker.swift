@@ -1,3 +1,4 @@
+import BusContract
 /// The sequence bookkeeping of a subscriber (the ZeroMQ guide's Clone pattern), as a
 /// plain value: which sequence number each topic stands at, and whether the next
 /// message of a topic is new, stale or shows a gap.

@@ -3,6 +3,7 @@ import Logging
 import Metrics
 import ServiceLifecycle
 import ZeroMQ
+import BusContract
 
 /// What a ``Subscriber`` reports, in order.
 public enum SubscriberEvent: Sendable {

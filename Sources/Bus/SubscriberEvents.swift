@@ -2,6 +2,7 @@ import DequeModule
 import Foundation
 import Metrics
 import ReaderQueue
+import BusContract
 
 /// The events of a ``Subscriber`` as its reader takes them: in order, except that once the reader is
 /// behind (more than the subscriber's `backlog` events wait for it), a newer message of a topic replaces,

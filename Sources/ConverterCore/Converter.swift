@@ -9,6 +9,7 @@ import TickwireContract
 import Money
 import ServiceLifecycle
 import ServiceSupport
+import BusContract
 
 /// The converter's settings, from flags and environment.
 public struct ConverterConfiguration: Sendable {

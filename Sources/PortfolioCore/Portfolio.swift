@@ -7,6 +7,7 @@ import Market
 import TickwireContract
 import ServiceLifecycle
 import ServiceSupport
+import BusContract
 
 /// The portfolio's settings.
 public struct PortfolioConfiguration: Sendable {

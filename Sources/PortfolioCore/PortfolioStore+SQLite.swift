@@ -4,6 +4,7 @@ import PortfolioEngine
 import GRDB
 import TickwireContract
 import Money
+import BusContract
 
 extension PortfolioStore {
     /// A store in the SQLite file at `path` (WAL, synchronous=FULL: an acknowledged write

@@ -7,6 +7,7 @@ import Logging
 import TickwireContract
 import ServiceLifecycle
 import ServiceSupport
+import BusContract
 
 /// The presenter's settings.
 public struct PresenterConfiguration: Sendable {

@@ -5,6 +5,7 @@ import Foundation
 import Market
 import TickwireContract
 import Money
+import BusContract
 
 /// One screen ready to show: its view as JSON, the same view as an HTML page, and the HTTP status.
 public struct RenderedScreen: Sendable {

@@ -9,6 +9,7 @@ import TickwireContract
 import Money
 import Prometheus
 import ServiceSupport
+import BusContract
 
 /// The dashboard over HTTP: a page per screen, the same views as JSON under
 /// `/api/views/<screen>`, live prices as Server-Sent Events, forms, `/health` and `/metrics`; its

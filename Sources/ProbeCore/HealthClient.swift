@@ -1,6 +1,7 @@
 import Bus
 import Logging
 import ZeroMQ
+import BusContract
 
 /// A service's `health` method: all the probe asks of it.
 public struct HealthClient: Sendable {

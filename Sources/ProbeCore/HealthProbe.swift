@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import BusContract
 
 /// What one probe of a service found.
 public enum ProbeVerdict: Equatable, Sendable {

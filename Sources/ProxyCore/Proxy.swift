@@ -2,6 +2,7 @@ import Bus
 import ServiceLifecycle
 import ServiceSupport
 import ZeroMQ
+import BusContract
 
 /// The processes of `tickwire-proxy`: the fan-out proxy and its JSON-RPC server.
 public enum Proxy {

@@ -2,6 +2,7 @@ import Bus
 import Feeds
 import Foundation
 import TickwireContract
+import BusContract
 
 /// The coins CoinGecko lists (`/coins/list`, recorded for the test and mock clients), kept for an hour: what
 /// `coins.add` checks a coin against and `coins.known` suggests from.

@@ -2,6 +2,7 @@ import Bus
 import Foundation
 import Market
 import TickwireContract
+import BusContract
 
 /// The CoinGecko coins rates-fetcher polls: the one owner of the list, which it saves, when given a file, on
 /// every change (`{"coins": [{"id", "symbol", "name"}]}`, replaced durably: see ``DurableFile``), so the list

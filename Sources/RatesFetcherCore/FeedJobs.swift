@@ -5,6 +5,7 @@ import Market
 import Metrics
 import TickwireContract
 import Money
+import BusContract
 
 /// One value to publish: its topic and a way to publish its typed payload.
 public struct Publication: Sendable {

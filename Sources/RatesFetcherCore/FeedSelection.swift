@@ -4,6 +4,7 @@ import Feeds
 import Foundation
 import Logging
 import Market
+import BusContract
 
 /// The outside feeds the rates-fetcher polls.
 public enum Feed: String, CaseIterable, Sendable, Codable, Comparable {

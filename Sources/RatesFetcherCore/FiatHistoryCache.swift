@@ -3,6 +3,7 @@ import Feeds
 import Foundation
 import Market
 import TickwireContract
+import BusContract
 
 /// `rates.history`: the fiat source's daily rates, kept for an hour per span asked (published days do not
 /// change; today's arrive in the afternoon), so each chart shown does not ask the source again.

@@ -4,6 +4,7 @@ import Foundation
 import Market
 import TickwireContract
 import Money
+import BusContract
 
 /// Price histories from CoinGecko, kept for five minutes so repeated chart views do not
 /// hit the API's rate limit; for a market CoinGecko lacks, a mock feed's walked history (`quoteHistory`).

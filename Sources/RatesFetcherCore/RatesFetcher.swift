@@ -5,6 +5,7 @@ import Market
 import TickwireContract
 import ServiceLifecycle
 import ServiceSupport
+import BusContract
 
 /// The rates-fetcher's settings.
 public struct FetcherConfiguration: Sendable {

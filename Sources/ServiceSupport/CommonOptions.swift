@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TickwireClients
 import ZeroMQ
+import Bus
 
 /// Flags every service takes.
 public struct CommonOptions: ParsableArguments {

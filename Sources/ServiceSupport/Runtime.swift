@@ -7,6 +7,7 @@ import Prometheus
 import ServiceLifecycle
 import Synchronization
 import ZeroMQ
+import BusContract
 
 /// What every service process sets up once: logging, metrics, the ZeroMQ context.
 public struct Runtime: Sendable {

@@ -5,6 +5,7 @@ import Logging
 import Market
 import Synchronization
 import TickwireContract
+import BusContract
 
 extension ConverterClient {
     /// The converter's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;

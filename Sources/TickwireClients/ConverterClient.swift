@@ -1,5 +1,6 @@
 import Bus
 import TickwireContract
+import BusContract
 
 /// The converter: exact conversion over derived rates, and asset prices in display currencies.
 public struct ConverterClient: Sendable {

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import BusContract
 
 /// The answers of a real stack recorded by `scripts/record-client-fixtures.py`: what the `test`
 /// clients return and what the mocks start from.

@@ -2,6 +2,7 @@ import Bus
 import Foundation
 import Logging
 import ZeroMQ
+import BusContract
 
 /// How live clients reach their services: one ZeroMQ context, the request timeout and retries of the
 /// Lazy Pirate client, and where they log.

@@ -5,6 +5,7 @@ import Market
 import PortfolioEngine
 import Synchronization
 import TickwireContract
+import BusContract
 
 extension PortfolioClient {
     /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked

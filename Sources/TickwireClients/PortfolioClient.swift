@@ -1,6 +1,7 @@
 import Bus
 import Market
 import TickwireContract
+import BusContract
 
 /// The portfolio: trades, holdings and valuations, the watch list, wallets and product sales.
 public struct PortfolioClient: Sendable {

@@ -4,6 +4,7 @@ import Logging
 import PresenterViews
 import Synchronization
 import TickwireContract
+import BusContract
 
 extension PresenterClient {
     /// The presenter's recorded views (`scripts/record-client-fixtures.py`), one per screen whatever else

@@ -2,6 +2,8 @@ import Bus
 import Foundation
 import Synchronization
 import TickwireContract
+import BusContract
+import Money
 
 /// price-alerts (the plugin of Examples/price-alerts): rules on prices, and the alerts they fire.
 public struct PriceAlertsClient: Sendable {

@@ -4,6 +4,7 @@ import Market
 import Money
 import Synchronization
 import TickwireContract
+import BusContract
 
 extension RatesFetcherClient {
     /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import Metrics
 import ZeroMQ
+import BusContract
 
 /// A typed stream of a service: a snapshot first, then every newer value, `unavailable` while the
 /// publisher is away (the Clone pattern of ``Subscriber`` underneath, for a live client).

@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ZeroMQ
+import BusContract
 
 /// A stream message of `topic` at `seq` whose payload names its price.
 private func message(_ topic: String, _ seq: UInt64, price: String = "1") throws -> BusMessage {

@@ -4,6 +4,7 @@ import Logging
 import Synchronization
 import Testing
 import ZeroMQ
+import BusContract
 
 /// Log lines kept in memory, to read what a subscriber said.
 final class RecordedLog: Sendable {

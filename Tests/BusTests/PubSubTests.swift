@@ -3,6 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 import ZeroMQ
+import BusContract
 
 /// A publisher with its snapshot served over JSON-RPC, as services run it.
 struct PublishingService {

@@ -2,6 +2,7 @@ import Bus
 import Foundation
 import Testing
 import ZeroMQ
+import BusContract
 
 struct ConvertParams: Codable, Sendable, Equatable {
     var amount: String

@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import ZeroMQ
+import BusContract
 
 /// Follows a subscriber's events, keeping each topic's value and the retractions seen.
 private actor Retractions {

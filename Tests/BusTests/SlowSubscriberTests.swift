@@ -2,6 +2,7 @@
 import Foundation
 import Testing
 import ZeroMQ
+import BusContract
 
 @Suite("Slow subscribers")
 struct SlowSubscriberTests {

@@ -1,6 +1,7 @@
 import Bus
 import Foundation
 import Testing
+import BusContract
 
 @Suite("Topics, envelopes and the wire format")
 struct WireTests {

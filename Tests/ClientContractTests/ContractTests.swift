@@ -5,6 +5,7 @@ import PresenterViews
 import Testing
 import TickwireClients
 import TickwireContract
+import BusContract
 
 /// The error code a call failed with, or nil when it did not fail with a JSON-RPC error.
 func code(_ body: () async throws -> some Any) async -> Int? {

@@ -6,6 +6,8 @@ import PortfolioEngine
 import ServiceSupport
 import Testing
 import TickwireClients
+import PresenterViews
+import TickwireContract
 
 /// Deadlines shrink along a chain of calls, so the service nearest a dead peer answers first, with what it has.
 @Suite("Deadlines along the chain")

@@ -2,6 +2,8 @@ import Foundation
 import PresenterViews
 import Testing
 import TickwireClients
+import BusContract
+import TickwireContract
 
 /// docs/protocol.md, the contract and the running services list the same methods and streams.
 @Suite("The protocol document matches the contract")

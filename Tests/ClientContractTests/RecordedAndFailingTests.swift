@@ -1,6 +1,10 @@
 import Foundation
 import Testing
 import TickwireClients
+import BusContract
+import Market
+import PresenterViews
+import TickwireContract
 
 /// The `test` clients answer from their recordings, and the `failing` ones name what was reached.
 @Suite("Recorded and failing clients")

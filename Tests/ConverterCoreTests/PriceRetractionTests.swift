@@ -7,6 +7,7 @@ import Money
 import Synchronization
 import Testing
 import TickwireContract
+import BusContract
 
 @Suite("Prices retracted with their quotes")
 struct PriceRetractionTests {

@@ -6,6 +6,7 @@ import Market
 import TickwireContract
 import Money
 import Testing
+import BusContract
 
 @Suite("Rate sources")
 struct SourceTests {

@@ -6,6 +6,7 @@ import Foundation
 import Market
 import TickwireContract
 import Money
+import BusContract
 
 /// An exact decimal from its text, so expected values read as they would be written by hand.
 func dec(_ text: String) throws -> ExactDecimal { try ExactDecimal(text) }

@@ -6,6 +6,7 @@ import ZeroMQ
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import BusContract
 #endif
 
 /// The dashboard's coin list, read loosely.

@@ -4,6 +4,7 @@ import Logging
 import Testing
 import TickwireContract
 import ZeroMQ
+import BusContract
 
 /// Keeps what a converter price subscriber has seen: each topic's last value, and the topics retracted.
 private actor PriceWatcher {

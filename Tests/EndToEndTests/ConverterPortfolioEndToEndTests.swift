@@ -5,6 +5,7 @@ import TickwireContract
 import Money
 import Testing
 import ZeroMQ
+import BusContract
 
 /// rates-fetcher (test feeds), converter and portfolio as real processes, driven over ZeroMQ.
 final class ThreeServices: @unchecked Sendable {

@@ -7,6 +7,7 @@ import TickwireContract
 import Money
 import Testing
 import ZeroMQ
+import BusContract
 
 @Suite("rates-fetcher end to end", .serialized)
 struct FetcherEndToEndTests {

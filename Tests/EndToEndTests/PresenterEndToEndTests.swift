@@ -6,6 +6,7 @@ import ZeroMQ
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import BusContract
 #endif
 
 /// All four services as real processes (test feeds, or `mock` ones: the demo), the presenter's dashboard on a port the system picks.

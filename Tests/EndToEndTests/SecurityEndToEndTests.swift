@@ -3,6 +3,7 @@ import ChildProcesses
 import Foundation
 import Testing
 import ZeroMQ
+import BusContract
 
 /// A stack started with `--keys`, as a Python user with pyzmq meets it; and a service that will not bind a
 /// non-loopback address in the clear.

@@ -5,6 +5,8 @@ import PortfolioEngine
 import Testing
 import TickwireClients
 @testable import PortfolioCore
+import BusContract
+import TickwireContract
 
 /// A portfolio in this process, over given clients of the converter and rates-fetcher, with no socket:
 /// driven through its methods (`LocalRPC`), as its JSON-RPC server would be.

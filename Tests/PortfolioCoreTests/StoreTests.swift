@@ -6,6 +6,7 @@ import Money
 import GRDB
 @testable import PortfolioCore
 import Testing
+import BusContract
 
 @Suite("Portfolio store")
 struct StoreTests {

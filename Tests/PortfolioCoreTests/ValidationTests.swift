@@ -5,6 +5,7 @@ import TickwireContract
 import Money
 import PortfolioCore
 import Testing
+import BusContract
 
 @Suite("Trade validation")
 struct ValidationTests {

@@ -9,6 +9,7 @@ import Testing
 import TickwireClients
 import TickwireContract
 @testable import PresenterCore
+import BusContract
 
 @Suite("The Coins screen's add box and remove buttons")
 struct CoinListPageTests {

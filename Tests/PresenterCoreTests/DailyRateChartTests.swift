@@ -9,6 +9,7 @@ import TickwireClients
 import TickwireContract
 
 @testable import PresenterCore
+import BusContract
 
 /// Issue 21: a coin's chart in another currency than its source's is converted at each day's ECB rate, and says so.
 @Suite("A chart converted at each day's rate")

@@ -8,6 +8,8 @@ import ServiceSupport
 import Testing
 import TickwireClients
 @testable import PresenterCore
+import TickwireContract
+import BusContract
 
 /// A presenter in this process over given clients of its upstreams, with no socket: its dashboard is
 /// driven through Hummingbird's router, its `view` method through its methods.

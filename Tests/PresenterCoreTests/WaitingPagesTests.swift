@@ -9,6 +9,8 @@ import Testing
 import TickwireClients
 import TickwireContract
 @testable import PresenterCore
+import BusContract
+import Market
 
 /// Pages before their data: what each waits for, the page that says so, the presenter answering it at once
 /// with no upstream there, and what tells an open page that data came (issue 35).

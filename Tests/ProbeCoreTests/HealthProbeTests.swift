@@ -4,6 +4,7 @@ import Logging
 import ProbeCore
 import Testing
 import ZeroMQ
+import BusContract
 
 /// A health report with the given upstreams.
 func report(_ upstreams: [String: String]) -> Health {

@@ -6,6 +6,7 @@ import ServiceSupport
 import Synchronization
 import Testing
 import ZeroMQ
+import BusContract
 
 /// A unique ipc endpoint for one test.
 func ipcEndpoint(_ name: String) -> String { "ipc:///tmp/tickwire-proxy-\(UUID().uuidString.prefix(8))-\(name)" }

@@ -6,6 +6,7 @@ import Money
 @testable import RatesFetcherCore
 import Testing
 import TickwireContract
+import BusContract
 
 /// CoinGecko's test client with `extra` coins listed too, each priced at `last` USD on a copy of the recorded market
 /// of the coin `like` (the recordings have no coin with an odd symbol or a shared one).

@@ -6,6 +6,7 @@ import Money
 @testable import RatesFetcherCore
 import Testing
 import TickwireContract
+import BusContract
 
 /// A fresh temporary state directory.
 func stateDirectory() throws -> URL {

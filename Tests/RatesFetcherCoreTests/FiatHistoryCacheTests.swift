@@ -6,6 +6,7 @@ import Testing
 import TickwireContract
 
 @testable import RatesFetcherCore
+import BusContract
 
 /// How often a client was called.
 private final class Calls: Sendable {

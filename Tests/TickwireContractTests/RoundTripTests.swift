@@ -5,6 +5,7 @@ import TickwireContract
 import Money
 import Testing
 import WireJSONTesting
+import BusContract
 
 /// Encodes `value` with the wire's JSON and decodes it back; also checks the wire coders against
 /// Foundation's on this message type: Foundation reads the same value from the wire bytes, the wire

@@ -1,4 +1,5 @@
 import Bus
+import BusContract
 import TickwireClients
 import Foundation
 import TickwireContract

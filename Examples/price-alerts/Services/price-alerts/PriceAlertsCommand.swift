@@ -1,6 +1,7 @@
 import ArgumentParser
 import PriceAlertsCore
 import ServiceSupport
+import TickwireClients
 
 /// `price-alerts`: rules on the converter's prices, and the alerts they fire.
 @main

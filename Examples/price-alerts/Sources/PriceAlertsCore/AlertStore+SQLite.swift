@@ -3,6 +3,8 @@ import Foundation
 import GRDB
 import ServiceSupport
 import TickwireClients
+import Money
+import TickwireContract
 
 extension AlertStore {
     /// The environment variable naming the database: a path, or `:memory:`.

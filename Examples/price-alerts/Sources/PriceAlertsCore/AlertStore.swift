@@ -1,5 +1,6 @@
 import Foundation
 import TickwireClients
+import TickwireContract
 
 /// price-alerts' durable storage: the rules, with whether each holds and when it last fired, and the
 /// first answer of every request id, so a rule survives a restart and a retried `alerts.add` acts once.

@@ -3,6 +3,7 @@ import Foundation
 import ServiceLifecycle
 import ServiceSupport
 import TickwireClients
+import TickwireContract
 
 /// price-alerts' settings.
 public struct PriceAlertsConfiguration: Sendable {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ServiceSupport
+import TickwireClients
 
 /// price-alerts' flags, each with its environment variable and default.
 public struct PriceAlertsOptions: ParsableArguments {

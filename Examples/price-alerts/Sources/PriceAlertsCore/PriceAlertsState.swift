@@ -2,6 +2,9 @@ import Foundation
 import Logging
 import Metrics
 import TickwireClients
+import BusContract
+import Money
+import TickwireContract
 
 /// The one owner of price-alerts' rules and of the last price of every pair: it follows the converter's
 /// prices, fires a rule when its condition starts to hold (at once when it already holds as it is added),

@@ -3,6 +3,8 @@ import Foundation
 import PriceAlertsCore
 import Testing
 import TickwireClients
+import BusContract
+import TickwireContract
 
 /// Where the client under a contract assertion comes from.
 enum Implementation: String, CaseIterable, Sendable, CustomTestStringConvertible {

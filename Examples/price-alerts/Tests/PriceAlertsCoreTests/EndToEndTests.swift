@@ -3,6 +3,9 @@ import ChildProcesses
 import Foundation
 import Testing
 import TickwireClients
+import BusContract
+import Money
+import TickwireContract
 
 /// Where the executables of the end-to-end test are.
 enum Executables {

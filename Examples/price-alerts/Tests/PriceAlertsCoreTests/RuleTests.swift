@@ -3,6 +3,8 @@ import Foundation
 import PriceAlertsCore
 import Testing
 import TickwireClients
+import BusContract
+import TickwireContract
 
 /// A state over an in-memory store at the fixed moment, with what it publishes recorded.
 func makeState(store: AlertStore? = nil) throws -> (state: PriceAlertsState, published: Published) {

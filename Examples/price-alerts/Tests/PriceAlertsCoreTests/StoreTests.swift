@@ -3,6 +3,9 @@ import GRDB
 @testable import PriceAlertsCore
 import Testing
 import TickwireClients
+import Money
+import TickwireContract
+import BusContract
 
 /// The two ways rules are stored.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {

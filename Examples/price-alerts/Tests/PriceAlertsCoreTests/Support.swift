@@ -4,6 +4,9 @@ import PriceAlertsCore
 import Synchronization
 import Testing
 import TickwireClients
+import BusContract
+import Money
+import TickwireContract
 
 /// An exact decimal from its text, so prices read as they would be written by hand.
 func dec(_ text: String) throws -> ExactDecimal { try ExactDecimal(text) }

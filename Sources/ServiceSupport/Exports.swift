@@ -1,2 +1,0 @@
-@_exported import Bus
-@_exported import TickwireClients
