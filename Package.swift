@@ -57,6 +57,9 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        // Spans and W3C trace context (issue 33): the Tracing API, and the traceparent parser and writer.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
     ],
     targets: [
         // MARK: Transport: libzmq, the wire's JSON, the bus. Knows nothing of money or markets.
@@ -77,6 +80,7 @@ let package = Package(
         .target(name: "Bus", dependencies: [
             "BusContract", "ZeroMQ", "ReaderQueue", "WireJSON",
             .product(name: "DequeModule", package: "swift-collections"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -141,6 +145,8 @@ let package = Package(
         .target(name: "ServiceSupport", dependencies: [
             "Bus", "Money", "TickwireClients", "TickwireContract",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
