@@ -7,10 +7,8 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 FEEDS ?= mock
-# Release builds link the Swift runtime and Foundation statically: a service then maps no shared
-# Swift libraries whose relocated pages count in its memory (the converter idles in 21.6 MB instead
-# of 26.8), and its binary runs on a host without the Swift toolchain.
-RELEASE_FLAGS = -c release --static-swift-stdlib
+# Release builds link the Swift runtime and Foundation dynamically (measurements pending).
+RELEASE_FLAGS = -c release
 # The plugin built only on the library products, a package of its own.
 PLUGIN = Examples/price-alerts
 # The release stack, built from deploy/local's root package: the main package's executables and the
@@ -110,7 +108,7 @@ test-deploy: images test-deps
 # The README's quick start on a stock Debian 12 (issue 33): deploy/containers/test-stock-debian.sh debootstraps
 # bookworm into .build-stock-debian (once), mounts the Swift toolchain read-only and a clean clone of HEAD, and
 # there runs `make run` until the dashboard answers, then the Python client's tests under Debian's python3.
-# Needs root. Not in .ci/run: the first run builds the whole stack from nothing inside (README, Development).
+# Needs root. .ci/run runs it last; its first run builds the whole stack from nothing inside (README, Development).
 .PHONY: test-stock-debian
 test-stock-debian:
 	@bash deploy/containers/test-stock-debian.sh
