@@ -161,16 +161,19 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Prometheus", package: "swift-prometheus"),  // the feeds' freshness gauges
+            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a poll's span, its quotes' trace
         ]),
         // rates-fetcher -> converter
         .target(name: "ConverterCore", dependencies: [
             "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Metrics", package: "swift-metrics"),  // quote -> price latency
+            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a price in its quote's trace
         ]),
         // converter, rates-fetcher -> portfolio
         .target(name: "PortfolioCore", dependencies: [
             "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // portfolio, converter, rates-fetcher -> presenter
         .target(name: "PresenterCore", dependencies: [
@@ -179,6 +182,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a request's span, an SSE event in its price's trace
         ]),
 
         // publishers -> tickwire-proxy -> subscribers (libzmq's XSUB/XPUB proxy)
@@ -218,7 +222,11 @@ let package = Package(
 
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
-        .testTarget(name: "BusTests", dependencies: ["Bus", "ReaderQueue"]),
+        .testTarget(name: "BusTests", dependencies: [
+            "Bus", "ReaderQueue",
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),  // spans and trace context across the bus
+        ]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
         .target(name: "ChildProcesses", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], path: "Tests/ChildProcesses"),
