@@ -268,6 +268,8 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
+            .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
         ]),
         .testTarget(name: "ProbeCoreTests", dependencies: [
             "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
