@@ -1,8 +1,10 @@
 import BusContract
 import Foundation
+import Tracing
 import WireJSON
 
-/// The body of every stream message: `{"version","type","seq","time","source","data"}`.
+/// The body of every stream message: `{"version","type","seq","time","source","data"}`, and the W3C trace
+/// context it was published in (`traceparent`, `tracestate`) when there is one.
 public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     /// The envelope's version (``EnvelopeVersion``); a reader refuses one it does not know.
     public var version: Int
@@ -14,20 +16,31 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     public var time: Date
     /// Who produced the data (a feed such as `bitso`, or a service).
     public var source: String
+    /// The W3C `traceparent` of the span it was published in; absent outside one or without a tracer.
+    public var traceparent: String?
+    /// The W3C `tracestate` that goes with ``traceparent``; absent when empty.
+    public var tracestate: String?
     /// The payload.
     public var data: Payload
 
-    /// An envelope around `data`, of the current version.
-    public init(type: String, seq: UInt64, time: Date, source: String, data: Payload) {
+    /// An envelope around `data`, of the current version, with `trace` (see ``TraceContext``) if given.
+    public init(type: String, seq: UInt64, time: Date, source: String, trace: TraceContext? = nil, data: Payload) {
         self.version = EnvelopeVersion.current
         self.type = type
         self.seq = seq
         self.time = time
         self.source = source
+        self.traceparent = trace?.traceparent
+        self.tracestate = trace?.tracestate
         self.data = data
     }
 
-    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source, data }
+    /// The trace context it carries, nil without a `traceparent`.
+    public var trace: TraceContext? {
+        traceparent.map { TraceContext(traceparent: $0, tracestate: tracestate) }
+    }
+
+    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source, traceparent, tracestate, data }
 
     /// Reads an envelope; one without `version` (written before envelopes had one) is version 1, one of a
     /// version this reader does not know is refused.
@@ -38,6 +51,8 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(Date.self, forKey: .time)
         source = try container.decode(String.self, forKey: .source)
+        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
+        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
         data = try container.decode(Payload.self, forKey: .data)
     }
 
@@ -48,6 +63,8 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         try container.encode(seq, forKey: .seq)
         try container.encode(time, forKey: .time)
         try container.encode(source, forKey: .source)
+        try container.encodeIfPresent(traceparent, forKey: .traceparent)
+        try container.encodeIfPresent(tracestate, forKey: .tracestate)
         try container.encode(data, forKey: .data)
     }
 }
@@ -66,8 +83,12 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
     public var time: Date
     /// See ``Envelope/source``.
     public var source: String
+    /// See ``Envelope/traceparent``.
+    public var traceparent: String?
+    /// See ``Envelope/tracestate``.
+    public var tracestate: String?
 
-    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source }
+    private enum CodingKeys: String, CodingKey { case version, type, seq, time, source, traceparent, tracestate }
 
     /// Reads what ``Envelope/init(from:)`` reads, without the data.
     public init(from decoder: any Decoder) throws {
@@ -77,6 +98,8 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(Date.self, forKey: .time)
         source = try container.decode(String.self, forKey: .source)
+        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
+        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
     }
 
     /// `version` if this reader knows it, 1 when it is absent; else a `dataCorrupted` error that says which versions it reads.
@@ -132,6 +155,16 @@ public struct BusMessage: Sendable, Equatable {
         }
     }
 
+    /// The trace context the message was published in, nil when it carries none.
+    public var trace: TraceContext? {
+        header.traceparent.map { TraceContext(traceparent: $0, tracestate: header.tracestate) }
+    }
+
+    /// The `ServiceContext` to handle the message in, so the trace it was published in goes on: its trace
+    /// context as the bootstrapped tracer reads it (empty when unreadable: a fresh trace), nil when it
+    /// carries none. `ServiceContext.withValue(message.serviceContext ?? .current) { ... }`.
+    public var serviceContext: ServiceContext? { trace?.serviceContext }
+
     /// Decodes the envelope if the message belongs to `stream`, else nil.
     @inlinable
     public func decode<Payload>(_ stream: TopicSpec<Payload>) throws -> Envelope<Payload>? {
@@ -146,6 +179,8 @@ public struct BusMessage: Sendable, Equatable {
             let data = try Wire.decode(Payload.self, forKey: "data", from: document)
             var envelope = Envelope(type: header.type, seq: header.seq, time: header.time, source: header.source, data: data)
             envelope.version = header.version
+            envelope.traceparent = header.traceparent
+            envelope.tracestate = header.tracestate
             return envelope
         } catch {
             throw BusError.malformedEnvelope(topic: topic.rawValue, reason: describe(error))
@@ -193,6 +228,8 @@ extension Envelope: WireCodable {
         try object.encode(seq, forKey: "seq")
         try object.encode(time, forKey: "time")
         try object.encode(source, forKey: "source")
+        try object.encodeIfPresent(traceparent, forKey: "traceparent")
+        try object.encodeIfPresent(tracestate, forKey: "tracestate")
         try object.encode(data, forKey: "data")
     }
 
@@ -205,6 +242,8 @@ extension Envelope: WireCodable {
             time: try object.decode(forKey: "time"), source: try object.decode(forKey: "source"),
             data: try object.decode(forKey: "data"))
         self.version = version
+        self.traceparent = (try? object.decodeIfPresent(String.self, forKey: "traceparent")) ?? nil
+        self.tracestate = (try? object.decodeIfPresent(String.self, forKey: "tracestate")) ?? nil
     }
 }
 
@@ -216,5 +255,7 @@ extension EnvelopeHeader: WireDecodable {
         seq = try object.decode(forKey: "seq")
         time = try object.decode(forKey: "time")
         source = try object.decode(forKey: "source")
+        traceparent = (try? object.decodeIfPresent(String.self, forKey: "traceparent")) ?? nil
+        tracestate = (try? object.decodeIfPresent(String.self, forKey: "tracestate")) ?? nil
     }
 }

@@ -97,6 +97,9 @@ public final class Publisher: Service, Sendable {
     ///   - retain: keep it as the topic's last value for snapshots.
     /// - Returns: the envelope's sequence number, or `nil` when skipped as unchanged.
     ///
+    /// The envelope carries the task's trace context (``TraceContext/current``), so a subscriber continues
+    /// the trace it was published in; without a `ServiceContext` or a tracer it carries none.
+    ///
     /// Inlinable: only the envelope's encoding is generic, and specialized where the payload's type is
     /// known it runs without conformance look-ups; the bookkeeping stays in ``publish(on:retain:comparing:encode:)``.
     @inlinable
@@ -105,9 +108,10 @@ public final class Publisher: Service, Sendable {
         _ data: Payload, on topic: Topic, type: String? = nil, source: String? = nil,
         onlyIfChanged: Bool = false, retain: Bool = true
     ) throws -> UInt64? {
-        try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
+        let trace = TraceContext.current
+        return try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
             try Wire.encode(Envelope(
-                type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, data: data))
+                type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, trace: trace, data: data))
         }
     }
 
@@ -179,12 +183,13 @@ public final class Publisher: Service, Sendable {
     /// - Returns: the envelope's sequence number, or `nil` when the topic held no value (nothing is sent).
     @discardableResult
     public func retract(_ topic: Topic, source: String? = nil) throws -> UInt64? {
-        try state.withLock { state -> UInt64? in
+        let trace = TraceContext.current
+        return try state.withLock { state -> UInt64? in
             guard var entry = state.topics[topic], entry.retained != nil else { return nil }
             let seq = entry.seq + 1
             let none: String? = nil
             let body = try Wire.encode(Envelope(
-                type: BusMessage.deletedType, seq: seq, time: Date(), source: source ?? entry.source ?? service, data: none))
+                type: BusMessage.deletedType, seq: seq, time: Date(), source: source ?? entry.source ?? service, trace: trace, data: none))
             entry.seq = seq
             entry.retained = nil
             state.topics[topic] = entry

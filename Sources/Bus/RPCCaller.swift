@@ -23,7 +23,8 @@ extension RPCCaller {
 }
 
 /// Calls a server's ``RPCMethods`` in process: the request and the reply are encoded and decoded exactly
-/// as over a socket, so a client built on it runs the same code as over ZeroMQ, with no socket.
+/// as over a socket (with the task's trace context), so a client built on it runs the same code as over
+/// ZeroMQ, with no socket.
 public struct LocalRPC: RPCCaller {
     /// The methods answered.
     public let methods: RPCMethods
@@ -40,7 +41,8 @@ public struct LocalRPC: RPCCaller {
         _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
     ) async throws -> Result {
         let timeoutMs = RPCDeadline.due(deadline).map { RPCDeadline.milliseconds($0 - ContinuousClock.now) }
-        let request = try Wire.encode(RPCRequest(id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs))
+        let request = try Wire.encode(RPCRequest(
+            id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs, trace: TraceContext.current))
         let reply = await methods.handle(request)
         let (document, _) = try Wire.parse(reply) { _ in () }
         return try RPCClient.decode(document, endpoint: name, method: method.name, as: Result.self)

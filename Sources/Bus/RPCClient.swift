@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import Tracing
 import WireJSON
 import ZeroMQ
 import BusContract
@@ -58,8 +59,23 @@ public actor RPCClient: RPCCaller {
 
     /// Calls a method by its name: for tools and protocol tests that speak to a server without its
     /// contract. Services call through an ``RPCMethod``.
+    ///
+    /// The call is a client span named after the method, whose trace context the request carries
+    /// (`traceparent`, `tracestate`), so the server's span is its child; an error ends it as failed.
     public func call<Params: Encodable & Sendable, Result: Decodable & Sendable>(
         _ method: String, params: Params, as resultType: Result.Type = Result.self, deadline: ContinuousClock.Instant? = nil
+    ) async throws -> Result {
+        try await withSpan(method, ofKind: .client) { span in
+            span.attributes["rpc.system"] = "jsonrpc"
+            span.attributes["rpc.method"] = method
+            span.attributes["server.address"] = endpoint
+            return try await send(method, params: params, as: resultType, deadline: deadline, trace: TraceContext.current)
+        }
+    }
+
+    /// The attempts of ``call(_:params:as:deadline:)``, each request carrying `trace`.
+    private func send<Params: Encodable & Sendable, Result: Decodable & Sendable>(
+        _ method: String, params: Params, as resultType: Result.Type, deadline: ContinuousClock.Instant?, trace: TraceContext?
     ) async throws -> Result {
         let due = RPCDeadline.due(deadline)
         await acquire()
@@ -73,7 +89,7 @@ public actor RPCClient: RPCCaller {
             if let due, now >= due { throw RPCClientError.deadlineExceeded(endpoint: endpoint, method: method, after: now - started) }
             let end = min(now + timeout, due ?? now + timeout)
             let timeoutMs = RPCDeadline.milliseconds(end - now)
-            let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs))
+            let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs, trace: trace))
             if let reply = await exchange(request, id: id, until: end) {
                 return try Self.decode(reply, endpoint: endpoint, method: method, as: resultType)
             }

@@ -35,6 +35,18 @@ struct RPCRequest<Params: Encodable>: Encodable {
     let params: Params?
     /// Tickwire's extension: how many milliseconds the caller still waits (see ``RPCDeadline``).
     let timeoutMs: Int?
+    /// Tickwire's extension: the W3C trace context of the caller's span (see ``TraceContext``).
+    let traceparent: String?
+    let tracestate: String?
+
+    init(id: RPCID, method: String, params: Params?, timeoutMs: Int?, trace: TraceContext?) {
+        self.id = id
+        self.method = method
+        self.params = params
+        self.timeoutMs = timeoutMs
+        self.traceparent = trace?.traceparent
+        self.tracestate = trace?.tracestate
+    }
 }
 
 struct RPCRequestHeader: Decodable {
@@ -42,6 +54,26 @@ struct RPCRequestHeader: Decodable {
     let id: RPCID?
     let method: String?
     let timeoutMs: Int?
+    let traceparent: String?
+    let tracestate: String?
+
+    private enum CodingKeys: String, CodingKey { case jsonrpc, id, method, timeoutMs, traceparent, tracestate }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        jsonrpc = try container.decodeIfPresent(String.self, forKey: .jsonrpc)
+        id = try container.decodeIfPresent(RPCID.self, forKey: .id)
+        method = try container.decodeIfPresent(String.self, forKey: .method)
+        timeoutMs = try container.decodeIfPresent(Int.self, forKey: .timeoutMs)
+        // A trace context that is not a string is ignored, as a bad one is: the handler starts a fresh trace.
+        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
+        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
+    }
+
+    /// The caller's trace context, nil without a `traceparent`.
+    var trace: TraceContext? {
+        traceparent.map { TraceContext(traceparent: $0, tracestate: tracestate) }
+    }
 }
 
 struct RPCParams<Params: Decodable>: Decodable {

@@ -1,5 +1,6 @@
-import Foundation
 import BusContract
+import Foundation
+import Tracing
 
 /// A service's JSON-RPC methods: typed handlers behind one `handle(_:)` that takes
 /// request bytes and always returns response bytes.
@@ -14,7 +15,9 @@ public struct RPCMethods: Sendable {
     struct Reply: Sendable {
         var body: Data
         var method = "invalid"
-        var failed: Bool
+        /// The error it answers with, nil for a result.
+        var error: RPCError?
+        var failed: Bool { error != nil }
     }
 
     private var handlers: [String: Handler] = [:]
@@ -68,6 +71,10 @@ public struct RPCMethods: Sendable {
 
     /// Answers one request from `caller`: a method that changes state answers -32030 (forbidden) unless
     /// `caller.mayChangeState`.
+    ///
+    /// A request for a known method is answered in a server span named after it, the child of the caller's
+    /// span when the request carries its trace context (one the tracer cannot read starts a fresh trace);
+    /// an error answer is recorded on the span.
     func reply(to request: Data, from caller: RPCCallerIdentity = .trusted) async -> Reply {
         let header: RPCRequestHeader
         do {
@@ -81,21 +88,30 @@ public struct RPCMethods: Sendable {
         guard header.jsonrpc == "2.0" else { return Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\"")) }
         guard let method = header.method else { return Self.failure(id, .invalidRequest("missing \"method\"")) }
         guard let handler = handlers[method] else { return Self.failure(id, .methodNotFound(method)) }
-        if !caller.mayChangeState, stateChanging.contains(method) {
-            var refused = Self.failure(id, .forbidden(method: method, caller: caller.userID))
-            refused.method = method
-            return refused
-        }
         let deadline = header.timeoutMs.map { ContinuousClock.now + .milliseconds(max(0, $0)) }
-        var reply = await RPCDeadline.$current.withValue(deadline) { await handler(request, id) }
-        reply.method = method
-        return reply
+        return await withSpan(method, context: header.trace?.serviceContext ?? .topLevel, ofKind: .server) { span in
+            span.attributes["rpc.system"] = "jsonrpc"
+            span.attributes["rpc.method"] = method
+            var reply = if !caller.mayChangeState, stateChanging.contains(method) {
+                Self.failure(id, .forbidden(method: method, caller: caller.userID))
+            } else {
+                await RPCDeadline.$current.withValue(deadline) { await handler(request, id) }
+            }
+            reply.method = method
+            if let error = reply.error {
+                span.attributes["rpc.jsonrpc.error_code"] = error.code
+                span.attributes["rpc.jsonrpc.error_message"] = error.message
+                span.recordError(error)
+                span.setStatus(SpanStatus(code: .error, message: error.message))
+            }
+            return reply
+        }
     }
 
     private static func respond<Result: Encodable>(_ id: RPCID, _ body: () async throws -> Result) async -> Reply {
         do {
             let result = try await body()
-            return Reply(body: try Wire.encode(RPCSuccess(id: id, result: result)), failed: false)
+            return Reply(body: try Wire.encode(RPCSuccess(id: id, result: result)))
         } catch {
             return failure(id, RPCError(answering: error, describe: describe))
         }
@@ -105,7 +121,7 @@ public struct RPCMethods: Sendable {
         // Encoding a struct of strings and integers cannot fail; the fallback keeps the promise of an answer.
         let body = (try? Wire.encode(RPCFailure(id: id, error: error)))
             ?? Data(#"{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"internal error"}}"#.utf8)
-        return Reply(body: body, failed: true)
+        return Reply(body: body, error: error)
     }
 }
 

@@ -79,7 +79,7 @@ extension StreamEvents {
                 do {
                     guard let value = try decode(message) else { return nil }
                     return StreamUpdate(topic: message.topic, seq: message.header.seq, time: message.header.time,
-                                        source: message.header.source, value: value)
+                                        source: message.header.source, value: value, trace: message.trace)
                 } catch {
                     undecodable.increment()
                     logger.warning("dropped an undecodable message", metadata: ["topic": "\(message.topic)", "error": "\(error)"])
