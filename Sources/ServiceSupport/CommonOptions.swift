@@ -10,6 +10,16 @@ public struct CommonOptions: ParsableArguments {
     /// `--log-level`: trace, debug, info, notice, warning, error or critical.
     @Option(name: .customLong("log-level"), help: "trace|debug|info|notice|warning|error|critical (env TICKWIRE_LOG_LEVEL; default info)")
     public var logLevel: String?
+    /// `--log-format`: text or json.
+    @Option(name: .customLong("log-format"), help: "text|json: key=value lines, or one JSON object a line (env TICKWIRE_LOG_FORMAT; default text)")
+    public var logFormat: String?
+    /// `--otlp-endpoint URL`: export spans over OTLP/HTTP (a build with the OTLP trait only).
+    @Option(name: .customLong("otlp-endpoint"), help: ArgumentHelp(
+        "send spans over OTLP/HTTP to the collector at URL, e.g. http://127.0.0.1:4318 (its /v1/traces); only a build with the OTLP trait "
+            + "(`swift build --traits OTLP`, `make run OTLP=1`) can (env TICKWIRE_OTLP_ENDPOINT; default none: spans are logged on "
+            + "tickwire.<service>.spans at --log-level debug)",
+        valueName: "url"))
+    public var otlpEndpoint: String?
     /// `--keys`: the stack's keys directory; CURVE on every tcp socket when given.
     @Option(help: "keys directory (public/, private/, writers/) that turns on CURVE on every socket, made by `tickwire-keys generate DIR` (env TICKWIRE_KEYS; default none: plain)")
     public var keys: String?
@@ -55,9 +65,29 @@ public struct CommonOptions: ParsableArguments {
         get throws {
             let text = Setting.resolve(logLevel, environmentVariable: "TICKWIRE_LOG_LEVEL", default: "info")
             guard let level = Logger.Level(rawValue: text.lowercased()) else {
-                throw ValidationError("unknown log level \"\(text)\"; use one of \(Logger.Level.allCases.map(\.rawValue).joined(separator: ", "))")
+                throw ValidationError("--log-level (env TICKWIRE_LOG_LEVEL) must be one of "
+                    + "\(Logger.Level.allCases.map(\.rawValue).joined(separator: ", ")); got \(text.debugDescription)")
             }
             return level
+        }
+    }
+
+    /// The log format asked for by flag or environment (default text).
+    public func format(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> LogFormat {
+        do {
+            return try LogFormat.resolve(logFormat, environment: environment)
+        } catch let error as LogFormatError {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// Where spans are exported over OTLP, if asked for by flag or environment; throws for a value that is not an
+    /// http(s) URL, and in a build without the OTLP trait.
+    public func otlpSettings(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> OTLPSettings? {
+        do {
+            return try OTLPSettings.resolve(otlpEndpoint, environment: environment)
+        } catch let error as OTLPSettingsError {
+            throw ValidationError(error.message)
         }
     }
 

@@ -32,25 +32,31 @@ public struct Runtime: Sendable {
     private let monitors = HandshakeMonitors()
     /// What brings the metrics up to date before they are read (``beforeScrape(_:)``).
     private let scrapeHooks = ScrapeHooks()
+    /// What the tracer needs running beside the services (swift-otel's exporter with `--otlp-endpoint`).
+    private var tracingServices: [any Service] = []
 
-    /// Bootstraps logging (to standard error, at the options' level) and Prometheus metrics, and loads the keys
-    /// the options name. Call once per process, from `main`.
+    /// Bootstraps logging (to standard error, at the options' level and in their format, each line with the trace
+    /// and span ids of the span it is logged in), Prometheus metrics and the tracer (``LoggingTracer``, or
+    /// swift-otel's with `--otlp-endpoint` in a build with the `OTLP` trait), and loads the keys the options name.
+    /// Call once per process, from `main`.
     public static func bootstrap(service: String, options: CommonOptions) throws -> Runtime {
         let logLevel = try options.level
+        let logFormat = try options.format()
+        let otlp = try options.otlpSettings()
         let security = try options.security
         let metrics = try options.metricsSettings(service: service)
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = logLevel
-            return handler
-        }
+        LoggingSystem.bootstrap({ label, provider in
+            logFormat.handler(label: label, service: service, level: logLevel, metadataProvider: provider)
+        }, metadataProvider: ProcessTracing.metadataProvider(otlp: otlp))
         let registry = PrometheusCollectorRegistry()
         var factory = PrometheusMetricsFactory(registry: registry)
         // Up to five minutes: a quote's age when priced (tickwire_converter_quote_to_price_seconds) can be a feed's period.
         factory.defaultDurationHistogramBuckets += [.seconds(30), .seconds(60), .seconds(120), .seconds(300)]
         MetricsSystem.bootstrap(factory)
-        return try Runtime(service: service, logger: Logger(label: "tickwire.\(service)"), registry: registry, security: security,
-                           metrics: metrics)
+        let logger = Logger(label: "tickwire.\(service)")
+        var runtime = try Runtime(service: service, logger: logger, registry: registry, security: security, metrics: metrics)
+        runtime.tracingServices = try ProcessTracing.bootstrap(service: service, logger: logger, otlp: otlp)
+        return runtime
     }
 
     /// A runtime that bootstraps nothing global: for tests that run services in-process. With keys, it starts its
@@ -118,11 +124,12 @@ public struct Runtime: Sendable {
         monitors.add(try HandshakeMonitor(context: context, endpoint: endpoint, service: service, logger: logger))
     }
 
-    /// Runs `services` (and the `/metrics` listener `--metrics` asked for) until SIGTERM or SIGINT, then shuts them
-    /// down in reverse order.
+    /// Runs `services` (and the `/metrics` listener `--metrics` asked for, and the span exporter `--otlp-endpoint`
+    /// asked for) until SIGTERM or SIGINT, then shuts them down in reverse order (the exporter last, so it sends the
+    /// services' last spans).
     public func run(_ services: [any Service]) async throws {
         let group = ServiceGroup(configuration: .init(
-            services: (metricsServers + services + monitors.all).map { .init(service: $0) },
+            services: (tracingServices + metricsServers + services + monitors.all).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         logger.info("started", metadata: ["service": "\(service)", "libzmq": "\(ZMQContext.libraryVersion)"])
