@@ -23,25 +23,36 @@ public actor ConverterState {
     /// Applies the fetcher's events until the stream ends, handing each price an event changes to `publish`
     /// at once, and each price it takes away (its asset's last quote retracted) to `retract`. The loop runs on
     /// the actor, so a burst of waiting events costs no executor hop each.
+    ///
+    /// `within` runs the handling of each event, given the trace context its update came in (nil for the others):
+    /// the converter re-prices a quote in a span of the quote's trace, so its prices go on in it.
     public func follow(
-        _ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>, publish: @Sendable (AssetPrice) throws -> Void,
-        retract: @Sendable (AssetPrice) throws -> Void = { _ in }
+        _ events: some AsyncSequence<StreamEvent<FetcherUpdate>, Never>, publish: @escaping @Sendable (AssetPrice) throws -> Void,
+        retract: @escaping @Sendable (AssetPrice) throws -> Void = { _ in },
+        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }
     ) async {
         for await event in events {
-            let changes = applyChanges(event)
-            for price in changes.changed {
-                do {
-                    try publish(price)
-                } catch {
-                    logger.warning("could not publish a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
-                }
+            within(event.trace) { handle(event, publish: publish, retract: retract) }
+        }
+    }
+
+    /// Applies one event of ``follow(_:publish:retract:within:)`` and hands on what it changed.
+    private func handle(
+        _ event: StreamEvent<FetcherUpdate>, publish: @Sendable (AssetPrice) throws -> Void, retract: @Sendable (AssetPrice) throws -> Void
+    ) {
+        let changes = applyChanges(event)
+        for price in changes.changed {
+            do {
+                try publish(price)
+            } catch {
+                logger.warning("could not publish a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
             }
-            for price in changes.removed {
-                do {
-                    try retract(price)
-                } catch {
-                    logger.warning("could not retract a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
-                }
+        }
+        for price in changes.removed {
+            do {
+                try retract(price)
+            } catch {
+                logger.warning("could not retract a price", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)", "error": "\(error)"])
             }
         }
     }

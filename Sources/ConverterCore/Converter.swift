@@ -44,16 +44,22 @@ public enum Converter {
         // From a quote's own time (the feed's timestamp) to the publication of a price made from it: the feed's
         // delay and the pipeline's, per published price that has one.
         let quoteToPrice = Metrics.Timer(label: "tickwire_converter_quote_to_price_seconds")
+        let logger = runtime.logger
         return [
             publisher, server,
             LoopService {
                 await state.follow(rates) { price in
-                    try publisher.publish(price, on: Topics.price(asset: price.asset, currency: price.currency), source: "converter", onlyIfChanged: true)
+                    let topic = try Topics.price(asset: price.asset, currency: price.currency)
+                    guard let seq = try publisher.publish(price, on: topic, source: "converter", onlyIfChanged: true) else { return }
+                    logger.debug("price published", metadata: ["topic": "\(topic.topic)", "seq": "\(seq)", "price": "\(price.price)"])
                     if let made = price.quoteTime {
                         quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
                     }
                 } retract: { price in
                     try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
+                } within: { trace, reprice in
+                    // A quote that came in a trace is re-priced in a span of it: its prices carry the quote's trace id.
+                    TraceContext.withSpan("reprice", continuing: trace, reprice)
                 }
             },
         ]

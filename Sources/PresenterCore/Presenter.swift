@@ -127,7 +127,12 @@ public enum Presenter {
             followers = [
                 LoopService { await state.follow(alerts: alerts) },
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
-                LoopService { await state.follow(prices: prices) },
+                LoopService {
+                    // Each price is applied in a span of the trace it came in, so the SSE events it makes go on in it.
+                    for await event in prices {
+                        await TraceContext.withSpan("price", continuing: event.trace) { await state.apply(event, from: "converter") }
+                    }
+                },
                 LoopService { await state.follow(portfolio: changes) },
                 LoopService { await watch.run() },
             ]

@@ -1,3 +1,5 @@
+import Bus
+import BusContract
 import DequeModule
 import Foundation
 import ReaderQueue
@@ -14,7 +16,8 @@ final class PriceBroadcast: Sendable {
     /// What a stream carries: a price, an alert, the kinds of data that changed (``StateWatch``), or a
     /// keep-alive that shows a dead client without any of them.
     enum Event: Sendable, Equatable {
-        case price(AssetPrice)
+        /// A price, with the trace context it was sent in (its quote's trace), to send its event in.
+        case price(AssetPrice, trace: TraceContext? = nil)
         case alert(AlertFired)
         case changed(Set<String>)
         case keepalive
@@ -54,10 +57,11 @@ final class PriceBroadcast: Sendable {
     /// How many listeners are subscribed.
     var listenerCount: Int { listeners.withLock { $0.queues.count } }
 
-    /// Passes a price to every listener of its currency.
+    /// Passes a price to every listener of its currency, with the task's trace context.
     func send(_ price: AssetPrice) {
+        let trace = TraceContext.current
         for listener in listeners.withLock({ Array($0.queues.values) }) where listener.prices && (listener.currency == nil || listener.currency == price.currency) {
-            listener.queue.write { $0.add(.price(price)) }
+            listener.queue.write { $0.add(.price(price, trace: trace)) }
         }
     }
 
@@ -134,7 +138,7 @@ struct ConflatingEvents: ReaderQueueBuffer {
     }
 
     private var slots = Deque<Slot>()
-    private var prices: [PriceKey: AssetPrice] = [:]
+    private var prices: [PriceKey: (price: AssetPrice, trace: TraceContext?)] = [:]
     private var alerts = 0
     private var keepaliveWaiting = false
     private var changed: Set<String>?
@@ -145,9 +149,9 @@ struct ConflatingEvents: ReaderQueueBuffer {
     /// Adds `event`, or lets it replace the price it supersedes.
     mutating func add(_ event: PriceBroadcast.Event) {
         switch event {
-        case .price(let price):
+        case .price(let price, let trace):
             let key = PriceKey(asset: price.asset, currency: price.currency)
-            if prices.updateValue(price, forKey: key) == nil { slots.append(.price(key)) }
+            if prices.updateValue((price, trace), forKey: key) == nil { slots.append(.price(key)) }
         case .alert(let alert):
             if alerts == PriceBroadcast.alertLimit, let oldest = slots.firstIndex(where: { if case .alert = $0 { true } else { false } }) {
                 slots.remove(at: oldest)
@@ -169,7 +173,7 @@ struct ConflatingEvents: ReaderQueueBuffer {
         guard let slot = slots.popFirst() else { return nil }
         switch slot {
         case .price(let key):
-            return prices.removeValue(forKey: key).map { .price($0) }
+            return prices.removeValue(forKey: key).map { .price($0.price, trace: $0.trace) }
         case .alert(let alert):
             alerts -= 1
             return .alert(alert)

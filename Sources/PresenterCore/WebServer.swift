@@ -30,6 +30,8 @@ struct WebServer {
     /// The Hummingbird application bound to `host:port`.
     func application(host: String, port: Int) -> some ApplicationProtocol {
         let router = Router()
+        // Each request in a server span, continuing a `traceparent` header if the request has one.
+        router.add(middleware: TracingMiddleware())
         router.add(middleware: MetricsMiddleware())
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: BodyLimitMiddleware(maxBytes: security.maxBodyBytes))
@@ -168,7 +170,8 @@ struct WebServer {
                 asset: symbol, amount: try ExactDecimal(form.amount.trimmingCharacters(in: .whitespaces)),
                 price: try ExactDecimal(form.price.trimmingCharacters(in: .whitespaces)),
                 currency: form.currency, date: day, requestId: form.requestId)
-            _ = try await portfolio.addTrade(trade)
+            let added = try await portfolio.addTrade(trade)
+            runtime.logger.info("trade submitted", metadata: ["id": "\(added.id)", "asset": "\(added.asset)", "requestId": "\(form.requestId)"])
             return Response.redirect(to: "\(back)?added=1", type: .normal)
         } catch {
             let message = "The trade was not added: \(ScreenBuilder.describe(error))"
@@ -305,6 +308,7 @@ struct WebServer {
             ?? ViewContext.locale(fromAcceptLanguage: request.headers[.acceptLanguage])
         let updates = broadcast.subscribe(currency: currency, prices: prices)
         let state = state
+        let logger = runtime.logger
         let body = ResponseBody { writer in
             if prices {
                 for price in await state.prices(in: currency).values {
@@ -314,8 +318,12 @@ struct WebServer {
             try await writer.write(ByteBuffer(string: ChangedEvent(kinds: [], initial: true).sse))
             for await event in updates {
                 switch event {
-                case .price(let price):
-                    try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                case .price(let price, let trace):
+                    // Sent in a span of the price's trace: its quote's, from rates-fetcher's poll on.
+                    try await TraceContext.withSpan("sse.price", continuing: trace, ofKind: .producer) {
+                        logger.debug("sse price sent", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)"])
+                        try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                    }
                 case .changed(let kinds):
                     try await writer.write(ByteBuffer(string: ChangedEvent(kinds: kinds.sorted(), initial: false).sse))
                 case .alert(let alert):

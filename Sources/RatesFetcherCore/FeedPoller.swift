@@ -4,6 +4,7 @@ import Logging
 import Market
 import TickwireContract
 import Metrics
+import Tracing
 
 /// Polls one feed on its schedule and on request, publishes what changed, and keeps
 /// `status.<feed>` true: a failure is logged, counted and published, the last good
@@ -71,7 +72,18 @@ public actor FeedPoller {
         }
     }
 
+    /// One poll, in a span of a trace of its own: what it publishes (quotes, rates, its status) carries that trace,
+    /// which the converter's prices, the portfolio and the presenter's pages continue.
     private func pollOnce() async -> FeedStatus {
+        await withSpan("feed.poll", context: .topLevel, ofKind: .producer) { span in
+            span.attributes["tickwire.feed"] = feed.rawValue
+            let status = await pollAndPublish()
+            if status.state == .error { span.setStatus(SpanStatus(code: .error, message: status.message)) }
+            return status
+        }
+    }
+
+    private func pollAndPublish() async -> FeedStatus {
         let attempt = now()
         do {
             let publications = try await job()
