@@ -73,16 +73,22 @@ public enum ConverterAPI {
     public static let streams = [AnyTopicSpec(prices), AnyTopicSpec(StandardStreams.heartbeat)]
 }
 
-/// The portfolio's methods and streams: trades, holdings, the watch list, wallets and product sales.
+/// The portfolio's methods and streams: activities (trades), holdings and gains, the watch list, wallets and product sales.
 public enum PortfolioAPI {
-    /// `trades.add`: records a trade once per `requestId`.
+    /// `trades.add`: records an activity (buy, sell, fee, transfer) once per `requestId`.
     public static let addTrade = RPCMethod<AddTradeRequest, Trade>("trades.add", changesState: true)
-    /// `trades.remove {id}`.
+    /// `trades.edit {id, ...}`: replaces an activity's fields once per `requestId`, keeping the change in its history.
+    public static let editTrade = RPCMethod<EditTradeRequest, Trade>("trades.edit", changesState: true)
+    /// `trades.remove {id, requestId?, by?}`: removes an activity, keeping the removal in its history.
     public static let removeTrade = RPCMethod<RemoveTradeRequest, Bool>("trades.remove", changesState: true)
-    /// `trades.list`: every trade, oldest first.
+    /// `trades.list`: every activity, oldest first.
     public static let trades = RPCMethod<NoParams, [Trade]>("trades.list")
+    /// `trades.history {id?}`: the audit history of one activity, or of all, oldest first.
+    public static let tradeHistory = RPCMethod<TradeHistoryRequest, [TradeRevision]>("trades.history")
     /// `holdings {currency?}`: the portfolio valued in one currency.
     public static let holdings = RPCMethod<HoldingsRequest, Valuation>("holdings")
+    /// `gains {currency?, method?}`: realized and unrealized gains per asset and in total.
+    public static let gains = RPCMethod<GainsRequest, PortfolioGains>("gains")
     /// `watchlist.add {asset}`: answers the watch list.
     public static let watch = RPCMethod<WatchlistRequest, [String]>("watchlist.add", changesState: true)
     /// `watchlist.remove {asset}`: answers the watch list.
@@ -103,9 +109,9 @@ public enum PortfolioAPI {
 
     /// Every method it answers, the standard ones included.
     public static let methods = StandardAPI.methods(publishes: true) + [
-        AnyRPCMethod(addTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(holdings), AnyRPCMethod(watch),
-        AnyRPCMethod(unwatch), AnyRPCMethod(watchlist), AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products),
-        AnyRPCMethod(product),
+        AnyRPCMethod(addTrade), AnyRPCMethod(editTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(tradeHistory),
+        AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
+        AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products), AnyRPCMethod(product),
     ]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [AnyTopicSpec(changes), AnyTopicSpec(StandardStreams.heartbeat)]

@@ -2,68 +2,241 @@ import Foundation
 import Market
 import Money
 
-/// One trade of the user's portfolio.
+/// What an activity of the portfolio does (Ghostfolio's `BUY`, `SELL`, `FEE`, lower-case; Ghostfolio has no transfers).
+///
+/// On the wire: `buy`, `sell`, `fee`, `transfer_in`, `transfer_out`. A trade recorded without a kind is a buy.
+public enum ActivityKind: String, Codable, Sendable, Equatable, CaseIterable {
+    /// Units bought at `price`: a new lot whose cost is `amount × price` plus its fee.
+    case buy
+    /// Units sold at `price`: realizes the gain over the cost of the lots it takes; its fee reduces the proceeds.
+    case sell
+    /// A cost of an asset paid in any currency (`fee`); changes no quantity, reduces the asset's realized gain.
+    case fee
+    /// Units moved in from elsewhere: a lot at `price` per unit (zero cost when `price` is left out); realizes nothing.
+    case transferIn = "transfer_in"
+    /// Units moved out: takes lots like a sell (their cost basis goes with them) but realizes nothing.
+    case transferOut = "transfer_out"
+
+    /// Whether it takes units out of the holding (and so may not exceed what is held at its date).
+    public var reducesHolding: Bool { self == .sell || self == .transferOut }
+}
+
+/// One activity of the user's portfolio (called a trade since the portfolio recorded buys only): a buy, sell,
+/// fee or transfer. Its JSON without `kind` (written before activities) is a buy.
 public struct Trade: Codable, Sendable, Equatable {
     /// The trade's id.
     public var id: String
-    /// The asset bought (positive amount).
+    /// What it does; `buy` when absent.
+    public var kind: ActivityKind
+    /// The asset concerned.
     public var asset: String
-    /// Units of the asset.
+    /// Units of the asset (zero for a fee).
     public var amount: ExactDecimal
-    /// Price paid per unit, in `currency`.
+    /// Price per unit, in `currency` (zero for a fee and a transfer out, and for a transfer in at no cost).
     public var price: ExactDecimal
-    /// The currency of `price`.
+    /// The currency of `price` (a fee's: the fee's currency).
     public var currency: String
+    /// The fee paid: on a buy or sell, or the amount of a fee activity.
+    public var fee: CurrencyAmount?
     /// When the trade happened.
     public var date: Date
-    /// When it was recorded.
+    /// When it was first recorded (an edit keeps it; the history says when it changed).
     public var recordedAt: Date
 
     /// A trade.
-    public init(id: String, asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String, date: Date, recordedAt: Date) {
+    public init(
+        id: String, kind: ActivityKind = .buy, asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String,
+        fee: CurrencyAmount? = nil, date: Date, recordedAt: Date
+    ) {
         self.id = id
+        self.kind = kind
         self.asset = asset
         self.amount = amount
         self.price = price
         self.currency = currency
+        self.fee = fee
         self.date = date
         self.recordedAt = recordedAt
     }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        id = try container.decode(String.self, forKey: .id)
+        kind = try container.decodeIfPresent(ActivityKind.self, forKey: .kind) ?? .buy
+        asset = try container.decode(String.self, forKey: .asset)
+        amount = try container.decode(ExactDecimal.self, forKey: .amount)
+        price = try container.decode(ExactDecimal.self, forKey: .price)
+        currency = try container.decode(String.self, forKey: .currency)
+        fee = try container.decodeIfPresent(CurrencyAmount.self, forKey: .fee)
+        date = try container.decode(Date.self, forKey: .date)
+        recordedAt = try container.decode(Date.self, forKey: .recordedAt)
+    }
 }
 
-/// `trades.add`: records a trade once per `requestId`.
+/// `trades.add`: records an activity once per `requestId`.
+///
+/// `kind` defaults to `buy`. A `fee` needs only `asset`, `fee`, `date` and `requestId` (`amount` and `price` are
+/// zero, `currency` the fee's); a transfer's `price` defaults to zero.
 public struct AddTradeRequest: Codable, Sendable, Equatable {
+    /// What it does; `buy` when absent.
+    public var kind: ActivityKind
     /// The asset, e.g. `BTC`.
     public var asset: String
-    /// Units bought; must be positive.
+    /// Units bought, sold or moved; must be positive (zero for a fee).
     public var amount: ExactDecimal
     /// Price per unit; must not be negative.
     public var price: ExactDecimal
     /// The currency of `price`.
     public var currency: String
+    /// The fee paid on a buy or sell (added to the lot's cost, or taken from the proceeds); a fee activity's amount.
+    public var fee: CurrencyAmount?
     /// When the trade happened; not in the future.
     public var date: Date
     /// A client-chosen id; a retried request with the same id returns the first result.
     public var requestId: String
+    /// Who records it, as the caller names itself (not authenticated: the bus does not tell handlers the caller's key);
+    /// kept in the audit history, `anonymous` when absent.
+    public var by: String?
 
-    /// A request to add a trade.
-    public init(asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String, date: Date, requestId: String) {
+    /// A request to add an activity (a buy unless `kind` says otherwise).
+    public init(
+        kind: ActivityKind = .buy, asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String,
+        fee: CurrencyAmount? = nil, date: Date, requestId: String, by: String? = nil
+    ) {
+        self.kind = kind
         self.asset = asset
         self.amount = amount
         self.price = price
         self.currency = currency
+        self.fee = fee
         self.date = date
         self.requestId = requestId
+        self.by = by
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        by = try container.decodeIfPresent(String.self, forKey: .by)
+        kind = try container.decodeIfPresent(ActivityKind.self, forKey: .kind) ?? .buy
+        asset = try container.decode(String.self, forKey: .asset)
+        fee = try container.decodeIfPresent(CurrencyAmount.self, forKey: .fee)
+        date = try container.decode(Date.self, forKey: .date)
+        requestId = try container.decode(String.self, forKey: .requestId)
+        switch kind {
+        case .buy, .sell:
+            amount = try container.decode(ExactDecimal.self, forKey: .amount)
+            price = try container.decode(ExactDecimal.self, forKey: .price)
+            currency = try container.decode(String.self, forKey: .currency)
+        case .transferIn, .transferOut:
+            amount = try container.decode(ExactDecimal.self, forKey: .amount)
+            price = try container.decodeIfPresent(ExactDecimal.self, forKey: .price) ?? .zero
+            currency = try container.decode(String.self, forKey: .currency)
+        case .fee:
+            amount = try container.decodeIfPresent(ExactDecimal.self, forKey: .amount) ?? .zero
+            price = try container.decodeIfPresent(ExactDecimal.self, forKey: .price) ?? .zero
+            guard let currency = try container.decodeIfPresent(String.self, forKey: .currency) ?? fee?.currency else {
+                throw DecodingError.keyNotFound(CodingKeys.fee, .init(codingPath: container.codingPath, debugDescription: "a fee needs its fee"))
+            }
+            self.currency = currency
+        }
     }
 }
 
-/// `trades.remove`.
+/// `trades.edit`: replaces an activity's fields, once per `requestId`; the change is kept in its history.
+///
+/// On the wire its members are flat: `id` beside every member of ``AddTradeRequest`` (whose `requestId` names the edit).
+public struct EditTradeRequest: Codable, Sendable, Equatable {
+    /// The trade's id.
+    public var id: String
+    /// Its new fields, with the `requestId` of this edit and who edits.
+    public var activity: AddTradeRequest
+
+    /// A request to give trade `id` the fields of `activity`.
+    public init(id: String, activity: AddTradeRequest) {
+        self.id = id
+        self.activity = activity
+    }
+
+    private enum Keys: String, CodingKey { case id }
+
+    public init(from decoder: any Decoder) throws {
+        id = try decoder.container(keyedBy: Keys.self).decode(String.self, forKey: .id)
+        activity = try AddTradeRequest(from: decoder)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try activity.encode(to: encoder)
+        var container = encoder.container(keyedBy: Keys.self)
+        try container.encode(id, forKey: .id)
+    }
+}
+
+/// `trades.remove`: removes an activity; the removal is kept in its history.
 public struct RemoveTradeRequest: Codable, Sendable, Equatable {
     /// The trade's id.
     public var id: String
+    /// A client-chosen id: a retried removal with the same id answers `true` again instead of "not found".
+    public var requestId: String?
+    /// Who removes, as the caller names itself (not authenticated); `anonymous` when absent.
+    public var by: String?
 
     /// A request to remove a trade.
-    public init(id: String) { self.id = id }
+    public init(id: String, requestId: String? = nil, by: String? = nil) {
+        self.id = id
+        self.requestId = requestId
+        self.by = by
+    }
+}
+
+/// `trades.history {id?}`: the audit history of one activity, or of all.
+public struct TradeHistoryRequest: Codable, Sendable, Equatable {
+    /// The trade's id; every trade's history when absent.
+    public var id: String?
+
+    /// A request for the history of trade `id` (all when nil).
+    public init(id: String? = nil) { self.id = id }
+}
+
+/// One change of an activity, as its audit history keeps it.
+public struct TradeRevision: Codable, Sendable, Equatable {
+    /// What was done to it.
+    public enum Action: String, Codable, Sendable, Equatable, CaseIterable {
+        /// Recorded (`trades.add`).
+        case added
+        /// Its fields replaced (`trades.edit`).
+        case edited
+        /// Removed (`trades.remove`).
+        case removed
+    }
+
+    /// The revision's number, increasing over the whole portfolio.
+    public var seq: Int
+    /// The trade's id.
+    public var tradeId: String
+    /// What was done.
+    public var action: Action
+    /// Who did it: the name the caller gave, or `anonymous`.
+    public var by: String
+    /// When.
+    public var at: Date
+    /// The request's id, if it had one.
+    public var requestId: String?
+    /// The activity before (nil when added).
+    public var before: Trade?
+    /// The activity after (nil when removed).
+    public var after: Trade?
+
+    /// A revision.
+    public init(seq: Int, tradeId: String, action: Action, by: String, at: Date, requestId: String?, before: Trade?, after: Trade?) {
+        self.seq = seq
+        self.tradeId = tradeId
+        self.action = action
+        self.by = by
+        self.at = at
+        self.requestId = requestId
+        self.before = before
+        self.after = after
+    }
 }
 
 /// `holdings {currency?}` (USD by default).
@@ -253,7 +426,7 @@ public struct ProductDetail: Codable, Sendable, Equatable {
 
 /// The payload of `portfolio.changed`.
 public struct PortfolioChange: Codable, Sendable, Equatable {
-    /// What changed: `trade.added`, `trade.removed`, `watchlist.added`, `watchlist.removed`.
+    /// What changed: `trade.added`, `trade.edited`, `trade.removed`, `watchlist.added`, `watchlist.removed`.
     public var reason: String
     /// The trade id or asset concerned.
     public var subject: String
