@@ -19,6 +19,7 @@ public actor PortfolioState {
     private let publish: @Sendable (PortfolioChange) throws -> Void
     private let logger: Logger
     private let now: @Sendable () -> Date
+    private let costBasis: CostBasisMethod
 
     private var masterdata = Masterdata(assets: [], wallets: [])
     private var transactions: [GNBTransaction] = []
@@ -29,9 +30,11 @@ public actor PortfolioState {
     /// The converter's stream state, as `health` reports it.
     public private(set) var converterStream = "waiting for the converter's snapshot"
 
-    /// State answering through `store`, adding up through `total`, telling of changes through `publish`.
+    /// State answering through `store`, adding up through `total`, telling of changes through `publish`; gains and
+    /// holdings take the cost of what is sold by `costBasis` unless a request names its method.
     public init(store: PortfolioStore, total: @escaping Total, publish: @escaping @Sendable (PortfolioChange) throws -> Void,
-                logger: Logger, now: @escaping @Sendable () -> Date) {
+                logger: Logger, now: @escaping @Sendable () -> Date, costBasis: CostBasisMethod = .fifo) {
+        self.costBasis = costBasis
         self.store = store
         self.total = total
         self.publish = publish
@@ -131,40 +134,91 @@ public actor PortfolioState {
 
     // MARK: Requests
 
+    /// Records an activity once per `requestId`, refusing a sell or transfer out of more than is held at its date.
     public func addTrade(_ request: AddTradeRequest) async throws -> Trade {
         let validated = try TradeValidation.validate(request, knownAssets: knownAssets, now: now())
         let id = UUID().uuidString.lowercased()
-        let trade = try await store.addTrade(validated, id, now())
+        let trade = try await store.addTrade(validated, id, now(), try TradeValidation.author(request.by)) {
+            try ActivityLedger.check($0, changed: id)
+        }
         if trade.id == id { try changed("trade.added", trade.id) }
         return trade
     }
 
+    /// Replaces an activity's fields once per `requestId`, refusing a change that would make it or a later sell or
+    /// transfer out take more than is held.
+    public func editTrade(_ request: EditTradeRequest) async throws -> Trade {
+        var request = request
+        request.activity = try TradeValidation.validate(request.activity, knownAssets: knownAssets, now: now())
+        let id = request.id
+        let trade = try await store.editTrade(request, now(), try TradeValidation.author(request.activity.by)) {
+            try ActivityLedger.check($0, changed: id)
+        }
+        try changed("trade.edited", trade.id)
+        return trade
+    }
+
+    /// Removes an activity, refusing a removal that would make a later sell or transfer out take more than is held.
     public func removeTrade(_ request: RemoveTradeRequest) async throws -> Bool {
-        guard try await store.removeTrade(request.id) else { throw RPCError.notFound("no trade with id \(request.id)") }
+        if let requestID = request.requestId?.trimmingCharacters(in: .whitespacesAndNewlines), requestID.isEmpty || requestID.count > 200 {
+            throw RPCError.invalidParams("requestId must be 1 to 200 characters")
+        }
+        let id = request.id
+        guard try await store.removeTrade(id, request.requestId, now(), try TradeValidation.author(request.by), {
+            try ActivityLedger.check($0, changed: id)
+        }) else { throw RPCError.notFound("no trade with id \(request.id)") }
         try changed("trade.removed", request.id)
         return true
     }
 
+    /// Every activity, oldest first.
     public func trades() async throws -> [Trade] { try await store.trades() }
 
+    /// The audit history of one activity, or of all.
+    public func tradeHistory(_ request: TradeHistoryRequest) async throws -> [TradeRevision] { try await store.tradeHistory(request.id) }
+
+    /// What is held, valued in one currency, with the cost basis of the service's method.
     public func holdings(_ request: HoldingsRequest) async throws -> Valuation {
         let currency = try Currency(code: request.currency ?? "USD")
         let trades = try await store.trades()
-        let foreign = trades.filter { $0.currency != currency.code }
-        var converted: [String: ExactDecimal] = [:]
+        let (converted, warnings) = await convert(trades, to: currency)
+        return try Valuations.valuation(
+            activities: trades, prices: prices, currency: currency, converted: converted, method: costBasis,
+            offline: converterStream != "ok", now: now(), warnings: warnings)
+    }
+
+    /// Realized and unrealized gains per asset and in total, in one currency, by the request's method or the service's.
+    public func gains(_ request: GainsRequest) async throws -> PortfolioGains {
+        let currency = try Currency(code: request.currency ?? "USD")
+        let trades = try await store.trades()
+        let (converted, warnings) = await convert(trades, to: currency)
+        return try Gains.compute(
+            activities: trades, method: request.method ?? costBasis, currency: currency, prices: prices, converted: converted,
+            offline: converterStream != "ok", warnings: warnings)
+    }
+
+    /// The amounts of `trades` in other currencies converted into `currency` by the converter's `total`, one call per
+    /// currency so that one the converter cannot convert leaves the others known; a warning for each that failed.
+    private func convert(_ trades: [Trade], to currency: Currency) async -> (converted: [CurrencyAmount: ExactDecimal], warnings: [String]) {
+        let items: [CurrencyAmount]
+        do {
+            items = try Gains.conversions(trades, currency: currency)
+        } catch {
+            return ([:], ["the amounts of the trades could not be worked out: \(error)"])
+        }
+        var converted: [CurrencyAmount: ExactDecimal] = [:]
         var warnings: [String] = []
-        if !foreign.isEmpty {
+        let byCurrency = Dictionary(grouping: items, by: \.currency)
+        for code in byCurrency.keys.sorted() {
+            let group = byCurrency[code] ?? []
             do {
-                let items = try foreign.map { CurrencyAmount(amount: try $0.amount * $0.price, currency: $0.currency) }
-                let total = try await total(TotalRequest(items: items, to: currency.code))
-                for (trade, item) in zip(foreign, total.items) { converted[trade.id] = item.converted }
+                let total = try await total(TotalRequest(items: group, to: currency.code))
+                for (item, result) in zip(group, total.items) { converted[item] = result.converted }
             } catch {
-                warnings.append("costs in other currencies could not be converted: \(error)")
+                warnings.append("amounts in \(code) could not be converted to \(currency.code): \(error)")
             }
         }
-        return try Valuations.valuation(
-            trades: trades, prices: prices, currency: currency, convertedCosts: converted,
-            offline: converterStream != "ok", now: now(), warnings: warnings)
+        return (converted, warnings)
     }
 
     public func watch(_ request: WatchlistRequest) async throws -> [String] {

@@ -1,37 +1,88 @@
+import BusContract
 import Foundation
 import Synchronization
 import TickwireContract
 
 extension PortfolioStore {
     /// A store that keeps everything in memory, with the SQLite store's rules: a request id answers its
-    /// first trade again, trades come ordered by date, the watch list in the order assets were added.
-    /// What mocks and in-process tests use; nothing survives the process.
+    /// first write again, trades come ordered by date, every change is kept in the history, the watch list
+    /// in the order assets were added. What mocks and in-process tests use; nothing survives the process.
     public static func memory() -> Self {
         struct State {
             var trades: [String: Trade] = [:]
-            var answers: [String: Trade] = [:]
+            /// Each request id's write (`add`, `edit`, `remove`) and its answer.
+            var answers: [String: (action: String, trade: Trade?)] = [:]
+            var revisions: [TradeRevision] = []
             var watched: [String] = []
             var prices: [String: StoredPrice] = [:]
             var documents: [String: Data] = [:]
+
+            /// The activities of `assets` with `change` made: `trade` in place of the one with `id` (or removed when nil).
+            func after(_ id: String, _ trade: Trade?, assets: Set<String>) -> [Trade] {
+                var all = trades
+                all[id] = trade
+                return all.values.filter { assets.contains($0.asset) }
+            }
+
+            mutating func revise(_ id: String, _ action: TradeRevision.Action, by: String, at: Date, requestId: String?, before: Trade?, after: Trade?) {
+                revisions.append(TradeRevision(seq: revisions.count + 1, tradeId: id, action: action, by: by, at: at,
+                                               requestId: requestId, before: before, after: after))
+            }
         }
         let state = Mutex(State())
         return Self(
-            addTrade: { request, id, now in
-                state.withLock { state in
-                    if let first = state.answers[request.requestId] { return first }
-                    let trade = Trade(id: id, asset: request.asset, amount: request.amount, price: request.price,
-                                      currency: request.currency, date: request.date, recordedAt: now)
+            addTrade: { request, id, now, by, check in
+                try state.withLock { state in
+                    if let first = state.answers[request.requestId] {
+                        guard first.action == "add", let trade = first.trade else {
+                            throw RequestReuse.error(request.requestId, first: first.action, now: "add")
+                        }
+                        return trade
+                    }
+                    let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                    try check(state.after(id, trade, assets: [trade.asset]))
                     state.trades[id] = trade
-                    state.answers[request.requestId] = trade
+                    state.answers[request.requestId] = ("add", trade)
+                    state.revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: trade)
                     return trade
                 }
             },
-            removeTrade: { id in state.withLock { $0.trades.removeValue(forKey: id) != nil } },
-            trades: {
-                state.withLock { state in
-                    state.trades.values.sorted { ($0.date, $0.recordedAt, $0.id) < ($1.date, $1.recordedAt, $1.id) }
+            editTrade: { request, now, by, check in
+                try state.withLock { state in
+                    let activity = request.activity
+                    if let first = state.answers[activity.requestId] {
+                        guard first.action == "edit", let trade = first.trade else {
+                            throw RequestReuse.error(activity.requestId, first: first.action, now: "edit")
+                        }
+                        return trade
+                    }
+                    guard let before = state.trades[request.id] else { throw RPCError.notFound("no trade with id \(request.id)") }
+                    let trade = Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount, price: activity.price,
+                                      currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt)
+                    try check(state.after(request.id, trade, assets: [before.asset, trade.asset]))
+                    state.trades[request.id] = trade
+                    state.answers[activity.requestId] = ("edit", trade)
+                    state.revise(request.id, .edited, by: by, at: now, requestId: activity.requestId, before: before, after: trade)
+                    return trade
                 }
             },
+            removeTrade: { id, requestId, now, by, check in
+                try state.withLock { state in
+                    if let requestId, let first = state.answers[requestId] {
+                        guard first.action == "remove" else { throw RequestReuse.error(requestId, first: first.action, now: "remove") }
+                        return true
+                    }
+                    guard let before = state.trades[id] else { return false }
+                    try check(state.after(id, nil, assets: [before.asset]))
+                    state.trades[id] = nil
+                    if let requestId { state.answers[requestId] = ("remove", nil) }
+                    state.revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil)
+                    return true
+                }
+            },
+            trades: { ActivityLedger.ordered(Array(state.withLock { $0.trades.values })) },
+            tradeHistory: { id in state.withLock { state in state.revisions.filter { id == nil || $0.tradeId == id } } },
             watch: { asset, _ in
                 state.withLock { state in
                     guard !state.watched.contains(asset) else { return false }

@@ -1,16 +1,29 @@
+import BusContract
 import Foundation
 import TickwireContract
 import Money
 
-/// The portfolio's durable storage: trades, the watch list, last known prices and
-/// cached upstream documents (masterdata, transactions), so it works offline.
+/// The portfolio's durable storage: activities (trades) with their audit history, the watch list, last known prices
+/// and cached upstream documents (masterdata, transactions), so it works offline.
+///
+/// A `requestId` names one write: a retried add or edit answers the first result, a retried removal `true`; one
+/// used by a write of another kind is refused. Every add, edit and removal is kept as a ``TradeRevision``.
 public struct PortfolioStore: Sendable {
-    /// Records a trade unless `requestId` was seen before; either way returns the trade of that request.
-    public var addTrade: @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date) async throws -> Trade
-    /// Removes a trade; `false` when there was none with that id.
-    public var removeTrade: @Sendable (_ id: String) async throws -> Bool
-    /// Every trade, oldest first.
+    /// Checks the activities of the assets a change touches, as they would be after it, inside the write: throwing
+    /// refuses the change and nothing is written.
+    public typealias Check = @Sendable (_ after: [Trade]) throws -> Void
+
+    /// Records an activity as `id` unless `requestId` was seen before; either way returns the activity of that request.
+    public var addTrade: @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date, _ by: String, _ check: Check) async throws -> Trade
+    /// Replaces the fields of activity `request.id` (keeping its `recordedAt`) unless the request's `requestId` was seen
+    /// before; either way returns the activity of that request. Throws not-found for an unknown id.
+    public var editTrade: @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Trade
+    /// Removes an activity; `false` when there was none with that id (and `requestId` was not seen before).
+    public var removeTrade: @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Bool
+    /// Every activity, oldest first (by date, then when recorded, then id).
     public var trades: @Sendable () async throws -> [Trade]
+    /// The audit history of activity `id` (every activity's when nil), oldest first.
+    public var tradeHistory: @Sendable (_ id: String?) async throws -> [TradeRevision]
     /// Adds an asset to the watch list; `false` when it was there already.
     public var watch: @Sendable (_ asset: String, _ now: Date) async throws -> Bool
     /// Removes an asset from the watch list; `false` when it was not there.
@@ -28,9 +41,11 @@ public struct PortfolioStore: Sendable {
 
     /// A store from its operations.
     public init(
-        addTrade: @escaping @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date) async throws -> Trade,
-        removeTrade: @escaping @Sendable (_ id: String) async throws -> Bool,
+        addTrade: @escaping @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date, _ by: String, _ check: Check) async throws -> Trade,
+        editTrade: @escaping @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Trade,
+        removeTrade: @escaping @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Bool,
         trades: @escaping @Sendable () async throws -> [Trade],
+        tradeHistory: @escaping @Sendable (_ id: String?) async throws -> [TradeRevision],
         watch: @escaping @Sendable (_ asset: String, _ now: Date) async throws -> Bool,
         unwatch: @escaping @Sendable (_ asset: String) async throws -> Bool,
         watchlist: @escaping @Sendable () async throws -> [String],
@@ -40,8 +55,10 @@ public struct PortfolioStore: Sendable {
         document: @escaping @Sendable (_ key: String) async throws -> Data?
     ) {
         self.addTrade = addTrade
+        self.editTrade = editTrade
         self.removeTrade = removeTrade
         self.trades = trades
+        self.tradeHistory = tradeHistory
         self.watch = watch
         self.unwatch = unwatch
         self.watchlist = watchlist
@@ -52,3 +69,10 @@ public struct PortfolioStore: Sendable {
     }
 }
 
+/// Why a store refused a write for its `requestId`.
+public enum RequestReuse {
+    /// The error for `requestId` being used again by a write of another kind than its first (`add`, `edit`, `remove`).
+    public static func error(_ requestId: String, first: String, now: String) -> RPCError {
+        RPCError.invalidParams("requestId \(requestId) already named a trades.\(first); a trades.\(now) needs a requestId of its own")
+    }
+}

@@ -5,49 +5,30 @@ import Money
 
 /// Portfolio arithmetic as pure functions: holdings, wallet groups, products.
 public enum Valuations {
-    /// Values `trades` in `currency` with `prices` (keyed by ``priceKey(asset:currency:)``).
+    /// Values the holdings of `activities` in `currency` with `prices` (keyed by ``priceKey(asset:currency:)``): each asset
+    /// held with its quantity, its cost basis by `method` and its unrealized gain, worked out by ``Gains``.
     ///
-    /// - Parameter convertedCosts: each trade's cost already converted into `currency`
-    ///   (by trade id), for trades priced in another currency; a trade missing here and
-    ///   priced in another currency leaves its holding's cost unknown.
+    /// - Parameter converted: the amounts of ``Gains/conversions(_:currency:)`` converted into `currency`; an asset
+    ///   with an amount missing here has its cost unknown.
     public static func valuation(
-        trades: [Trade], prices: [String: StoredPrice], currency: Currency,
-        convertedCosts: [String: ExactDecimal], offline: Bool, now: Date, warnings: [String] = []
+        activities: [Trade], prices: [String: StoredPrice], currency: Currency, converted: [CurrencyAmount: ExactDecimal],
+        method: CostBasisMethod = .fifo, offline: Bool, now: Date, warnings: [String] = []
     ) throws -> Valuation {
-        var warnings = warnings
-        var holdings: [Holding] = []
-        var totalValue = ExactDecimal.zero, totalCost = ExactDecimal.zero, totalGain = ExactDecimal.zero
-        var oldest: Date?
-        let byAsset = Dictionary(grouping: trades, by: \.asset)
-        for asset in byAsset.keys.sorted() {
-            let assetTrades = byAsset[asset] ?? []
-            var amount = ExactDecimal.zero
-            var cost: ExactDecimal? = .zero
-            for trade in assetTrades {
-                amount = try amount + trade.amount
-                let tradeCost: ExactDecimal? = trade.currency == currency.code
-                    ? try (trade.amount * trade.price).rescaled(to: currency.minorUnits)
-                    : convertedCosts[trade.id]
-                cost = try tradeCost.flatMap { tradeCost in try cost.map { try ($0 + tradeCost).rescaled(to: currency.minorUnits) } }
-            }
-            let stored = prices[priceKey(asset: asset, currency: currency.code)]
-            let value = try stored.map { try (amount * $0.price).rescaled(to: currency.minorUnits) }
-            if stored == nil { warnings.append("no \(currency.code) price for \(asset) yet: its value is unknown") }
-            if cost == nil { warnings.append("the cost of \(asset) in \(currency.code) needs the converter, which is unreachable") }
-            let gain = try value.flatMap { value in try cost.map { try value - $0 } }
-            if let value { totalValue = try totalValue + value }
-            if let cost { totalCost = try totalCost + cost }
-            if let gain { totalGain = try totalGain + gain }
-            if let updated = stored?.updatedAt { oldest = min(oldest ?? updated, updated) }
-            holdings.append(Holding(
-                asset: asset, amount: amount, trades: assetTrades.count, price: stored?.price,
-                value: value, cost: cost, gain: gain, priceTime: stored?.updatedAt))
+        let gains = try Gains.compute(
+            activities: activities, method: method, currency: currency, prices: prices, converted: converted, offline: offline, warnings: warnings)
+        let held = gains.assets.filter { !$0.quantity.isZero }
+        let oldest = held.compactMap(\.priceTime).min()
+        func total(_ figure: (AssetGains) -> ExactDecimal?) throws -> ExactDecimal {
+            try held.compactMap(figure).reduce(ExactDecimal.zero.rescaled(to: currency.minorUnits)) { try $0 + $1 }
         }
         return Valuation(
-            currency: currency.code, holdings: holdings,
-            totalValue: try totalValue.rescaled(to: currency.minorUnits), totalCost: try totalCost.rescaled(to: currency.minorUnits),
-            totalGain: try totalGain.rescaled(to: currency.minorUnits), pricesAsOf: oldest,
-            priceAgeSeconds: oldest.map { max(0, Int(now.timeIntervalSince($0))) }, offline: offline, warnings: warnings)
+            currency: currency.code,
+            holdings: held.map { asset in
+                Holding(asset: asset.asset, amount: asset.quantity, trades: asset.activities, price: asset.price, value: asset.value,
+                        cost: asset.costBasis, gain: asset.unrealizedGain, priceTime: asset.priceTime)
+            },
+            totalValue: try total(\.value), totalCost: try total(\.costBasis), totalGain: try total(\.unrealizedGain), pricesAsOf: oldest,
+            priceAgeSeconds: oldest.map { max(0, Int(now.timeIntervalSince($0))) }, offline: offline, warnings: gains.warnings)
     }
 
     /// The key of a price in the price table.
