@@ -5,12 +5,13 @@ import PortfolioEngine
 import ServiceSupport
 import TickwireClients
 
-/// `portfolio`: durable trades, holdings, watch list, wallets and product sales.
+/// `portfolio`: durable activities (buys, sells, fees, transfers) with their history, holdings and gains, watch list,
+/// wallets and product sales.
 @main
 struct PortfolioCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "portfolio",
-        abstract: "Keeps trades and the watch list in SQLite, values holdings, groups wallets and totals product sales.",
+        abstract: "Keeps activities and the watch list in SQLite, values holdings and gains, groups wallets and totals product sales.",
         version: buildVersion)
 
     @Option(help: .init(DefaultEndpoint.portfolioRep.help("JSON-RPC endpoint to bind")))
@@ -21,7 +22,17 @@ struct PortfolioCommand: AsyncParsableCommand {
     @OptionGroup var converter: ConverterEndpoints
     @Option(help: "SQLite file, or :memory: (env TICKWIRE_DATABASE; default $XDG_DATA_HOME/tickwire/portfolio.sqlite)")
     var database: String?
+    @Option(name: .customLong("cost-basis"), help: "fifo|average: how holdings and gains take the cost of units sold, unless a request names its method (env TICKWIRE_PORTFOLIO_COST_BASIS; default fifo)")
+    var costBasis: String?
     @OptionGroup var common: CommonOptions
+
+    func validate() throws {
+        do {
+            _ = try PortfolioConfiguration.costBasis(costBasis)
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
 
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "portfolio", options: common)
@@ -37,7 +48,8 @@ struct PortfolioCommand: AsyncParsableCommand {
         let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run(Portfolio.services(PortfolioConfiguration(
             rep: DefaultEndpoint.portfolioRep.resolve(rep),
-            pub: DefaultEndpoint.portfolioPub.resolve(pub)
+            pub: DefaultEndpoint.portfolioPub.resolve(pub),
+            costBasis: try PortfolioConfiguration.costBasis(costBasis)
         ), store: store, converter: converterClient, fetcher: fetcherClient, runtime: runtime))
     }
 }

@@ -37,37 +37,60 @@ extension PortfolioStore {
     private static func sqlite(_ database: any DatabaseWriter) throws -> Self {
         try migrator.migrate(database)
         return Self(
-            addTrade: { request, id, now in
+            addTrade: { request, id, now, by, check in
                 try await writing { try await database.write { db in
-                    if let answered = try Row.fetchOne(
-                        db, sql: "SELECT trade_id, trade FROM request WHERE id = ?", arguments: [request.requestId]) {
-                        return try firstAnswer(answered, db)
-                    }
-                    try db.execute(
-                        sql: """
-                        INSERT INTO trade (id, asset, amount, price, currency, date, recorded_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?)
-                        """,
-                        arguments: [id, request.asset, request.amount.description, request.price.description,
-                                    request.currency, Wire.format(request.date), Wire.format(now)])
-                    guard let stored = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id]) else {
-                        throw StoreError.corrupt("trade \(id) vanished while being written")
-                    }
-                    let trade = try stored.trade()
-                    try db.execute(sql: "INSERT INTO request (id, trade_id, trade) VALUES (?, ?, ?)",
-                                   arguments: [request.requestId, id, String(decoding: try Wire.encode(trade), as: UTF8.self)])
-                    return trade
+                    if let first = try firstAnswer(request.requestId, action: "add", db) { return first }
+                    let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                    try insert(trade, db)
+                    try check(try trades(of: [trade.asset], db))
+                    let stored = try storedTrade(id, db)
+                    try remember(request.requestId, action: "add", answer: stored, db)
+                    try revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: stored, db)
+                    return stored
                 } }
             },
-            removeTrade: { id in
+            editTrade: { request, now, by, check in
                 try await writing { try await database.write { db in
+                    let activity = request.activity
+                    if let first = try firstAnswer(activity.requestId, action: "edit", db) { return first }
+                    guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [request.id])?.trade() else {
+                        throw RPCError.notFound("no trade with id \(request.id)")
+                    }
+                    try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [request.id])
+                    try insert(Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount, price: activity.price,
+                                     currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt), db)
+                    try check(try trades(of: [before.asset, activity.asset], db))
+                    let stored = try storedTrade(request.id, db)
+                    try remember(activity.requestId, action: "edit", answer: stored, db)
+                    try revise(request.id, .edited, by: by, at: now, requestId: activity.requestId, before: before, after: stored, db)
+                    return stored
+                } }
+            },
+            removeTrade: { id, requestId, now, by, check in
+                try await writing { try await database.write { db in
+                    if let requestId, try priorRequest(requestId, action: "remove", db) != nil { return true }
+                    guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id])?.trade() else { return false }
                     try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [id])
-                    return db.changesCount > 0
+                    try check(try trades(of: [before.asset], db))
+                    if let requestId { try remember(requestId, action: "remove", answer: nil, db) }
+                    try revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil, db)
+                    return true
                 } }
             },
             trades: {
                 try await database.read { db in
                     try Row.fetchAll(db, sql: "SELECT * FROM trade ORDER BY date, recorded_at, id").map { try $0.trade() }
+                }
+            },
+            tradeHistory: { id in
+                try await database.read { db in
+                    let rows = if let id {
+                        try Row.fetchAll(db, sql: "SELECT * FROM trade_revision WHERE trade_id = ? ORDER BY seq", arguments: [id])
+                    } else {
+                        try Row.fetchAll(db, sql: "SELECT * FROM trade_revision ORDER BY seq")
+                    }
+                    return try rows.map { try $0.revision() }
                 }
             },
             watch: { asset, now in
@@ -144,11 +167,40 @@ extension PortfolioStore {
         migrator.registerMigration("v2: requests keep their first answer") { db in
             try db.execute(sql: "ALTER TABLE request ADD COLUMN trade TEXT")
         }
+        registerActivities(&migrator)
         return migrator
     }
 
-    /// The trade a request already answered with, even if it was removed since.
-    private static func firstAnswer(_ request: Row, _ db: Database) throws -> Trade {
+    /// Registers the migration of v2 databases (trades that are all buys, requests that all added a trade) to activities:
+    /// every trade becomes a buy without a fee, every request an `add`; edits and removals get an audit history.
+    static func registerActivities(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v3: activities (kind, fee) and their audit history") { db in
+            try db.execute(sql: """
+                ALTER TABLE trade ADD COLUMN kind TEXT NOT NULL DEFAULT 'buy';
+                ALTER TABLE trade ADD COLUMN fee_amount TEXT;
+                ALTER TABLE trade ADD COLUMN fee_currency TEXT;
+                CREATE INDEX trade_by_asset ON trade (asset, date);
+                ALTER TABLE request ADD COLUMN action TEXT NOT NULL DEFAULT 'add';
+                CREATE TABLE trade_revision (
+                    seq INTEGER PRIMARY KEY AUTOINCREMENT, trade_id TEXT NOT NULL, action TEXT NOT NULL, by TEXT NOT NULL,
+                    at TEXT NOT NULL, request_id TEXT, before TEXT, after TEXT);
+                CREATE INDEX trade_revision_by_trade ON trade_revision (trade_id, seq);
+                """)
+        }
+    }
+
+    /// The request row of `requestId` if it was seen before, refused when it named a write of another kind than `action`.
+    private static func priorRequest(_ requestId: String, action: String, _ db: Database) throws -> Row? {
+        guard let request = try Row.fetchOne(db, sql: "SELECT * FROM request WHERE id = ?", arguments: [requestId]) else { return nil }
+        let first: String = request["action"]
+        guard first == action else { throw RequestReuse.error(requestId, first: first, now: action) }
+        return request
+    }
+
+    /// The trade an add or edit of `requestId` already answered with, even if it was removed or edited since; nil when
+    /// the request is new.
+    private static func firstAnswer(_ requestId: String, action: String, _ db: Database) throws -> Trade? {
+        guard let request = try priorRequest(requestId, action: action, db) else { return nil }
         if let json: String = request["trade"] { return try Wire.decode(Trade.self, from: Data(json.utf8)) }
         let tradeID: String = request["trade_id"]
         guard let trade = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [tradeID]) else {
@@ -156,16 +208,73 @@ extension PortfolioStore {
         }
         return try trade.trade()
     }
+
+    /// Remembers what `requestId` answered.
+    private static func remember(_ requestId: String, action: String, answer: Trade?, _ db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO request (id, trade_id, trade, action) VALUES (?, ?, ?, ?)",
+            arguments: [requestId, answer?.id ?? "", try answer.map { String(decoding: try Wire.encode($0), as: UTF8.self) }, action])
+    }
+
+    private static func insert(_ trade: Trade, _ db: Database) throws {
+        try db.execute(
+            sql: """
+            INSERT INTO trade (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """,
+            arguments: [trade.id, trade.kind.rawValue, trade.asset, trade.amount.description, trade.price.description, trade.currency,
+                        trade.fee?.amount.description, trade.fee?.currency, Wire.format(trade.date), Wire.format(trade.recordedAt)])
+    }
+
+    /// The trade as stored (its dates at the wire's milliseconds).
+    private static func storedTrade(_ id: String, _ db: Database) throws -> Trade {
+        guard let stored = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id]) else {
+            throw StoreError.corrupt("trade \(id) vanished while being written")
+        }
+        return try stored.trade()
+    }
+
+    /// Every trade of `assets`.
+    private static func trades(of assets: Set<String>, _ db: Database) throws -> [Trade] {
+        let marks = Array(repeating: "?", count: assets.count).joined(separator: ", ")
+        return try Row.fetchAll(db, sql: "SELECT * FROM trade WHERE asset IN (\(marks))", arguments: StatementArguments(Array(assets)))
+            .map { try $0.trade() }
+    }
+
+    private static func revise(
+        _ id: String, _ action: TradeRevision.Action, by: String, at: Date, requestId: String?, before: Trade?, after: Trade?, _ db: Database
+    ) throws {
+        func json(_ trade: Trade?) throws -> String? { try trade.map { String(decoding: try Wire.encode($0), as: UTF8.self) } }
+        try db.execute(
+            sql: "INSERT INTO trade_revision (trade_id, action, by, at, request_id, before, after) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            arguments: [id, action.rawValue, by, Wire.format(at), requestId, try json(before), try json(after)])
+    }
 }
 
 extension Row {
     /// A `trade` row as a ``Trade``; amounts are stored as exact decimal text.
     fileprivate func trade() throws -> Trade {
-        Trade(
-            id: self["id"], asset: self["asset"],
+        let kindText: String = self["kind"]
+        guard let kind = ActivityKind(rawValue: kindText) else { throw StoreError.corrupt("kind is not an activity kind: \(kindText)") }
+        let feeAmount: String? = self["fee_amount"], feeCurrency: String? = self["fee_currency"]
+        return Trade(
+            id: self["id"], kind: kind, asset: self["asset"],
             amount: try ExactDecimal(self["amount"] as String), price: try ExactDecimal(self["price"] as String),
             currency: self["currency"],
+            fee: try feeAmount.map { CurrencyAmount(amount: try ExactDecimal($0), currency: feeCurrency ?? "") },
             date: try date("date"), recordedAt: try date("recorded_at"))
+    }
+
+    /// A `trade_revision` row as a ``TradeRevision``; its activities are stored as wire JSON.
+    fileprivate func revision() throws -> TradeRevision {
+        let actionText: String = self["action"]
+        guard let action = TradeRevision.Action(rawValue: actionText) else { throw StoreError.corrupt("action is not a revision's: \(actionText)") }
+        func trade(_ column: String) throws -> Trade? {
+            try (self[column] as String?).map { try Wire.decode(Trade.self, from: Data($0.utf8)) }
+        }
+        return TradeRevision(
+            seq: self["seq"], tradeId: self["trade_id"], action: action, by: self["by"], at: try date("at"),
+            requestId: self["request_id"], before: try trade("before"), after: try trade("after"))
     }
 
     /// A column holding a wire-format date.
