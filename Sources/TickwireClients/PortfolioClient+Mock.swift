@@ -2,6 +2,7 @@ import Bus
 import Foundation
 import Logging
 import Market
+import Money
 import PortfolioEngine
 import Synchronization
 import TickwireContract
@@ -9,17 +10,34 @@ import BusContract
 
 extension PortfolioClient {
     /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked
-    /// (`addTrade` answers the first recorded trade, `removeTrade` true); its change stream stays quiet.
+    /// (`addTrade` and `editTrade` answer the first recorded trade, `removeTrade` true; `tradeHistory` is each recorded
+    /// trade added, `gains` the recorded holdings' figures, which are buys only); its change stream stays quiet.
     public static let test = Self(
-        addTrade: { _ in
-            guard let first = try Fixtures.load("portfolio", "trades.list", as: [Trade].self).first else {
-                throw RPCError.internalError("no recorded trade")
-            }
-            return first
-        },
+        addTrade: { _ in try firstRecordedTrade() },
+        editTrade: { _ in try firstRecordedTrade() },
         removeTrade: { _ in true },
         trades: Fixtures.answer("portfolio", "trades.list"),
+        tradeHistory: { _ in
+            try Fixtures.load("portfolio", "trades.list", as: [Trade].self).enumerated().map { index, trade in
+                TradeRevision(seq: index + 1, tradeId: trade.id, action: .added, by: "anonymous", at: trade.recordedAt,
+                              requestId: nil, before: nil, after: trade)
+            }
+        },
         holdings: Fixtures.answer("portfolio", "holdings"),
+        gains: { request in
+            let valuation = try Fixtures.load("portfolio", "holdings", as: Valuation.self)
+            let zero = try ExactDecimal.zero.rescaled(to: try Currency(code: valuation.currency).minorUnits)
+            return PortfolioGains(
+                currency: valuation.currency, method: request.method ?? .fifo,
+                assets: valuation.holdings.map { holding in
+                    AssetGains(asset: holding.asset, quantity: holding.amount, activities: holding.trades, costBasis: holding.cost,
+                               price: holding.price, value: holding.value, realizedGain: zero, unrealizedGain: holding.gain, fees: zero,
+                               priceTime: holding.priceTime)
+                },
+                totalCostBasis: valuation.totalCost, totalValue: valuation.totalValue, totalRealizedGain: zero,
+                totalUnrealizedGain: valuation.totalGain, totalGain: valuation.totalGain, totalFees: zero,
+                pricesAsOf: valuation.pricesAsOf, offline: valuation.offline, warnings: valuation.warnings)
+        },
         watch: Fixtures.answer("portfolio", "watchlist.list"),
         unwatch: Fixtures.answer("portfolio", "watchlist.list"),
         watchlist: Fixtures.answer("portfolio", "watchlist.list"),
@@ -58,9 +76,12 @@ extension PortfolioClient {
         }
         return Self(
             addTrade: { request in try await answer { try await state.addTrade(request) } },
+            editTrade: { request in try await answer { try await state.editTrade(request) } },
             removeTrade: { request in try await answer { try await state.removeTrade(request) } },
             trades: { try await answer { try await state.trades() } },
+            tradeHistory: { request in try await answer { try await state.tradeHistory(request) } },
             holdings: { request in try await answer { try await state.holdings(request) } },
+            gains: { request in try await answer { try await state.gains(request) } },
             watch: { request in try await answer { try await state.watch(request) } },
             unwatch: { request in try await answer { try await state.unwatch(request) } },
             watchlist: { try await answer { try await state.watchlist() } },
@@ -74,6 +95,14 @@ extension PortfolioClient {
             },
             changes: { portfolio.broadcast.stream { portfolio.lastChange() } })
     }
+}
+
+/// The first trade of the recorded `trades.list`.
+private func firstRecordedTrade() throws -> Trade {
+    guard let first = try Fixtures.load("portfolio", "trades.list", as: [Trade].self).first else {
+        throw RPCError.internalError("no recorded trade")
+    }
+    return first
 }
 
 /// What a mock portfolio keeps besides its ``PortfolioState``: its change stream and the loops that follow its upstreams.

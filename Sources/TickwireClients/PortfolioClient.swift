@@ -3,16 +3,22 @@ import Market
 import TickwireContract
 import BusContract
 
-/// The portfolio: trades, holdings and valuations, the watch list, wallets and product sales.
+/// The portfolio: activities (trades) and their history, holdings and gains, the watch list, wallets and product sales.
 public struct PortfolioClient: Sendable {
-    /// `trades.add`: records a trade once per `requestId`.
+    /// `trades.add`: records an activity (buy, sell, fee, transfer) once per `requestId`.
     public var addTrade: @Sendable (AddTradeRequest) async throws -> Trade
+    /// `trades.edit`: replaces an activity's fields once per `requestId`.
+    public var editTrade: @Sendable (EditTradeRequest) async throws -> Trade
     /// `trades.remove`.
     public var removeTrade: @Sendable (RemoveTradeRequest) async throws -> Bool
     /// `trades.list`.
     public var trades: @Sendable () async throws -> [Trade]
+    /// `trades.history`: the audit history of one activity, or of all.
+    public var tradeHistory: @Sendable (TradeHistoryRequest) async throws -> [TradeRevision]
     /// `holdings`: the portfolio valued in one currency.
     public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
+    /// `gains`: realized and unrealized gains per asset and in total.
+    public var gains: @Sendable (GainsRequest) async throws -> PortfolioGains
     /// `watchlist.add`: answers the watch list.
     public var watch: @Sendable (WatchlistRequest) async throws -> [String]
     /// `watchlist.remove`: answers the watch list.
@@ -35,9 +41,12 @@ public struct PortfolioClient: Sendable {
     /// A client from its closures.
     public init(
         addTrade: @escaping @Sendable (AddTradeRequest) async throws -> Trade,
+        editTrade: @escaping @Sendable (EditTradeRequest) async throws -> Trade,
         removeTrade: @escaping @Sendable (RemoveTradeRequest) async throws -> Bool,
         trades: @escaping @Sendable () async throws -> [Trade],
+        tradeHistory: @escaping @Sendable (TradeHistoryRequest) async throws -> [TradeRevision],
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
+        gains: @escaping @Sendable (GainsRequest) async throws -> PortfolioGains,
         watch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
         unwatch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
         watchlist: @escaping @Sendable () async throws -> [String],
@@ -49,9 +58,12 @@ public struct PortfolioClient: Sendable {
         changes: @escaping @Sendable () -> StreamEvents<PortfolioChange>
     ) {
         self.addTrade = addTrade
+        self.editTrade = editTrade
         self.removeTrade = removeTrade
         self.trades = trades
+        self.tradeHistory = tradeHistory
         self.holdings = holdings
+        self.gains = gains
         self.watch = watch
         self.unwatch = unwatch
         self.watchlist = watchlist
@@ -82,9 +94,12 @@ extension PortfolioClient {
     public static func live(_ rpc: some RPCCaller, changes: StreamEvents<PortfolioChange> = .failing("no change stream")) -> Self {
         Self(
             addTrade: { try await rpc.call(PortfolioAPI.addTrade, $0) },
+            editTrade: { try await rpc.call(PortfolioAPI.editTrade, $0) },
             removeTrade: { try await rpc.call(PortfolioAPI.removeTrade, $0) },
             trades: { try await rpc.call(PortfolioAPI.trades) },
+            tradeHistory: { try await rpc.call(PortfolioAPI.tradeHistory, $0) },
             holdings: { try await rpc.call(PortfolioAPI.holdings, $0) },
+            gains: { try await rpc.call(PortfolioAPI.gains, $0) },
             watch: { try await rpc.call(PortfolioAPI.watch, $0) },
             unwatch: { try await rpc.call(PortfolioAPI.unwatch, $0) },
             watchlist: { try await rpc.call(PortfolioAPI.watchlist) },
@@ -99,9 +114,12 @@ extension PortfolioClient {
     /// Every closure throws, naming itself; the stream says it is unavailable.
     public static let failing = Self(
         addTrade: unimplemented("PortfolioClient.addTrade"),
+        editTrade: unimplemented("PortfolioClient.editTrade"),
         removeTrade: unimplemented("PortfolioClient.removeTrade"),
         trades: unimplemented("PortfolioClient.trades"),
+        tradeHistory: unimplemented("PortfolioClient.tradeHistory"),
         holdings: unimplemented("PortfolioClient.holdings"),
+        gains: unimplemented("PortfolioClient.gains"),
         watch: unimplemented("PortfolioClient.watch"),
         unwatch: unimplemented("PortfolioClient.unwatch"),
         watchlist: unimplemented("PortfolioClient.watchlist"),
