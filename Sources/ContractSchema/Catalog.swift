@@ -147,13 +147,16 @@ public enum ContractCatalog {
         ])
 
     static let portfolio = ServiceSchema(
-        name: "portfolio", summary: "Trades, holdings, the watch list, wallets and product sales.",
+        name: "portfolio", summary: "Activities (buys, sells, fees, transfers) and their history, holdings and gains, the watch list, wallets and product sales.",
         requests: "tcp://127.0.0.1:7301", publishes: "tcp://127.0.0.1:7302",
         methods: standard(publishes: true) + [
-            MethodSchema(PortfolioAPI.addTrade, "Records a trade once per `requestId`."),
-            MethodSchema(PortfolioAPI.removeTrade, "Removes a trade."),
-            MethodSchema(PortfolioAPI.trades, "Every trade, oldest first."),
+            MethodSchema(PortfolioAPI.addTrade, "Records an activity (a buy unless `kind` says otherwise) once per `requestId`; a sell or transfer out of more than is held at its date is refused."),
+            MethodSchema(PortfolioAPI.editTrade, "Replaces an activity's fields once per `requestId`, keeping the change in its history; refused if it or a later sell would take more than is held."),
+            MethodSchema(PortfolioAPI.removeTrade, "Removes an activity, keeping the removal in its history; refused if a later sell would take more than is held."),
+            MethodSchema(PortfolioAPI.trades, "Every activity, oldest first."),
+            MethodSchema(PortfolioAPI.tradeHistory, "The audit history (added, edited, removed: who, when, before and after) of one activity or of all, oldest first."),
             MethodSchema(PortfolioAPI.holdings, "The portfolio valued in one currency."),
+            MethodSchema(PortfolioAPI.gains, "Realized and unrealized gains per asset and in total, exact, in one currency, by FIFO or average cost."),
             MethodSchema(PortfolioAPI.watch, "Adds an asset to the watch list; answers the watch list."),
             MethodSchema(PortfolioAPI.unwatch, "Removes an asset from the watch list; answers the watch list."),
             MethodSchema(PortfolioAPI.watchlist, "The watch list."),
@@ -163,7 +166,7 @@ public enum ContractCatalog {
             MethodSchema(PortfolioAPI.product, "One product's transactions and their total."),
         ],
         streams: [
-            StreamSchema(PortfolioAPI.changes, address: "portfolio.changed", "The portfolio's trades or watch list changed."),
+            StreamSchema(PortfolioAPI.changes, address: "portfolio.changed", "The portfolio's activities or watch list changed."),
             heartbeat,
         ])
 

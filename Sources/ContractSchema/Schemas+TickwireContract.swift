@@ -216,37 +216,156 @@ extension KnownCoinsRequest: JSONSchemaDescribable {
     }
 }
 
+extension ActivityKind: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue),
+                     "What an activity does (Ghostfolio's BUY, SELL, FEE, lower-case; a transfer moves units without realizing a gain).")
+    }
+}
+
 extension Trade: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("One trade of the user's portfolio.", [
+        .object("One activity of the user's portfolio (a trade): a buy, sell, fee or transfer.", [
             "id": .required(.string, "The trade's id."),
-            "asset": .required(.string, "The asset bought (positive amount)."),
-            "amount": .required(.money, "Units of the asset."),
-            "price": .required(.money, "Price paid per unit, in `currency`."),
-            "currency": .required(.currency, "The currency of `price`."),
+            "kind": .optional(.ref(ActivityKind.self), "What it does; absent (written before activities): `buy`."),
+            "asset": .required(.string, "The asset concerned."),
+            "amount": .required(.money, "Units of the asset (zero for a fee)."),
+            "price": .required(.money, "Price per unit, in `currency` (zero for a fee and a transfer out, and for a transfer in at no cost)."),
+            "currency": .required(.currency, "The currency of `price` (a fee's: the fee's currency)."),
+            "fee": .optional(.ref(CurrencyAmount.self), "The fee paid: on a buy or sell, or the amount of a fee activity."),
             "date": .required(.time, "When the trade happened."),
-            "recordedAt": .required(.time, "When it was recorded."),
+            "recordedAt": .required(.time, "When it was first recorded (an edit keeps it; the history says when it changed)."),
         ])
     }
 }
 
+/// The members of `trades.add`, which `trades.edit` takes too.
+private enum ActivityMembers {
+    static let kind = JSONSchema.Property.optional(.ref(ActivityKind.self), "What it does; `buy` when absent.")
+    static let asset = JSONSchema.Property.required(.string, "The asset, e.g. `BTC`.")
+    static let amount = JSONSchema.Property.optional(.money, "Units bought, sold or moved; must be positive. Required except for a fee (which has none).")
+    static let price = JSONSchema.Property.optional(
+        .money, "Price per unit; must not be negative. Required for a buy or sell; a transfer in without one costs nothing; a fee and a transfer out have none.")
+    static let currency = JSONSchema.Property.optional(
+        .currency, "The currency of `price`: an ISO 4217 fiat, a metal or an asset the portfolio knows. Required except for a fee (the fee's currency).")
+    static let fee = JSONSchema.Property.optional(
+        .ref(CurrencyAmount.self),
+        "On a buy (added to its lot's cost) or sell (taken from its proceeds), not negative; a fee activity's amount, required and positive.")
+    static let date = JSONSchema.Property.required(.time, "When it happened; not in the future.")
+    static let requestId = JSONSchema.Property.required(
+        .string, "A client-chosen id naming this write; a retried request with the same id returns the first result.")
+    static let by = JSONSchema.Property.optional(
+        .string, "Who makes the change, as the caller names itself (not authenticated), for the audit history; `anonymous` when absent.")
+}
+
 extension AddTradeRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`trades.add`: records a trade once per `requestId`.", [
-            "asset": .required(.string, "The asset, e.g. `BTC`."),
-            "amount": .required(.money, "Units bought; must be positive."),
-            "price": .required(.money, "Price per unit; must not be negative."),
-            "currency": .required(.currency, "The currency of `price`."),
-            "date": .required(.time, "When the trade happened; not in the future."),
-            "requestId": .required(.string, "A client-chosen id; a retried request with the same id returns the first result."),
+        .object("`trades.add`: records an activity once per `requestId` (a buy unless `kind` says otherwise).", [
+            "kind": ActivityMembers.kind, "asset": ActivityMembers.asset, "amount": ActivityMembers.amount, "price": ActivityMembers.price,
+            "currency": ActivityMembers.currency, "fee": ActivityMembers.fee, "date": ActivityMembers.date,
+            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by,
+        ])
+    }
+}
+
+extension EditTradeRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`trades.edit`: gives activity `id` the fields of a `trades.add`, once per `requestId`.", [
+            "id": .required(.string, "The trade's id."),
+            "kind": ActivityMembers.kind, "asset": ActivityMembers.asset, "amount": ActivityMembers.amount, "price": ActivityMembers.price,
+            "currency": ActivityMembers.currency, "fee": ActivityMembers.fee, "date": ActivityMembers.date,
+            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by,
         ])
     }
 }
 
 extension RemoveTradeRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`trades.remove`.", [
+        .object("`trades.remove`: removes an activity, keeping the removal in its history.", [
             "id": .required(.string, "The trade's id."),
+            "requestId": .optional(.string, "A client-chosen id: a retried removal with the same id answers `true` again instead of \"not found\"."),
+            "by": .optional(.string, "Who removes, as the caller names itself (not authenticated); `anonymous` when absent."),
+        ])
+    }
+}
+
+extension TradeHistoryRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`trades.history {id?}`: the audit history of one activity, or of all.", [
+            "id": .optional(.string, "The trade's id; every trade's history when absent."),
+        ])
+    }
+}
+
+extension TradeRevision.Action: JSONSchemaDescribable {
+    public static var schemaName: String? { "TradeRevisionAction" }
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "What was done to an activity: `added`, `edited` or `removed`.")
+    }
+}
+
+extension TradeRevision: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One change of an activity, as its audit history keeps it.", [
+            "seq": .required(.integer, "The revision's number, increasing over the whole portfolio."),
+            "tradeId": .required(.string, "The trade's id."),
+            "action": .required(.ref(TradeRevision.Action.self), "What was done."),
+            "by": .required(.string, "Who did it: the name the caller gave, or `anonymous`."),
+            "at": .required(.time, "When."),
+            "requestId": .optional(.string, "The request's id, if it had one."),
+            "before": .optional(.ref(Trade.self), "The activity before (absent when added)."),
+            "after": .optional(.ref(Trade.self), "The activity after (absent when removed)."),
+        ])
+    }
+}
+
+extension CostBasisMethod: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "How the cost of units sold is taken: `fifo` (oldest lots first) or `average` (the pool's average cost).")
+    }
+}
+
+extension GainsRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`gains {currency?, method?}`: realized and unrealized gains per asset and in total.", [
+            "currency": .optional(.currency, "The display currency (USD by default)."),
+            "method": .optional(.ref(CostBasisMethod.self), "The cost basis method; the service's `--cost-basis` (FIFO by default) when absent."),
+        ])
+    }
+}
+
+extension AssetGains: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One asset's gains in the display currency; a figure that needs a conversion the converter could not make is absent.", [
+            "asset": .required(.string, "The asset."),
+            "quantity": .required(.money, "Units held now."),
+            "activities": .required(.integer, "How many activities concern it."),
+            "costBasis": .optional(.money, "What the units held cost (their lots, buy fees included)."),
+            "price": .optional(.money, "The current price per unit, if known."),
+            "value": .optional(.money, "`quantity × price`, rounded to the currency's minor units, if the price is known."),
+            "realizedGain": .optional(.money, "Sells' proceeds (less their fees) over the cost of the units sold, less fee activities."),
+            "unrealizedGain": .optional(.money, "`value − costBasis`."),
+            "fees": .optional(.money, "Every fee paid for it: on buys and sells, and fee activities."),
+            "priceTime": .optional(.time, "When the price was last updated."),
+        ])
+    }
+}
+
+extension PortfolioGains: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The answer to `gains`: every asset with an activity, and the totals of what is known.", [
+            "currency": .required(.currency, "The display currency."),
+            "method": .required(.ref(CostBasisMethod.self), "The cost basis method used."),
+            "assets": .required(.array(.ref(AssetGains.self)), "One entry per asset with an activity (sold out ones included), sorted by asset."),
+            "totalCostBasis": .required(.money, "The sum of the known cost bases."),
+            "totalValue": .required(.money, "The sum of the known values."),
+            "totalRealizedGain": .required(.money, "The sum of the known realized gains."),
+            "totalUnrealizedGain": .required(.money, "The sum of the known unrealized gains."),
+            "totalGain": .required(.money, "`totalRealizedGain + totalUnrealizedGain`."),
+            "totalFees": .required(.money, "The sum of the known fees."),
+            "pricesAsOf": .optional(.time, "The oldest price used."),
+            "offline": .required(.boolean, "Whether the converter's price stream is down, so stored prices were used."),
+            "warnings": .required(.array(.string), "What could not be worked out, and why."),
         ])
     }
 }
@@ -267,7 +386,7 @@ extension Holding: JSONSchemaDescribable {
             "trades": .required(.integer, "How many trades make it up."),
             "price": .optional(.money, "The price per unit used, if known."),
             "value": .optional(.money, "`amount × price`, rounded to the currency's minor units, if the price is known."),
-            "cost": .optional(.money, "What the trades cost, in the valuation currency, if every trade could be converted."),
+            "cost": .optional(.money, "The cost basis of the units held (the service's method), in the valuation currency, if every amount could be converted."),
             "gain": .optional(.money, "`value − cost`, when both are known."),
             "priceTime": .optional(.time, "When the price was last updated."),
         ])
@@ -356,7 +475,7 @@ extension ProductDetail: JSONSchemaDescribable {
 extension PortfolioChange: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("The payload of `portfolio.changed`.", [
-            "reason": .required(.string, "What changed: `trade.added`, `trade.removed`, `watchlist.added`, `watchlist.removed`."),
+            "reason": .required(.string, "What changed: `trade.added`, `trade.edited`, `trade.removed`, `watchlist.added`, `watchlist.removed`."),
             "subject": .required(.string, "The trade id or asset concerned."),
         ])
     }
