@@ -16,8 +16,8 @@ struct StoreTests {
         let (store, path) = try makeStore(kind)
         defer { removeStore(at: path) }
         let request = try tradeRequest("BTC", amount: "0.50", price: "30000.00", requestId: "req-1")
-        let first = try await store.addTrade(request, "trade-1", now)
-        let retried = try await store.addTrade(request, "trade-2", now.addingTimeInterval(5))
+        let first = try await store.add(request, "trade-1", now)
+        let retried = try await store.add(request, "trade-2", now.addingTimeInterval(5))
         #expect(first.id == "trade-1")
         #expect(retried == first)
         #expect(first.asset == "BTC")
@@ -29,7 +29,7 @@ struct StoreTests {
         #expect(first.recordedAt == now)
         #expect(try await store.trades().map(\.id) == ["trade-1"])
 
-        let other = try await store.addTrade(try tradeRequest("ETH", amount: "2", price: "1500", requestId: "req-2"), "trade-3", now)
+        let other = try await store.add(try tradeRequest("ETH", amount: "2", price: "1500", requestId: "req-2"), "trade-3", now)
         #expect(other.id == "trade-3")
         #expect(try await store.trades().count == 2)
     }
@@ -39,12 +39,12 @@ struct StoreTests {
     func removeTrade(kind: StoreKind) async throws {
         let (store, path) = try makeStore(kind)
         defer { removeStore(at: path) }
-        _ = try await store.addTrade(try tradeRequest("ETH", amount: "1", price: "2000", date: now.addingTimeInterval(-60), requestId: "b"), "late", now)
-        _ = try await store.addTrade(try tradeRequest("BTC", amount: "1", price: "60000", date: now.addingTimeInterval(-3600), requestId: "a"), "early", now)
+        _ = try await store.add(try tradeRequest("ETH", amount: "1", price: "2000", date: now.addingTimeInterval(-60), requestId: "b"), "late", now)
+        _ = try await store.add(try tradeRequest("BTC", amount: "1", price: "60000", date: now.addingTimeInterval(-3600), requestId: "a"), "early", now)
         #expect(try await store.trades().map(\.id) == ["early", "late"])
-        #expect(try await store.removeTrade("early"))
-        #expect(try await store.removeTrade("early") == false)
-        #expect(try await store.removeTrade("never") == false)
+        #expect(try await store.remove("early"))
+        #expect(try await store.remove("early") == false)
+        #expect(try await store.remove("never") == false)
         #expect(try await store.trades().map(\.id) == ["late"])
     }
 
@@ -102,7 +102,7 @@ struct StoreTests {
         let (store, path) = try makeStore(.file)
         defer { removeStore(at: path) }
         let request = try tradeRequest("BTC", amount: "0.25", price: "64000.50", requestId: "keep-me")
-        let trade = try await store.addTrade(request, "t-1", now)
+        let trade = try await store.add(request, "t-1", now)
         _ = try await store.watch("BTC", now)
         try await store.savePrices([StoredPrice(asset: "BTC", currency: "USD", price: try dec("65000"), changePercent24h: nil, updatedAt: now)])
 
@@ -110,7 +110,7 @@ struct StoreTests {
         #expect(try await reopened.trades() == [trade])
         #expect(try await reopened.watchlist() == ["BTC"])
         #expect(try await reopened.prices().map(\.price) == [try dec("65000")])
-        #expect(try await reopened.addTrade(request, "t-2", now) == trade)
+        #expect(try await reopened.add(request, "t-2", now) == trade)
         #expect(try await reopened.trades().count == 1)
     }
 
@@ -153,9 +153,9 @@ struct StoreRetryTests {
         let (store, path) = try makeStore(kind)
         defer { removeStore(at: path) }
         let request = try tradeRequest("BTC", amount: "1", price: "60000", requestId: "req-1")
-        let first = try await store.addTrade(request, "trade-1", now)
-        #expect(try await store.removeTrade("trade-1"))
-        let retried = try await store.addTrade(request, "trade-2", now.addingTimeInterval(30))
+        let first = try await store.add(request, "trade-1", now)
+        #expect(try await store.remove("trade-1"))
+        let retried = try await store.add(request, "trade-2", now.addingTimeInterval(30))
         #expect(retried == first)
         #expect(try await store.trades().isEmpty)
     }

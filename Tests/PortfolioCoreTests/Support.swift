@@ -43,3 +43,15 @@ func tradeRequest(
 ) throws -> AddTradeRequest {
     AddTradeRequest(asset: asset, amount: try dec(amount), price: try dec(price), currency: currency, date: date, requestId: requestId)
 }
+
+extension PortfolioStore {
+    /// Adds `request` as `id` by "tester", with no holdings check.
+    func add(_ request: AddTradeRequest, _ id: String, _ now: Date) async throws -> Trade {
+        try await addTrade(request, id, now, "tester") { _ in }
+    }
+
+    /// Removes trade `id` by "tester", with no holdings check.
+    func remove(_ id: String, requestId: String? = nil) async throws -> Bool {
+        try await removeTrade(id, requestId, now, "tester") { _ in }
+    }
+}

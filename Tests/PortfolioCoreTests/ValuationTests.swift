@@ -34,7 +34,7 @@ struct ValuationTests {
             price("ETH", "EUR", "1800", age: 5000),        // another currency: not used
         ])
         let valuation = try Valuations.valuation(
-            trades: trades, prices: prices, currency: .usd, convertedCosts: ["b2": try dec("10900.00")],
+            activities: trades, prices: prices, currency: .usd, converted: [CurrencyAmount(amount: 10_000, currency: "EUR"): try dec("10900.00")],
             offline: true, now: now, warnings: ["earlier warning"])
 
         #expect(valuation.currency == "USD")
@@ -76,8 +76,8 @@ struct ValuationTests {
         #expect(valuation.offline)
         #expect(valuation.warnings == [
             "earlier warning",
-            "no USD price for ETH yet: its value is unknown",
-            "the cost of SOL in USD needs the converter, which is unreachable",
+            "no USD price for ETH yet: its value and unrealized gain are unknown",
+            "the amounts of SOL in EUR could not be converted to USD: its cost basis, gains and fees are unknown",
         ])
     }
 
@@ -85,7 +85,7 @@ struct ValuationTests {
     @Test func roundsToTheCurrencysMinorUnits() throws {
         let trades = try [trade("t", "BTC", "0.123", "10000001", "JPY")]  // 1230000.123 → 1230000
         let prices = Dictionary(uniqueKeysWithValues: [try price("BTC", "JPY", "11000000.5", age: 0)])  // 1353000.0615 → 1353000
-        let valuation = try Valuations.valuation(trades: trades, prices: prices, currency: .jpy, convertedCosts: [:], offline: false, now: now)
+        let valuation = try Valuations.valuation(activities: trades, prices: prices, currency: .jpy, converted: [:], offline: false, now: now)
         let btc = try #require(valuation.holdings.first)
         #expect(btc.cost == 1_230_000)
         #expect(btc.value == 1_353_000)
@@ -100,7 +100,7 @@ struct ValuationTests {
     @Test func holdingAmountsAtMinorUnits() throws {
         let trades = try [trade("s", "SOL", "10", "20", "USD")]                               // cost 200
         let prices = Dictionary(uniqueKeysWithValues: [try price("SOL", "USD", "25.5", age: 0)])  // value 255.0
-        let valuation = try Valuations.valuation(trades: trades, prices: prices, currency: .usd, convertedCosts: [:], offline: false, now: now)
+        let valuation = try Valuations.valuation(activities: trades, prices: prices, currency: .usd, converted: [:], offline: false, now: now)
         let sol = try #require(valuation.holdings.first)
         #expect(sol.value == 255)
         #expect(sol.cost == 200)
@@ -112,7 +112,7 @@ struct ValuationTests {
 
     /// No trades: zero totals at the currency's scale, no price age, no warnings.
     @Test func emptyPortfolio() throws {
-        let valuation = try Valuations.valuation(trades: [], prices: [:], currency: .eur, convertedCosts: [:], offline: false, now: now)
+        let valuation = try Valuations.valuation(activities: [], prices: [:], currency: .eur, converted: [:], offline: false, now: now)
         #expect(valuation.holdings.isEmpty)
         #expect(valuation.totalValue.description == "0.00")
         #expect(valuation.totalCost.description == "0.00")
@@ -125,8 +125,30 @@ struct ValuationTests {
     @Test func futurePriceHasAgeZero() throws {
         let trades = try [trade("t", "BTC", "1", "1", "USD")]
         let prices = Dictionary(uniqueKeysWithValues: [try price("BTC", "USD", "2", age: -30)])
-        let valuation = try Valuations.valuation(trades: trades, prices: prices, currency: .usd, convertedCosts: [:], offline: false, now: now)
+        let valuation = try Valuations.valuation(activities: trades, prices: prices, currency: .usd, converted: [:], offline: false, now: now)
         #expect(valuation.priceAgeSeconds == 0)
         #expect(valuation.totalValue == 2)
+    }
+
+    /// Holdings count sells and transfers: what is held is what came in less what went out, at the FIFO cost of the
+    /// rest; an asset moved out entirely is not held.
+    @Test func sellsAndTransfersReduceHoldings() throws {
+        let activities = try [
+            activity("b1", .buy, "BTC", "1", at: "100", day: 1),
+            activity("b2", .buy, "BTC", "1", at: "200", day: 2),
+            activity("s", .sell, "BTC", "1.5", at: "300", day: 3),
+            activity("d", .buy, "DOGE", "10", at: "1", day: 1),
+            activity("o", .transferOut, "DOGE", "10", day: 2),
+        ]
+        let prices = Dictionary(uniqueKeysWithValues: [try price("BTC", "USD", "250", age: 10)])
+        let valuation = try Valuations.valuation(activities: activities, prices: prices, currency: .usd, converted: [:], offline: false, now: now)
+        #expect(valuation.holdings.map(\.asset) == ["BTC"])
+        let btc = try #require(valuation.holdings.first)
+        #expect(btc.amount == (try dec("0.5")) && btc.trades == 3)
+        #expect(btc.cost?.description == "100.00")   // half of the second lot
+        #expect(btc.value?.description == "125.00")
+        #expect(btc.gain?.description == "25.00")
+        #expect(valuation.totalCost.description == "100.00" && valuation.totalGain.description == "25.00")
+        #expect(valuation.warnings.isEmpty)
     }
 }
