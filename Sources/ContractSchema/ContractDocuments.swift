@@ -48,7 +48,7 @@ public enum ContractDocuments {
         ]
     }
 
-    /// A stream message's body: `{"type","seq","time","source","data"}` around `payload` (or `null` in a
+    /// A stream message's body: `{"version","type","seq","time","source","traceparent","tracestate","data"}` around `payload` (or `null` in a
     /// retraction, type `deleted`); the generic `Envelope` when no stream is given.
     public static func envelope(_ stream: StreamSchema? = nil) -> JSONSchema {
         let data: JSONSchema = stream.map { .oneOf([$0.payload, .null], "The payload; `null` when the topic is retracted.") } ?? .any
@@ -62,6 +62,8 @@ public enum ContractDocuments {
             "seq": .required(.integer(minimum: 1), "Position in the publisher's sequence for the topic, one more per message: a gap means lost messages."),
             "time": .required(.time, "When it was published."),
             "source": .required(.string, "Who produced the data: a feed such as `bitso`, or a service."),
+            "traceparent": .optional(.traceparent, "The W3C trace context of the span it was published in; absent outside one."),
+            "tracestate": .optional(.tracestate, "The W3C trace state that goes with `traceparent`; absent when empty."),
             "data": .required(data, "The payload."),
         ])
         return stream == nil ? .named("Envelope", schema) : schema
@@ -75,6 +77,8 @@ public enum ContractDocuments {
             "method": .required(.string, "The method's name."),
             "params": .optional(.any, "The method's params, by name; may be left out for a method that takes none."),
             "timeoutMs": .optional(.integer(minimum: 0), "Tickwire's extension: how many milliseconds the caller still waits."),
+            "traceparent": .optional(.traceparent, "Tickwire's extension: the W3C trace context of the caller's span, whose child the server's span is."),
+            "tracestate": .optional(.tracestate, "Tickwire's extension: the W3C trace state that goes with `traceparent`."),
         ]))
     }
 

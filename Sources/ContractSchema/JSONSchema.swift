@@ -121,6 +121,21 @@ public struct JSONSchema: Sendable, Equatable {
         ]))
     }
 
+    /// A W3C `traceparent` of version 00 (`Traceparent` in `$defs`).
+    public static var traceparent: JSONSchema {
+        named("Traceparent", JSONSchema(json: [
+            "type": "string", "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+            "description": "W3C trace context's traceparent: version, trace id, parent span id and flags in lower-case hex, e.g. \"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\". A reader that cannot read it ignores it and starts a fresh trace.",
+        ]))
+    }
+    /// A W3C `tracestate` (`Tracestate` in `$defs`).
+    public static var tracestate: JSONSchema {
+        named("Tracestate", JSONSchema(json: [
+            "type": "string",
+            "description": "W3C trace context's tracestate: vendors' comma-separated key=value members, passed on unread with the traceparent.",
+        ]))
+    }
+
     /// `T`'s schema: a `$ref` to its definition when it is named, else the schema itself.
     public static func ref<T: JSONSchemaDescribable>(_ type: T.Type) -> JSONSchema {
         guard let name = T.schemaName else { return T.jsonSchema }
