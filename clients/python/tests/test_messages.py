@@ -214,6 +214,25 @@ class ReadingTests(unittest.TestCase):
             Snapshot.from_json({**answer, "retracted": {"price.DOT.USD": "12"}})
         self.assertEqual(refused.exception.path, "Snapshot.retracted.price.DOT.USD")
 
+    def test_the_trace_context_is_exposed(self):
+        traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        envelope = Envelope.from_json(self.envelope(traceparent=traceparent, tracestate="a=1,b=2"))
+        self.assertEqual((envelope.traceparent, envelope.tracestate), (traceparent, "a=1,b=2"))
+        self.assertEqual(envelope.trace_id, "4bf92f3577b34da6a3ce929d0e0e4736")
+        bare = Envelope.from_json(self.envelope())
+        self.assertEqual((bare.traceparent, bare.tracestate, bare.trace_id), (None, None, None))
+
+    def test_a_bad_trace_context_is_ignored(self):
+        for bad in ["00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7", "00-4BF92F3577B34DA6A3CE929D0E0E4736-00f067aa0ba902b7-01",
+                    "ff-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", "00-" + "0" * 32 + "-00f067aa0ba902b7-01"]:
+            with self.subTest(bad):
+                envelope = Envelope.from_json(self.envelope(traceparent=bad))
+                self.assertEqual(envelope.traceparent, bad, "kept as it came")
+                self.assertIsNone(envelope.trace_id, "but it names no trace")
+        odd = Envelope.from_json(self.envelope(traceparent=42, tracestate={"a": 1}))
+        self.assertEqual((odd.traceparent, odd.tracestate), (None, None), "a member that is not a string is ignored")
+        self.assertEqual(odd.data.asset, "BTC")
+
     def test_a_missing_version_reads_as_1(self):
         self.assertEqual(Envelope.from_json(self.envelope()).version, 1)
 

@@ -133,6 +133,9 @@ class FakePublisher(threading.Thread):
             reply = {"jsonrpc": "2.0", "id": request["id"], "result": result}
         elif method == "echo":
             reply = {"jsonrpc": "2.0", "id": request["id"], "result": params}
+        elif method == "trace":  # the request's trace context members, as the server read them
+            reply = {"jsonrpc": "2.0", "id": request["id"],
+                     "result": {key: request[key] for key in ("traceparent", "tracestate") if key in request}}
         else:
             reply = {"jsonrpc": "2.0", "id": request["id"],
                      "error": {"code": -32601, "message": f"method not found: {method}", "data": {"method": method}}}
@@ -285,6 +288,15 @@ class FakePublisherTests(unittest.TestCase):
                 client.call("mute")
             self.assertAlmostEqual(time.monotonic() - start, 0.6, delta=0.4)
             self.assertEqual(client.call("echo", [1]), [1], "the client works again after a lost request")
+
+    def test_a_call_carries_its_trace_context(self):
+        traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+        with Client(self.fake.rep_endpoint, timeout=2.0) as client:
+            self.assertEqual(client.call("trace"), {}, "no trace context unless one is given")
+            self.assertEqual(client.call("trace", traceparent=traceparent), {"traceparent": traceparent})
+            self.assertEqual(client.call("trace", {"a": 1}, traceparent=traceparent, tracestate="tickwire=1"),
+                             {"traceparent": traceparent, "tracestate": "tickwire=1"})
+            self.assertEqual(client.call("trace", tracestate="tickwire=1"), {}, "no tracestate without a traceparent")
 
 
 class ClientTests(unittest.TestCase):

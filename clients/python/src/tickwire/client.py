@@ -141,14 +141,23 @@ class Client:
             self._socket.close(linger=0)
         self._socket = None
 
-    def call(self, method: str, params: JSON = None) -> JSON:
+    def call(self, method: str, params: JSON = None, traceparent: str | None = None,
+             tracestate: str | None = None) -> JSON:
         """Calls `method` with `params` (a dict or list, or None) and returns its `result`.
+
+        With `traceparent` (a W3C trace context, e.g. a span's of your own tracer) the service handles the
+        request in a span of that trace, and its calls to other services go on in it; `tracestate` goes with
+        it (docs/protocol.md "Trace context"). A service ignores a malformed one and starts a fresh trace.
 
         Raises ``RPCError`` for an error answer and ``Unreachable`` when no reply came.
         """
         request: dict[str, JSON] = {"jsonrpc": "2.0", "id": next(self._ids), "method": method}
         if params is not None:
             request["params"] = params
+        if traceparent is not None:
+            request["traceparent"] = traceparent
+            if tracestate is not None:
+                request["tracestate"] = tracestate
         body = dumps(request).encode()
         for _ in range(self.retries + 1):
             if self._socket is None:

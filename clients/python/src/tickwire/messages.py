@@ -264,6 +264,12 @@ PAYLOADS: Mapping[str, type[Message]] = types.MappingProxyType({
 ENVELOPE_VERSION = 1
 
 
+#: The optional W3C trace context members of an envelope and a request.
+TRACE_MEMBERS = ("traceparent", "tracestate")
+#: A well-formed `traceparent` (version 00's shape; version ff is invalid), its trace id the first group.
+TRACEPARENT = re.compile(r"(?!ff)[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}")
+
+
 @dataclasses.dataclass(frozen=True)
 class Envelope(Message):
     """Every stream message's body. `data` is the payload's class from ``PAYLOADS`` when the type has one,
@@ -275,9 +281,16 @@ class Envelope(Message):
     data: Any = None
     #: The envelope format's version (docs/protocol.md "How versions evolve"); a missing one reads as 1.
     version: int = 1
+    #: The W3C trace context it was published in (docs/protocol.md "Trace context"); None when it carries none.
+    traceparent: str | None = None
+    #: The W3C trace state that goes with `traceparent`; None when empty.
+    tracestate: str | None = None
 
     @classmethod
     def _read(cls, value: object, path: str) -> Envelope:
+        if isinstance(value, dict) and any(not isinstance(value.get(key, ""), str) for key in TRACE_MEMBERS):
+            # A trace context that is not a string is ignored, as a bad one is (docs/protocol.md "Trace context").
+            value = {key: member for key, member in value.items() if key not in TRACE_MEMBERS or isinstance(member, str)}
         envelope = super()._read(value, path)
         if envelope.version != ENVELOPE_VERSION:
             raise MessageError(
@@ -296,6 +309,12 @@ class Envelope(Message):
     def deleted(self) -> bool:
         """Whether this is a retraction: the topic's value is gone."""
         return self.type == DELETED
+
+    @property
+    def trace_id(self) -> str | None:
+        """The trace id of `traceparent` (32 lower-case hex digits), or None when it has none or it is malformed."""
+        match = TRACEPARENT.fullmatch(self.traceparent or "")
+        return match.group(1) if match is not None and match.group(1) != "0" * 32 else None
 
 
 # JSON-RPC answers (docs/protocol.md "Requests")
