@@ -16,12 +16,12 @@ public enum TradeValidation {
     public static func validate(_ request: AddTradeRequest, knownAssets: Set<String>, now: Date) throws -> AddTradeRequest {
         var request = request
         request.asset = try knownAsset(request.asset, knownAssets: knownAssets)
-        request.currency = try knownCurrency(request.currency, knownAssets: knownAssets, what: "currency")
         if var fee = request.fee {
             fee.currency = try knownCurrency(fee.currency, knownAssets: knownAssets, what: "fee currency")
             guard !fee.amount.isNegative else { throw RPCError.invalidParams("fee must not be negative, got \(fee.amount)") }
             request.fee = fee
         }
+        request.currency = try knownCurrency(request.currency, knownAssets: knownAssets, what: "currency")
         switch request.kind {
         case .buy, .sell, .transferIn, .transferOut:
             guard request.amount > .zero else { throw RPCError.invalidParams("amount must be positive, got \(request.amount)") }
