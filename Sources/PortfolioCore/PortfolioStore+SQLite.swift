@@ -53,7 +53,7 @@ extension PortfolioStore {
             editTrade: { request, now, by, check in
                 try await writing { try await database.write { db in
                     let activity = request.activity
-                    if let first = try firstAnswer(activity.requestId, action: "edit", db) { return first }
+                    if let first = try firstAnswer(activity.requestId, action: "edit", db) { return Written(first, acted: false) }
                     guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [request.id])?.trade() else {
                         throw RPCError.notFound("no trade with id \(request.id)")
                     }
@@ -64,18 +64,20 @@ extension PortfolioStore {
                     let stored = try storedTrade(request.id, db)
                     try remember(activity.requestId, action: "edit", answer: stored, db)
                     try revise(request.id, .edited, by: by, at: now, requestId: activity.requestId, before: before, after: stored, db)
-                    return stored
+                    return Written(stored, acted: true)
                 } }
             },
             removeTrade: { id, requestId, now, by, check in
                 try await writing { try await database.write { db in
-                    if let requestId, try priorRequest(requestId, action: "remove", db) != nil { return true }
-                    guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id])?.trade() else { return false }
+                    if let requestId, try priorRequest(requestId, action: "remove", db) != nil { return Written(true, acted: false) }
+                    guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [id])?.trade() else {
+                        return Written(false, acted: false)
+                    }
                     try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [id])
                     try check(try trades(of: [before.asset], db))
                     if let requestId { try remember(requestId, action: "remove", answer: nil, db) }
                     try revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil, db)
-                    return true
+                    return Written(true, acted: true)
                 } }
             },
             trades: {

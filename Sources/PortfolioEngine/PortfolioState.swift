@@ -151,11 +151,11 @@ public actor PortfolioState {
         var request = request
         request.activity = try TradeValidation.validate(request.activity, knownAssets: knownAssets, now: now())
         let id = request.id
-        let trade = try await store.editTrade(request, now(), try TradeValidation.author(request.activity.by)) {
+        let written = try await store.editTrade(request, now(), try TradeValidation.author(request.activity.by)) {
             try ActivityLedger.check($0, changed: id)
         }
-        try changed("trade.edited", trade.id)
-        return trade
+        if written.acted { try changed("trade.edited", id) }
+        return written.value
     }
 
     /// Removes an activity, refusing a removal that would make a later sell or transfer out take more than is held.
@@ -164,10 +164,11 @@ public actor PortfolioState {
             throw RPCError.invalidParams("requestId must be 1 to 200 characters")
         }
         let id = request.id
-        guard try await store.removeTrade(id, request.requestId, now(), try TradeValidation.author(request.by), {
+        let written = try await store.removeTrade(id, request.requestId, now(), try TradeValidation.author(request.by)) {
             try ActivityLedger.check($0, changed: id)
-        }) else { throw RPCError.notFound("no trade with id \(request.id)") }
-        try changed("trade.removed", request.id)
+        }
+        guard written.value else { throw RPCError.notFound("no trade with id \(request.id)") }
+        if written.acted { try changed("trade.removed", id) }
         return true
     }
 

@@ -55,7 +55,7 @@ extension PortfolioStore {
                         guard first.action == "edit", let trade = first.trade else {
                             throw RequestReuse.error(activity.requestId, first: first.action, now: "edit")
                         }
-                        return trade
+                        return Written(trade, acted: false)
                     }
                     guard let before = state.trades[request.id] else { throw RPCError.notFound("no trade with id \(request.id)") }
                     let trade = Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount, price: activity.price,
@@ -64,21 +64,21 @@ extension PortfolioStore {
                     state.trades[request.id] = trade
                     state.answers[activity.requestId] = ("edit", trade)
                     state.revise(request.id, .edited, by: by, at: now, requestId: activity.requestId, before: before, after: trade)
-                    return trade
+                    return Written(trade, acted: true)
                 }
             },
             removeTrade: { id, requestId, now, by, check in
                 try state.withLock { state in
                     if let requestId, let first = state.answers[requestId] {
                         guard first.action == "remove" else { throw RequestReuse.error(requestId, first: first.action, now: "remove") }
-                        return true
+                        return Written(true, acted: false)
                     }
-                    guard let before = state.trades[id] else { return false }
+                    guard let before = state.trades[id] else { return Written(false, acted: false) }
                     try check(state.after(id, nil, assets: [before.asset]))
                     state.trades[id] = nil
                     if let requestId { state.answers[requestId] = ("remove", nil) }
                     state.revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil)
-                    return true
+                    return Written(true, acted: true)
                 }
             },
             trades: { ActivityLedger.ordered(Array(state.withLock { $0.trades.values })) },

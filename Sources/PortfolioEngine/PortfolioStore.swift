@@ -16,10 +16,10 @@ public struct PortfolioStore: Sendable {
     /// Records an activity as `id` unless `requestId` was seen before; either way returns the activity of that request.
     public var addTrade: @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date, _ by: String, _ check: Check) async throws -> Trade
     /// Replaces the fields of activity `request.id` (keeping its `recordedAt`) unless the request's `requestId` was seen
-    /// before; either way returns the activity of that request. Throws not-found for an unknown id.
-    public var editTrade: @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Trade
+    /// before; either way answers the activity of that request. Throws not-found for an unknown id.
+    public var editTrade: @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Trade>
     /// Removes an activity; `false` when there was none with that id (and `requestId` was not seen before).
-    public var removeTrade: @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Bool
+    public var removeTrade: @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Bool>
     /// Every activity, oldest first (by date, then when recorded, then id).
     public var trades: @Sendable () async throws -> [Trade]
     /// The audit history of activity `id` (every activity's when nil), oldest first.
@@ -42,8 +42,8 @@ public struct PortfolioStore: Sendable {
     /// A store from its operations.
     public init(
         addTrade: @escaping @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date, _ by: String, _ check: Check) async throws -> Trade,
-        editTrade: @escaping @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Trade,
-        removeTrade: @escaping @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Bool,
+        editTrade: @escaping @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Trade>,
+        removeTrade: @escaping @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Bool>,
         trades: @escaping @Sendable () async throws -> [Trade],
         tradeHistory: @escaping @Sendable (_ id: String?) async throws -> [TradeRevision],
         watch: @escaping @Sendable (_ asset: String, _ now: Date) async throws -> Bool,
@@ -66,6 +66,20 @@ public struct PortfolioStore: Sendable {
         self.prices = prices
         self.saveDocument = saveDocument
         self.document = document
+    }
+}
+
+/// What a write answers, and whether it acted: a retried request answers its first result without acting again.
+public struct Written<Value: Sendable & Equatable>: Sendable, Equatable {
+    /// The answer.
+    public var value: Value
+    /// `false` when the request's id was seen before (or there was nothing to act on), so nothing changed.
+    public var acted: Bool
+
+    /// An answer, and whether the write acted.
+    public init(_ value: Value, acted: Bool) {
+        self.value = value
+        self.acted = acted
     }
 }
 

@@ -46,17 +46,21 @@ struct ActivityStoreTests {
         var changed = try tradeRequest("BTC", amount: "2", price: "90", requestId: "r-edit")
         changed.fee = CurrencyAmount(amount: 1, currency: "USD")
         let edit = EditTradeRequest(id: "t-1", activity: changed)
-        let edited = try await store.editTrade(edit, later, "alice") { _ in }
+        let written = try await store.editTrade(edit, later, "alice") { _ in }
+        #expect(written.acted)
+        let edited = written.value
         #expect(edited.id == "t-1" && edited.amount == 2 && edited.price == 90 && edited.fee?.amount == 1)
         #expect(edited.recordedAt == added.recordedAt)
         var again = changed
         again.amount = 3
-        #expect(try await store.editTrade(EditTradeRequest(id: "t-1", activity: again.with(requestId: "r-edit")), later, "alice") { _ in } == edited)
+        #expect(try await store.editTrade(EditTradeRequest(id: "t-1", activity: again.with(requestId: "r-edit")), later, "alice") { _ in }
+                == Written(edited, acted: false))
         #expect(try await store.trades() == [edited])
 
-        #expect(try await store.removeTrade("t-1", "r-remove", later.addingTimeInterval(1), "bob") { _ in })
-        #expect(try await store.removeTrade("t-1", "r-remove", later.addingTimeInterval(2), "bob") { _ in }, "a retried removal answers true")
-        #expect(try await store.removeTrade("t-1", "r-other", later, "bob") { _ in } == false)
+        #expect(try await store.removeTrade("t-1", "r-remove", later.addingTimeInterval(1), "bob") { _ in } == Written(true, acted: true))
+        #expect(try await store.removeTrade("t-1", "r-remove", later.addingTimeInterval(2), "bob") { _ in } == Written(true, acted: false),
+                "a retried removal answers true without acting")
+        #expect(try await store.removeTrade("t-1", "r-other", later, "bob") { _ in } == Written(false, acted: false))
         #expect(try await store.trades().isEmpty)
 
         let history = try await store.tradeHistory("t-1")

@@ -52,6 +52,6 @@ extension PortfolioStore {
 
     /// Removes trade `id` by "tester", with no holdings check.
     func remove(_ id: String, requestId: String? = nil) async throws -> Bool {
-        try await removeTrade(id, requestId, now, "tester") { _ in }
+        try await removeTrade(id, requestId, now, "tester") { _ in }.value
     }
 }
