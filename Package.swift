@@ -167,13 +167,11 @@ let package = Package(
         .target(name: "ConverterCore", dependencies: [
             "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Metrics", package: "swift-metrics"),  // quote -> price latency
-            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a price in its quote's trace
         ]),
         // converter, rates-fetcher -> portfolio
         .target(name: "PortfolioCore", dependencies: [
             "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
         // portfolio, converter, rates-fetcher -> presenter
         .target(name: "PresenterCore", dependencies: [
@@ -182,7 +180,6 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a request's span, an SSE event in its price's trace
         ]),
 
         // publishers -> tickwire-proxy -> subscribers (libzmq's XSUB/XPUB proxy)
