@@ -45,6 +45,11 @@ let package = Package(
         // `--version` for an executable target: `buildVersion`, its build's `git describe` (the plugin's package uses it too).
         .plugin(name: "BuildVersion", targets: ["BuildVersion"]),
     ],
+    traits: [
+        // `swift build --traits OTLP` (`make run OTLP=1`): `--otlp-endpoint` exports spans over OTLP/HTTP with swift-otel,
+        // which costs the build minutes (README, "Logs and traces"); without it, spans are logged at debug level.
+        .trait(name: "OTLP", description: "export spans over OTLP/HTTP with swift-otel (--otlp-endpoint)"),
+    ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
@@ -60,6 +65,10 @@ let package = Package(
         // Spans and W3C trace context (issue 33): the Tracing API, and the traceparent parser and writer.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
+        // The OTLP trait's exporter: swift-otel with OTLP/HTTP only (its default OTLPGRPC would add gRPC Swift). Without
+        // the trait it is not even resolved.
+        .package(url: "https://github.com/swift-otel/swift-otel", from: "1.6.0",
+                 traits: [.trait(name: "OTLPHTTP", condition: .when(traits: ["OTLP"]))]),
     ],
     targets: [
         // MARK: Transport: libzmq, the wire's JSON, the bus. Knows nothing of money or markets.
@@ -147,6 +156,7 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
+            .product(name: "OTel", package: "swift-otel", condition: .when(traits: ["OTLP"])),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Prometheus", package: "swift-prometheus"),
