@@ -12,7 +12,7 @@ enum ProcessTracing {
     /// What puts `trace_id` and `span_id` on every log line under the tracer `otlp` selects.
     static func metadataProvider(otlp: OTLPSettings?) -> Logger.MetadataProvider {
         #if OTLP
-        if otlp != nil { return .multiplex([.traceIDs, OTel.makeLoggingMetadataProvider()]) }
+        if otlp != nil { return OTel.makeLoggingMetadataProvider() }  // trace_id, span_id (and trace_flags) of its spans
         #endif
         return .traceIDs
     }
