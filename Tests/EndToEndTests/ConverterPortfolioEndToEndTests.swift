@@ -111,7 +111,8 @@ struct ConverterPortfolioEndToEndTests {
         await stack.stop()
     }
 
-    /// Products, trades, holdings in USD and SEK, wallets, the watch list; a trade survives kill -9.
+    /// Products, trades, holdings in USD and SEK, a sell with a fee in EUR and its gains, the history, wallets, the
+    /// watch list; a trade survives kill -9.
     @Test func portfolioRoundTripAndDurability() async throws {
         let stack = try await ThreeServices()
         let rpc = stack.portfolioRPC
@@ -150,6 +151,27 @@ struct ConverterPortfolioEndToEndTests {
         #expect(try #require(sekHolding.value) > (try #require(holding.value)), "a BTC holding is worth more SEK than USD")
         #expect(sekHolding.cost != nil, "cost converted through the converter")
 
+        let sell = AddTradeRequest(kind: .sell, asset: "BTC", amount: try ExactDecimal("0.05"), price: try ExactDecimal("70000"), currency: "USD",
+                                   fee: CurrencyAmount(amount: try ExactDecimal("1.50"), currency: "EUR"), date: Date(timeIntervalSinceNow: -3_600),
+                                   requestId: "e2e-sell", by: "e2e")
+        let sold = try await rpc.call("trades.add", params: sell, as: Trade.self)
+        #expect(sold.kind == .sell && sold.fee?.currency == "EUR")
+        let gains = try await rpc.call("gains", params: GainsRequest(currency: "USD"), as: PortfolioGains.self)
+        let btc = try #require(gains.assets.first)
+        let fee = try await stack.converterRPC.call(
+            "total", params: TotalRequest(items: [CurrencyAmount(amount: try ExactDecimal("1.50"), currency: "EUR")], to: "USD"), as: TotalResult.self)
+        #expect(gains.method == .fifo)
+        #expect(btc.quantity == (try ExactDecimal("0.2")))
+        #expect(btc.costBasis == (try ExactDecimal("12000.00")))
+        let realized = try ExactDecimal("500.00") - (try #require(fee.items.first)).converted
+        #expect(btc.realizedGain == realized, "3500.00 less the fee in USD over 3000.00")
+        let history = try await rpc.call("trades.history", params: TradeHistoryRequest(), as: [TradeRevision].self)
+        #expect(history.map(\.action) == [.added, .added] && history.map(\.by) == ["anonymous", "e2e"])
+        let refused = await #expect(throws: RPCError.self, "the sell needs the buy") {
+            try await rpc.call("trades.remove", params: RemoveTradeRequest(id: trade.id), as: Bool.self)
+        }
+        #expect(refused?.code == RPCError.Code.invalidParams)
+
         let wallets = try await rpc.call("wallets", as: WalletGroups.self)
         for group in [wallets.fiat, wallets.crypto, wallets.commodity] {
             #expect(!group.isEmpty)
@@ -160,6 +182,7 @@ struct ConverterPortfolioEndToEndTests {
         #expect(try await rpc.call("watchlist.add", params: WatchlistRequest(asset: "btc"), as: [String].self) == ["BTC"])
         #expect(try await rpc.call("watchlist.add", params: WatchlistRequest(asset: "ETH"), as: [String].self) == ["BTC", "ETH"])
         #expect(try await rpc.call("watchlist.remove", params: WatchlistRequest(asset: "BTC"), as: [String].self) == ["ETH"])
+        #expect(try await rpc.call("trades.remove", params: RemoveTradeRequest(id: sold.id), as: Bool.self))
         #expect(try await rpc.call("trades.remove", params: RemoveTradeRequest(id: trade.id), as: Bool.self))
         #expect(try await rpc.call("trades.list", as: [Trade].self).isEmpty)
         await stack.stop()
@@ -184,6 +207,11 @@ struct ConverterPortfolioEndToEndTests {
         await rejects("trades.add", try trade(date: now.addingTimeInterval(86_400)), "in the future")
         await rejects("trades.add", try trade(requestId: ""), "requestId")
         await rejects("trades.add", try trade(currency: "not money"), "not money")
+        await rejects("trades.add", AddTradeRequest(kind: .sell, asset: "BTC", amount: 1, price: 1, currency: "USD",
+                                                    date: now.addingTimeInterval(-60), requestId: "sell-first"), "cannot sell 1 BTC on")
+        await rejects("trades.add", AddTradeRequest(kind: .fee, asset: "BTC", amount: 0, price: 0, currency: "QQQ",
+                                                    fee: CurrencyAmount(amount: 1, currency: "QQQ"), date: now.addingTimeInterval(-60), requestId: "fee-q"),
+                      "unknown fee currency QQQ")
         await rejects("trades.remove", RemoveTradeRequest(id: "missing"), "no trade with id missing")
         await rejects("holdings", HoldingsRequest(currency: "??"), "??")
         await rejects("product", ProductRequest(sku: "NOPE"), "no transactions for product NOPE")
