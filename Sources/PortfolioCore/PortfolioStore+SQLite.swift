@@ -53,7 +53,10 @@ extension PortfolioStore {
             editTrade: { request, now, by, check in
                 try await writing { try await database.write { db in
                     let activity = request.activity
-                    if let first = try firstAnswer(activity.requestId, action: "edit", db) { return Written(first, acted: false) }
+                    if let first = try firstAnswer(activity.requestId, action: "edit", db) {
+                        guard first.id == request.id else { throw RequestReuse.error(activity.requestId, editOf: first.id, now: request.id) }
+                        return Written(first, acted: false)
+                    }
                     guard let before = try Row.fetchOne(db, sql: "SELECT * FROM trade WHERE id = ?", arguments: [request.id])?.trade() else {
                         throw RPCError.notFound("no trade with id \(request.id)")
                     }

@@ -55,6 +55,7 @@ extension PortfolioStore {
                         guard first.action == "edit", let trade = first.trade else {
                             throw RequestReuse.error(activity.requestId, first: first.action, now: "edit")
                         }
+                        guard trade.id == request.id else { throw RequestReuse.error(activity.requestId, editOf: trade.id, now: request.id) }
                         return Written(trade, acted: false)
                     }
                     guard let before = state.trades[request.id] else { throw RPCError.notFound("no trade with id \(request.id)") }

@@ -89,4 +89,9 @@ public enum RequestReuse {
     public static func error(_ requestId: String, first: String, now: String) -> RPCError {
         RPCError.invalidParams("requestId \(requestId) already named a trades.\(first); a trades.\(now) needs a requestId of its own")
     }
+
+    /// The error for the `requestId` of an edit of trade `first` being used again for an edit of trade `now`.
+    public static func error(_ requestId: String, editOf first: String, now: String) -> RPCError {
+        RPCError.invalidParams("requestId \(requestId) already named the edit of trade \(first); the edit of trade \(now) needs a requestId of its own")
+    }
 }

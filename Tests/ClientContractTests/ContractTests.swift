@@ -169,7 +169,8 @@ struct ContractTests {
         }
     }
 
-    /// The portfolio: idempotent trades, validation errors, valuations, the watch list, wallets, products, changes.
+    /// The portfolio: idempotent trades, validation errors, valuations, a sell, its gains, an edit and the history, the
+    /// watch list, wallets, products, changes.
     @Test(arguments: Stack.allCases)
     func portfolio(_ stack: Stack) async throws {
         try await stack.with { clients in
@@ -210,6 +211,31 @@ struct ContractTests {
             #expect(valuation.currency == "USD" && valuation.holdings.map(\.asset) == ["BTC"])
             #expect(valuation.holdings.first?.amount == (try ExactDecimal("0.5")))
             #expect(await code { try await portfolio.holdings(HoldingsRequest(currency: "u$")) } == RPCError.Code.invalidParams)
+
+            let sell = AddTradeRequest(kind: .sell, asset: "BTC", amount: try ExactDecimal("0.2"), price: 70_000, currency: "USD",
+                                       fee: CurrencyAmount(amount: 10, currency: "USD"), date: Date(timeIntervalSinceNow: -3_600),
+                                       requestId: "contract-sell", by: "contract")
+            let sold = try await portfolio.addTrade(sell)
+            var tooMuch = sell
+            tooMuch.amount = 1
+            tooMuch.requestId = "contract-too-much"
+            #expect(await code { try await portfolio.addTrade(tooMuch) } == RPCError.Code.invalidParams)
+            let gains = try await portfolio.gains(GainsRequest(currency: "USD"))
+            #expect(gains.method == .fifo && gains.assets.map(\.asset) == ["BTC"])
+            #expect(gains.assets.first?.quantity == (try ExactDecimal("0.3")))
+            #expect(gains.assets.first?.costBasis == (try ExactDecimal("18000.00")))
+            #expect(gains.assets.first?.realizedGain == (try ExactDecimal("1990.00")), "13990.00 over 12000.00")
+            #expect(try await portfolio.gains(GainsRequest(currency: "USD", method: .average)).assets.first?.realizedGain == (try ExactDecimal("1990.00")))
+            var moved = sell
+            moved.amount = try ExactDecimal("0.1")
+            moved.requestId = "contract-edit"
+            #expect(try await portfolio.editTrade(EditTradeRequest(id: sold.id, activity: moved)).amount == (try ExactDecimal("0.1")))
+            #expect(await code { try await portfolio.editTrade(EditTradeRequest(id: "nope", activity: moved)) } == RPCError.Code.invalidParams,
+                    "its requestId named the edit of another trade")
+            moved.requestId = "contract-edit-nope"
+            #expect(await code { try await portfolio.editTrade(EditTradeRequest(id: "nope", activity: moved)) } == RPCError.Code.notFound)
+            #expect(try await portfolio.tradeHistory(TradeHistoryRequest(id: sold.id)).map(\.action) == [.added, .edited])
+            #expect(try await portfolio.removeTrade(RemoveTradeRequest(id: sold.id, requestId: "contract-remove", by: "contract")))
 
             #expect(try await portfolio.watch(WatchlistRequest(asset: "eth")) == ["ETH"])
             #expect(await code { try await portfolio.watch(WatchlistRequest(asset: "NOPE")) } == RPCError.Code.invalidParams)

@@ -124,6 +124,10 @@ struct ActivityStoreTests {
         await #expect(throws: RPCError.invalidParams("requestId r-1 already named a trades.add; a trades.remove needs a requestId of its own")) {
             try await store.removeTrade("t-1", "r-1", now, "x") { _ in }
         }
+        _ = try await store.editTrade(EditTradeRequest(id: "t-1", activity: try tradeRequest("BTC", amount: "2", price: "1", requestId: "r-e")), now, "x") { _ in }
+        await #expect(throws: RPCError.invalidParams("requestId r-e already named the edit of trade t-1; the edit of trade nope needs a requestId of its own")) {
+            try await store.editTrade(EditTradeRequest(id: "nope", activity: try tradeRequest("BTC", amount: "2", price: "1", requestId: "r-e")), now, "x") { _ in }
+        }
         await #expect(throws: RPCError.notFound("no trade with id nope")) {
             try await store.editTrade(EditTradeRequest(id: "nope", activity: try tradeRequest("BTC", amount: "2", price: "1", requestId: "r-2")), now, "x") { _ in }
         }
