@@ -59,10 +59,10 @@ final class PriceBroadcast: Sendable {
 
     /// Passes a price to every listener of its currency, with the task's trace context.
     func send(_ price: AssetPrice) {
+        let listening = listeners.withLock { $0.queues.values.filter { $0.prices && ($0.currency == nil || $0.currency == price.currency) } }
+        guard !listening.isEmpty else { return }
         let trace = TraceContext.current
-        for listener in listeners.withLock({ Array($0.queues.values) }) where listener.prices && (listener.currency == nil || listener.currency == price.currency) {
-            listener.queue.write { $0.add(.price(price, trace: trace)) }
-        }
+        for listener in listening { listener.queue.write { $0.add(.price(price, trace: trace)) } }
     }
 
     /// Passes an alert to every listener.
