@@ -15,7 +15,13 @@ PLUGIN = Examples/price-alerts
 # plugin's in one build, so each shared dependency is compiled once (not once per package).
 STACK = deploy/local
 STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts
-STACK_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --package-path $(STACK)
+# OTLP=1: the stack built with the OTLP trait (swift-otel, a few minutes more: README, "Logs and traces") into
+# $(STACK)/.build-otlp, so the plain build stays as it is; `make run OTLP=1` sends every service's spans to
+# OTLP_ENDPOINT (an OTLP/HTTP collector; scripts/otlp_receiver.py is a tiny one).
+OTLP ?=
+OTLP_ENDPOINT ?= http://127.0.0.1:4318
+WITH_OTLP = $(filter 1 yes true,$(OTLP))
+STACK_BUILD = $(SWIFT) build $(RELEASE_FLAGS) --package-path $(STACK)$(if $(WITH_OTLP), --traits OTLP --scratch-path $(STACK)/.build-otlp)
 RELEASE_BIN = $$($(STACK_BUILD) --show-bin-path)
 # The tests' and scripts' python3 is the virtual environment's (scripts/install-deps.sh makes it): every
 # recipe, and what it starts (swift test's end-to-end tests, chaos.py), finds it first on PATH.
@@ -44,6 +50,7 @@ release: deps
 
 run: release
 	@TICKWIRE_DATA_DIR="$(DATA_DIR)" HOST="$(HOST)" PORT="$(PORT)" FEEDS="$(FEEDS)" \
+	    $(if $(WITH_OTLP),TICKWIRE_OTLP_ENDPOINT="$(OTLP_ENDPOINT)") \
 	    bash deploy/local/run-stack.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
 
 # Empties `make run`'s data directory: the demo portfolio's trades and watch list, price-alerts' rules,
@@ -66,7 +73,15 @@ test: test-deps
 	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
 
 clean:
-	rm -rf .build $(PLUGIN)/.build $(STACK)/.build
+	rm -rf .build .build-otlp $(PLUGIN)/.build $(STACK)/.build $(STACK)/.build-otlp
+
+# Spans over OTLP/HTTP (issue 33): the converter built with the OTLP trait into .build-otlp, a local receiver
+# (scripts/otlp_receiver.py) and a health call with a traceparent, whose trace id must arrive at /v1/traces.
+OTLP_BUILD = $(SWIFT) build --traits OTLP --scratch-path .build-otlp
+.PHONY: test-otlp
+test-otlp: test-deps
+	$(OTLP_BUILD) --product converter
+	python3 scripts/test-otlp.py --bin-dir "$$($(OTLP_BUILD) --show-bin-path)"
 
 # Benchmarks against the Python peers and raw libzmq (issue 6): builds Benchmarks/ in release,
 # runs every benchmark and peer, prints the table and writes bench/RESULTS.md. The services are

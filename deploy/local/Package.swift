@@ -9,8 +9,13 @@ import PackageDescription
 let package = Package(
     name: "tickwire-stack",
     platforms: [.macOS(.v15)],
+    traits: [
+        // `make run OTLP=1` (`swift build --traits OTLP`): the main package's OTLP trait, so `--otlp-endpoint`
+        // exports spans over OTLP/HTTP (README, "Logs and traces").
+        .trait(name: "OTLP", description: "build the main package with its OTLP trait (swift-otel)"),
+    ],
     dependencies: [
-        .package(name: "tickwire", path: "../.."),
+        .package(name: "tickwire", path: "../..", traits: [.trait(name: "OTLP", condition: .when(traits: ["OTLP"]))]),
         .package(name: "price-alerts", path: "../../Examples/price-alerts"),
     ],
     targets: []
