@@ -382,8 +382,8 @@ extension Holding: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("What the user holds of one asset, valued in one currency.", [
             "asset": .required(.string, "The asset."),
-            "amount": .required(.money, "Units held."),
-            "trades": .required(.integer, "How many trades make it up."),
+            "amount": .required(.money, "Units held now (bought and moved in, less sold and moved out)."),
+            "trades": .required(.integer, "How many activities of the asset make it up."),
             "price": .optional(.money, "The price per unit used, if known."),
             "value": .optional(.money, "`amount × price`, rounded to the currency's minor units, if the price is known."),
             "cost": .optional(.money, "The cost basis of the units held (the service's method), in the valuation currency, if every amount could be converted."),

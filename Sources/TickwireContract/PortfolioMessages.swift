@@ -252,15 +252,15 @@ public struct HoldingsRequest: Codable, Sendable, Equatable {
 public struct Holding: Codable, Sendable, Equatable {
     /// The asset.
     public var asset: String
-    /// Units held.
+    /// Units held now (bought and moved in, less sold and moved out).
     public var amount: ExactDecimal
-    /// How many trades make it up.
+    /// How many activities of the asset make it up.
     public var trades: Int
     /// The price per unit used, if known.
     public var price: ExactDecimal?
     /// `amount × price`, rounded to the currency's minor units, if the price is known.
     public var value: ExactDecimal?
-    /// What the trades cost, in the valuation currency, if every trade could be converted.
+    /// The cost basis of the units held (by the service's method), in the valuation currency, if every amount could be converted.
     public var cost: ExactDecimal?
     /// `value − cost`, when both are known.
     public var gain: ExactDecimal?
