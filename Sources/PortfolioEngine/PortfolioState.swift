@@ -199,7 +199,7 @@ public actor PortfolioState {
     }
 
     /// The amounts of `trades` in other currencies converted into `currency` by the converter's `total`, one call per
-    /// currency so that one the converter cannot convert leaves the others known; a warning for each that failed.
+    /// currency (all at once) so that one the converter cannot convert leaves the others known; a warning for each that failed.
     private func convert(_ trades: [Trade], to currency: Currency) async -> (converted: [CurrencyAmount: ExactDecimal], warnings: [String]) {
         let items: [CurrencyAmount]
         do {
@@ -207,16 +207,27 @@ public actor PortfolioState {
         } catch {
             return ([:], ["the amounts of the trades could not be worked out: \(error)"])
         }
+        let total = total
+        let answers = await withTaskGroup(of: (code: String, items: [CurrencyAmount], result: Result<TotalResult, any Error>).self) { group in
+            for (code, items) in Dictionary(grouping: items, by: \.currency) {
+                group.addTask {
+                    do {
+                        return (code, items, .success(try await total(TotalRequest(items: items, to: currency.code))))
+                    } catch {
+                        return (code, items, .failure(error))
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
         var converted: [CurrencyAmount: ExactDecimal] = [:]
         var warnings: [String] = []
-        let byCurrency = Dictionary(grouping: items, by: \.currency)
-        for code in byCurrency.keys.sorted() {
-            let group = byCurrency[code] ?? []
-            do {
-                let total = try await total(TotalRequest(items: group, to: currency.code))
-                for (item, result) in zip(group, total.items) { converted[item] = result.converted }
-            } catch {
-                warnings.append("amounts in \(code) could not be converted to \(currency.code): \(error)")
+        for answer in answers.sorted(by: { $0.code < $1.code }) {
+            switch answer.result {
+            case .success(let total):
+                for (item, result) in zip(answer.items, total.items) { converted[item] = result.converted }
+            case .failure(let error):
+                warnings.append("amounts in \(answer.code) could not be converted to \(currency.code): \(error)")
             }
         }
         return (converted, warnings)

@@ -178,4 +178,31 @@ struct ActivityInProcessTests {
             try PortfolioConfiguration.costBasis("lifo", environment: [:])
         }
     }
+
+    /// Each currency is converted on its own: one the converter cannot convert leaves its asset's figures unknown
+    /// with a warning naming it, and the others known.
+    @Test func oneUnconvertibleCurrencyLeavesTheOthersKnown() async throws {
+        let total: PortfolioState.Total = { request in
+            guard request.items.allSatisfy({ $0.currency == "EUR" }) else { throw RPCError(code: RPCError.Code.noPath, message: "no rate path from GBP to USD") }
+            return TotalResult(total: 0, currency: request.to, source: "ecb", items: try request.items.map {
+                TotalResult.Item(amount: $0.amount, currency: $0.currency, converted: try ($0.amount * 2).rescaled(to: 2), path: [$0.currency, request.to])
+            })
+        }
+        var logger = Logger(label: "portfolio-test")
+        logger.logLevel = .critical
+        let state = PortfolioState(store: .memory(), total: total, publish: { _ in }, logger: logger, now: { Date() }, costBasis: .average)
+        let topic = try Topic(kind: "price", source: "BTC", key: "USD")
+        await state.applyConverter(.snapshot(["BTC", "ETH"].map {
+            StreamUpdate(topic: topic, seq: 1, time: Date(), source: "converter",
+                         value: AssetPrice(asset: $0, currency: "USD", price: 10, changePercent24h: nil, path: [], quoteTime: nil))
+        }))
+        _ = try await state.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 3, currency: "EUR", date: on(0), requestId: "e"))
+        _ = try await state.addTrade(AddTradeRequest(asset: "ETH", amount: 1, price: 3, currency: "GBP", date: on(0), requestId: "g"))
+        let gains = try await state.gains(GainsRequest(currency: "USD"))
+        #expect(gains.method == .average, "the state's method when the request names none")
+        #expect(gains.assets.map(\.costBasis) == [try dec("6.00"), nil])
+        #expect(gains.assets.map(\.unrealizedGain) == [try dec("4.00"), nil])
+        #expect(gains.warnings.first?.hasPrefix("amounts in GBP could not be converted to USD: ") == true)
+        #expect(gains.warnings.last == "the amounts of ETH in GBP could not be converted to USD: its cost basis, gains and fees are unknown")
+    }
 }
