@@ -169,6 +169,24 @@ struct TraceEndToEndTests {
                     && LogLine.traceIDs(stack.converter).contains(traceID)
             }, "the traceparent header's trace \(traceID) did not reach the presenter, portfolio and converter")
 
+            // A bad traceparent header (version ff) is no error: the page is served, in a fresh trace.
+            let badID = "4bf92f3577b34da6a3ce929d0e0e4736"
+            var badlyTraced = URLRequest(url: URL(string: "/portfolio?currency=SEK", relativeTo: stack.baseURL)!)
+            badlyTraced.setValue("ff-\(badID)-00f067aa0ba902b7-01", forHTTPHeaderField: "traceparent")
+            let (_, served) = try await session.data(for: badlyTraced)
+            #expect((served as? HTTPURLResponse)?.statusCode == 200)
+            var freshSpan: LogLine?
+            _ = await eventually(within: .seconds(30)) {
+                freshSpan = LogLine.read(stack.presenter).first {
+                    $0.isSpan && $0.metadata["kind"] == "server" && $0.attributes["url.query"] == "currency=SEK"
+                }
+                return freshSpan != nil
+            }
+            let fresh = try #require(freshSpan, "no span of the request with a bad traceparent")
+            #expect(fresh.traceID != badID && fresh.traceID?.count == 32)
+            #expect(fresh.metadata["parent_span_id"] == nil, "the request's span starts its own trace")
+            #expect(!LogLine.traceIDs(stack.presenter).contains(badID))
+
             // One quote: a poll's trace in rates-fetcher, the converter's re-pricing, the portfolio's price and the SSE
             // event the presenter sends a dashboard that listens.
             let output = stack.endpoints.directory.appendingPathComponent("sse.out")
