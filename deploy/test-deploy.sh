@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # `make test-deploy` (after `make images`): each image is what the README says (non-root, ports, a
-# health check, the database volume), the manifests MANIFEST... validate against Kubernetes' schemas,
+# health check, the database volume, every shared library it loads) and within the size targets (each
+# service's own layers at most 40 MB over the runtime image they share, all images together at most
+# 400 MB of distinct layers; printed), the manifests MANIFEST... validate against Kubernetes' schemas,
 # the stack plays from them with podman (kubernetes/local/test-kube-play.sh), and from compose.yaml
 # with podman-compose where it is installed (test-compose.sh). Ends with "test-deploy: N passed, N failed".
 set -uo pipefail
@@ -50,7 +52,65 @@ check_images() {
     done
 }
 
+# check_sizes: each service image's own layers (those not in localhost/tickwire-runtime, which it must be
+# FROM), the runtime's over the base, and the distinct layers of all the images together, against the
+# targets (issue 33; MB = 10^6 bytes, as podman prints). A layer's size is the uncompressed size of its
+# diff, from `podman history` (the history entries that are not empty layers, in the order of RootFS.Layers).
+check_sizes() {
+    python3 - "$@" <<'PY'
+import json, subprocess, sys
+OWN_LAYER_TARGET = 40_000_000
+TOTAL_TARGET = 400_000_000
+BASE, RUNTIME = "localhost/tickwire-base:bookworm", "localhost/tickwire-runtime:latest"
+services = sys.argv[1:]
+
+def layers(image):
+    """The image's layers, oldest first, as (diff id, bytes)."""
+    def podman(*args):
+        return json.loads(subprocess.run(["podman", *args], check=True, capture_output=True, text=True).stdout)
+    inspect = podman("image", "inspect", image)[0]
+    history = list(reversed(podman("history", "--format", "json", image)))
+    if len(history) != len(inspect["History"]):
+        sys.exit(f"{image}: podman history has {len(history)} entries, its configuration {len(inspect['History'])}")
+    sizes = [entry["size"] for entry, step in zip(history, inspect["History"]) if not step.get("empty_layer")]
+    diff_ids = inspect["RootFS"]["Layers"]
+    if len(sizes) != len(diff_ids):
+        sys.exit(f"{image}: {len(diff_ids)} layers, {len(sizes)} history entries with a layer")
+    return list(zip(diff_ids, sizes))
+
+def mb(size):
+    return f"{size / 1e6:.1f} MB"
+
+base, runtime = layers(BASE), layers(RUNTIME)
+if runtime[:len(base)] != base:
+    sys.exit(f"{RUNTIME} is not FROM {BASE}")
+print(f"   {BASE}: {mb(sum(size for _, size in base))}")
+print(f"   {RUNTIME} (shared): {mb(sum(size for _, size in runtime[len(base):]))} over the base")
+problems, distinct = [], {}
+for service in services:
+    image = f"localhost/tickwire-{service}:latest"
+    own = layers(image)
+    if own[:len(runtime)] != runtime:
+        problems.append(f"{image} is not FROM {RUNTIME} as built now")
+    distinct.update(own)
+    size = sum(size for diff_id, size in own if diff_id not in dict(runtime))
+    verdict = "ok" if size <= OWN_LAYER_TARGET else "OVER"
+    print(f"   tickwire-{service}: own layers {mb(size)} (target at most {mb(OWN_LAYER_TARGET)}: {verdict})")
+    if size > OWN_LAYER_TARGET:
+        problems.append(f"tickwire-{service}: own layers {mb(size)}, over {mb(OWN_LAYER_TARGET)}")
+total = sum(distinct.values())
+verdict = "ok" if total <= TOTAL_TARGET else "OVER"
+print(f"   all {len(services)} images: {mb(total)} of distinct layers (target at most {mb(TOTAL_TARGET)}: {verdict})")
+if total > TOTAL_TARGET:
+    problems.append(f"the images' distinct layers are {mb(total)}, over {mb(TOTAL_TARGET)}")
+if problems:
+    sys.exit("; ".join(problems))
+PY
+}
+
 step "images: non-root, ports, volume, health check, every shared library present" check_images
+step "image sizes: each service's own layers at most 40 MB, all images at most 400 MB of distinct layers" \
+    check_sizes rates-fetcher converter portfolio price-alerts presenter
 step "manifests validate against the Kubernetes schemas" kubernetes-validate --strict --quiet "$@"
 step "podman kube play of the manifests: prices flow, the dashboard answers, kube down stops it" \
     bash "$here/kubernetes/local/test-kube-play.sh"
