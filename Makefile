@@ -7,7 +7,14 @@ SWIFT ?= swift
 PORT ?= 8080
 HOST ?= 127.0.0.1
 FEEDS ?= mock
-# Release builds link the Swift runtime and Foundation dynamically (measurements pending).
+# Release builds link the Swift runtime and Foundation dynamically, from the toolchain's lib/swift/linux (which
+# the binaries' RUNPATH names), so `make run` and the images (which carry those libraries once, in the layer all
+# services share: README "Containers") use one release build. It costs resident memory, measured on one tree
+# (2026-11-26, `make run`, 60 s idle, VmRSS in MiB, static -> dynamic): rates-fetcher 30.7 -> 37.5, converter
+# 25.1 -> 31.3, portfolio 32.5 -> 40.5, presenter 32.8 -> 40.7, price-alerts 30.5 -> 35.8. The 5-8 MiB more are
+# clean pages of the Swift libraries, which the services share: each one's proportional share (PSS) falls
+# instead, 25.8 -> 17.9, 20.3 -> 12.9, 27.0 -> 20.5, 27.9 -> 21.3, 25.0 -> 15.8 (the stack's 126 -> 88 MiB).
+# Issue 31's 30 MB a service: by VmRSS only the static converter was under it, no dynamic service is; by PSS all are.
 RELEASE_FLAGS = -c release
 # The plugin built only on the library products, a package of its own.
 PLUGIN = Examples/price-alerts
@@ -96,10 +103,13 @@ bench: deps
 	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release --command "make bench" $(BENCH_FLAGS)
 
 # Deploy (issue 25; README "Deploy"). `make images`: one image per service, localhost/tickwire-<service>,
-# from the release binaries on a base made locally from Debian's packages (no registry needed).
+# from the release binaries (stripped, their debug information in .build/images/debug) on
+# localhost/tickwire-runtime (the Swift libraries and tickwire-probe, shared), on a base made locally from
+# Debian's packages (no registry needed).
 # `make kube-up` / `make kube-down`: the Kubernetes manifests played by podman on this host.
 # `make test-deploy`: the images, the manifests validated and played (prices flow, the dashboard
-# answers, kube down stops every pod), and compose where podman-compose is present.
+# answers, kube down stops every pod), and compose where podman-compose is present; it prints each image's own
+# layers and all images' distinct layers and fails above 40 MB and 400 MB.
 KUBE_MANIFESTS = $(filter-out deploy/kubernetes/kustomization.yaml,$(wildcard deploy/kubernetes/*.yaml))
 
 .PHONY: podman-deps images kube-up kube-down test-deploy
