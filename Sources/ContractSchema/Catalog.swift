@@ -157,6 +157,7 @@ public enum ContractCatalog {
             MethodSchema(PortfolioAPI.tradeHistory, "The audit history (added, edited, removed: who, when, before and after) of one activity or of all, oldest first."),
             MethodSchema(PortfolioAPI.holdings, "The portfolio valued in one currency."),
             MethodSchema(PortfolioAPI.gains, "Realized and unrealized gains per asset and in total, exact, in one currency, by FIFO or average cost."),
+            MethodSchema(PortfolioAPI.performance, "The value over a range and the time-weighted return of 1D, 7D, 30D, YTD, 1Y and Max, exact, in one currency; a range whose prices are missing says so."),
             MethodSchema(PortfolioAPI.watch, "Adds an asset to the watch list; answers the watch list."),
             MethodSchema(PortfolioAPI.unwatch, "Removes an asset from the watch list; answers the watch list."),
             MethodSchema(PortfolioAPI.watchlist, "The watch list."),

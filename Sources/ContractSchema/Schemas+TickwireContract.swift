@@ -370,6 +370,57 @@ extension PortfolioGains: JSONSchemaDescribable {
     }
 }
 
+extension PerformanceRange: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "A range ending now: `1D`, `7D`, `30D` (24 hours, 7 and 30 days), `YTD` (since 1 January, UTC), `1Y` (365 days), `Max` (since the first activity).")
+    }
+}
+
+extension PerformanceRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`performance {currency?, range?}`: the value over a range and the time-weighted return of every range.", [
+            "currency": .optional(.currency, "The display currency (USD by default)."),
+            "range": .optional(.ref(PerformanceRange.self), "The range of the value series (`Max` by default); the returns cover every range."),
+        ])
+    }
+}
+
+extension ValuePoint: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The portfolio's value at a moment: every unit held then at its price then, rounded to the currency's minor units.", [
+            "time": .required(.time, "When."),
+            "value": .required(.money, "What the holdings were worth."),
+        ])
+    }
+}
+
+extension RangeReturn: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The time-weighted return over one range, or why it is unknown.", [
+            "range": .required(.ref(PerformanceRange.self), "The range."),
+            "start": .optional(.time, "Where it starts (absent for `Max` without activities)."),
+            "startValue": .optional(.money, "What the holdings were worth at its start, when known."),
+            "endValue": .optional(.money, "What they are worth now, when known."),
+            "twr": .optional(.money, "The time-weighted return as a fraction (`0.0525` is 5.25 %), rounded half-even to 8 places; absent when unknown."),
+            "subPeriods": .required(.integer, "How many sub-periods (split at each activity) with something held it chains."),
+            "missing": .optional(.string, "Why `twr` is unknown (a price history missing, nothing held)."),
+        ])
+    }
+}
+
+extension PortfolioPerformance: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The answer to `performance`: the value series over the range asked and the time-weighted return of every range.", [
+            "currency": .required(.currency, "The display currency."),
+            "range": .required(.ref(PerformanceRange.self), "The range of `series`."),
+            "series": .required(.array(.ref(ValuePoint.self)), "The value at each price point of the range, at each activity and now, oldest first; a moment whose value is unknown is left out, with a warning."),
+            "returns": .required(.array(.ref(RangeReturn.self)), "One return per range: 1D, 7D, 30D, YTD, 1Y, Max."),
+            "asOf": .required(.time, "The moment the ranges end."),
+            "warnings": .required(.array(.string), "What could not be worked out, and why."),
+        ])
+    }
+}
+
 extension HoldingsRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("`holdings {currency?}` (USD by default).", [

@@ -39,7 +39,8 @@ public enum Portfolio {
         let state = PortfolioState(store: store, total: converter.total, publish: { change in
             try publisher.publish(change, on: Topics.portfolioChanged)
             logger.info("\(change.reason.replacingOccurrences(of: ".", with: " "))", metadata: ["id": "\(change.subject)"])
-        }, logger: logger, now: now, costBasis: configuration.costBasis)
+        }, logger: logger, now: now, costBasis: configuration.costBasis,
+        history: PriceHistorySource.make(history: fetcher.history, convertSeries: converter.convertSeries))
         try await state.restore()
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started,
@@ -77,6 +78,7 @@ public enum Portfolio {
         methods.register(PortfolioAPI.tradeHistory) { try await state.tradeHistory($0) }
         methods.register(PortfolioAPI.holdings) { try await state.holdings($0) }
         methods.register(PortfolioAPI.gains) { try await state.gains($0) }
+        methods.register(PortfolioAPI.performance) { try await state.performance($0) }
         methods.register(PortfolioAPI.watch) { try await state.watch($0) }
         methods.register(PortfolioAPI.unwatch) { try await state.unwatch($0) }
         methods.register(PortfolioAPI.watchlist) { try await state.watchlist() }
@@ -84,6 +86,8 @@ public enum Portfolio {
         methods.register(PortfolioAPI.assets) { await state.assets() }
         methods.register(PortfolioAPI.products) { try await state.products() }
         methods.register(PortfolioAPI.product) { try await state.product($0) }
+        methods.register(PortfolioAPI.importActivities) { try await state.importActivities($0) }
+        methods.register(PortfolioAPI.exportActivities) { try await state.exportActivities($0) }
         return methods
     }
 }

@@ -13,6 +13,9 @@ import Money
 public actor PortfolioState {
     /// Adds up amounts in one currency: the converter's `total`.
     public typealias Total = @Sendable (TotalRequest) async throws -> TotalResult
+    /// An asset's price history in a currency: rates-fetcher's `history`, in the display currency or else converted
+    /// into it by the converter's `convert.series` (``PriceHistorySource``).
+    public typealias History = @Sendable (_ asset: String, _ currency: String, _ days: Int) async throws -> PriceHistory
 
     private let store: PortfolioStore
     private let total: Total
@@ -20,6 +23,7 @@ public actor PortfolioState {
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let costBasis: CostBasisMethod
+    private let history: History
 
     private var masterdata = Masterdata(assets: [], wallets: [])
     private var transactions: [GNBTransaction] = []
@@ -31,10 +35,13 @@ public actor PortfolioState {
     public private(set) var converterStream = "waiting for the converter's snapshot"
 
     /// State answering through `store`, adding up through `total`, telling of changes through `publish`; gains and
-    /// holdings take the cost of what is sold by `costBasis` unless a request names its method.
+    /// holdings take the cost of what is sold by `costBasis` unless a request names its method; `performance` values the
+    /// past at `history`'s prices (none by default: every range then says its history is missing).
     public init(store: PortfolioStore, total: @escaping Total, publish: @escaping @Sendable (PortfolioChange) throws -> Void,
-                logger: Logger, now: @escaping @Sendable () -> Date, costBasis: CostBasisMethod = .fifo) {
+                logger: Logger, now: @escaping @Sendable () -> Date, costBasis: CostBasisMethod = .fifo,
+                history: @escaping History = { asset, currency, _ in throw RPCError.unavailable("no price history source for \(asset) in \(currency)") }) {
         self.costBasis = costBasis
+        self.history = history
         self.store = store
         self.total = total
         self.publish = publish
@@ -178,6 +185,65 @@ public actor PortfolioState {
     /// The audit history of one activity, or of all.
     public func tradeHistory(_ request: TradeHistoryRequest) async throws -> [TradeRevision] { try await store.tradeHistory(request.id) }
 
+    /// Reads a Ghostfolio file and previews every line; unless it is a dry run or any line (or the file) has an error,
+    /// adds its new activities in one write, all or none. A line imported before (its identity seen) adds nothing; the
+    /// sells and transfers out of the file are checked against what the stored activities and its earlier lines hold.
+    public func importActivities(_ request: ImportActivitiesRequest) async throws -> ImportPreview {
+        let dryRun = request.dryRun ?? true
+        let by = try TradeValidation.author(request.by)
+        let file = ActivityImport.read(request.content, format: request.format, knownAssets: knownAssets, now: now())
+        let seen = try await store.seenRequests(file.lines.compactMap(\.request?.requestId))
+        var lines = file.lines
+        var fileErrors = file.errors
+        let fresh = lines.indices.filter { index in lines[index].request.map { !seen.contains($0.requestId) } ?? false }
+        if !fresh.isEmpty {
+            let stored = try await store.trades()
+            let recorded = now()
+            var byID: [String: Int] = [:]
+            let pending = fresh.map { index in
+                let request = lines[index].request!
+                let id = "line-" + String(repeating: "0", count: max(0, 9 - String(lines[index].line).count)) + String(lines[index].line)
+                byID[id] = index
+                return Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                             currency: request.currency, fee: request.fee, date: request.date, recordedAt: recorded)
+            }
+            for overdraft in try ActivityImport.overdrafts(in: stored + pending) {
+                let trade = overdraft.trade
+                let action = trade.kind == .sell ? "sell" : "transfer out"
+                let when = ActivityExport.format(trade.date)
+                if let index = byID[trade.id] {
+                    lines[index].errors.append(ImportLineError(line: lines[index].line, column: "Quantity", reason:
+                        "cannot \(action) \(trade.amount) \(trade.asset) on \(when): \(overdraft.held) \(trade.asset) held then (stored activities and earlier lines)"))
+                } else {
+                    fileErrors.append(ImportLineError(line: 0, column: nil, reason:
+                        "the file's activities would leave the stored \(action) of \(trade.amount) \(trade.asset) on \(when) (trade \(trade.id)) "
+                            + "taking more than the \(overdraft.held) \(trade.asset) held then"))
+                }
+            }
+        }
+        let preview = lines.map { line in
+            let status: ImportLine.Status = !line.errors.isEmpty ? .error : seen.contains(line.request?.requestId ?? "") ? .duplicate : .new
+            return ImportLine(line: line.line, status: status, activity: status == .error ? nil : line.request, errors: line.errors)
+        }
+        let new = preview.filter { $0.status == .new }
+        var result = ImportPreview(
+            format: request.format, dryRun: dryRun, written: false, new: new.count, duplicates: preview.count { $0.status == .duplicate },
+            errors: preview.count { $0.status == .error }, fileErrors: fileErrors, lines: preview)
+        guard !dryRun, result.errors == 0, fileErrors.isEmpty, !new.isEmpty else { return result }
+        let requests = new.compactMap(\.activity).map { (request: $0, id: UUID().uuidString.lowercased()) }
+        let written = try await store.addTrades(requests, now(), by) { try ActivityLedger.check($0, changed: "") }
+        let added = written.count(where: \.acted)
+        result.written = true
+        if added > 0 { try changed("trades.imported", String(added)) }
+        return result
+    }
+
+    /// Every activity, oldest first, as a Ghostfolio file.
+    public func exportActivities(_ request: ExportActivitiesRequest) async throws -> ExportedActivities {
+        let trades = try await store.trades()
+        return ExportedActivities(format: request.format, activities: trades.count, content: ActivityExport.write(trades, format: request.format, now: now()))
+    }
+
     /// What is held, valued in one currency, with the cost basis of the service's method.
     public func holdings(_ request: HoldingsRequest) async throws -> Valuation {
         let currency = try Currency(code: request.currency ?? "USD")
@@ -196,6 +262,46 @@ public actor PortfolioState {
         return try Gains.compute(
             activities: trades, method: request.method ?? costBasis, currency: currency, prices: prices, converted: converted,
             offline: converterStream != "ok", warnings: warnings)
+    }
+
+    /// The value over `request.range` and the time-weighted return of every range, in one currency, at the prices of
+    /// each held asset's history (the last day's in detail) and its latest price; a history that cannot be had is a warning.
+    public func performance(_ request: PerformanceRequest) async throws -> PortfolioPerformance {
+        let currency = try Currency(code: request.currency ?? "USD")
+        let trades = try await store.trades()
+        let now = now()
+        let (converted, warnings) = await convert(trades, to: currency)
+        let assets = Set(trades.filter { $0.kind != .fee }.map(\.asset)).sorted()
+        let days = Performance.historyDays(activities: trades, now: now)
+        let history = history
+        let fetched = await withTaskGroup(of: (asset: String, points: [PricePoint], problem: String?).self) { group in
+            for asset in assets {
+                group.addTask {
+                    do {
+                        let long = try await history(asset, currency.code, days)
+                        let recent = days > 1 ? (try? await history(asset, currency.code, 1))?.points ?? [] : []
+                        let splice = recent.first?.time ?? .distantFuture
+                        return (asset, long.points.filter { $0.time < splice } + recent, nil)
+                    } catch {
+                        return (asset, [], "no \(currency.code) price history of \(asset): \((error as? RPCError)?.message ?? String(describing: error))")
+                    }
+                }
+            }
+            return await group.reduce(into: []) { $0.append($1) }
+        }
+        var points: [String: [PricePoint]] = [:]
+        var problems = warnings
+        for answer in fetched.sorted(by: { $0.asset < $1.asset }) {
+            var series = answer.points
+            if let latest = prices[Valuations.priceKey(asset: answer.asset, currency: currency.code)] {
+                series.append(PricePoint(time: min(latest.updatedAt, now), price: latest.price))
+            }
+            points[answer.asset] = series
+            if let problem = answer.problem { problems.append(problem) }
+        }
+        return try Performance.compute(
+            activities: trades, prices: points, currency: currency, converted: converted, range: request.range ?? .max, now: now,
+            warnings: problems)
     }
 
     /// The amounts of `trades` in other currencies converted into `currency` by the converter's `total`, one call per

@@ -11,7 +11,8 @@ import BusContract
 extension PortfolioClient {
     /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked
     /// (`addTrade` and `editTrade` answer the first recorded trade, `removeTrade` true; `tradeHistory` is each recorded
-    /// trade added, `gains` the recorded holdings' figures, which are buys only); its change stream stays quiet.
+    /// trade added, `gains` the recorded holdings' figures, which are buys only, `performance` the recorded trades at the
+    /// recorded holdings' prices, its only price points, in their currency); its change stream stays quiet.
     public static let test = Self(
         addTrade: { _ in try firstRecordedTrade() },
         editTrade: { _ in try firstRecordedTrade() },
@@ -38,6 +39,16 @@ extension PortfolioClient {
                 totalUnrealizedGain: valuation.totalGain, totalGain: valuation.totalGain, totalFees: zero,
                 pricesAsOf: valuation.pricesAsOf, offline: valuation.offline, warnings: valuation.warnings)
         },
+        performance: { request in
+            let valuation = try Fixtures.load("portfolio", "holdings", as: Valuation.self)
+            let prices = Dictionary(uniqueKeysWithValues: valuation.holdings.compactMap { holding in
+                holding.price.flatMap { price in holding.priceTime.map { (holding.asset, [PricePoint(time: $0, price: price)]) } }
+            })
+            return try Performance.compute(
+                activities: try Fixtures.load("portfolio", "trades.list", as: [Trade].self), prices: prices,
+                currency: try Currency(code: valuation.currency), converted: [:], range: request.range ?? .max,
+                now: valuation.pricesAsOf ?? Date(timeIntervalSince1970: 0))
+        },
         watch: Fixtures.answer("portfolio", "watchlist.list"),
         unwatch: Fixtures.answer("portfolio", "watchlist.list"),
         watchlist: Fixtures.answer("portfolio", "watchlist.list"),
@@ -45,6 +56,19 @@ extension PortfolioClient {
         assets: Fixtures.answer("portfolio", "assets"),
         products: Fixtures.answer("portfolio", "products"),
         product: Fixtures.answer("portfolio", "product"),
+        importActivities: { request in
+            // The recorded masterdata's assets are known; the preview is the real reader's, and nothing is ever written.
+            let known = Set(try Fixtures.load("portfolio", "assets", as: Masterdata.self).assets.map { $0.symbol.uppercased() })
+            let file = ActivityImport.read(request.content, format: request.format, knownAssets: known, now: Date())
+            let lines = file.lines.map { ImportLine(line: $0.line, status: $0.errors.isEmpty ? .new : .error, activity: $0.request, errors: $0.errors) }
+            return ImportPreview(format: request.format, dryRun: request.dryRun ?? true, written: false, new: lines.count { $0.status == .new },
+                                 duplicates: 0, errors: lines.count { $0.status == .error }, fileErrors: file.errors, lines: lines)
+        },
+        exportActivities: { request in
+            let trades = try Fixtures.load("portfolio", "trades.list", as: [Trade].self)
+            return ExportedActivities(format: request.format, activities: trades.count,
+                                      content: ActivityExport.write(trades, format: request.format, now: Date(timeIntervalSince1970: 0)))
+        },
         health: Fixtures.answer("portfolio", "health"),
         changes: { .recorded { [] } })
 
@@ -58,7 +82,9 @@ extension PortfolioClient {
     ) -> Self {
         let converter = converter ?? .mock(fetcher: fetcher)
         let portfolio = MockPortfolio()
-        let state = PortfolioState(store: .memory(), total: converter.total, publish: portfolio.publish, logger: logger, now: now)
+        let state = PortfolioState(
+            store: .memory(), total: converter.total, publish: portfolio.publish, logger: logger, now: now,
+            history: PriceHistorySource.make(history: fetcher.history, convertSeries: converter.convertSeries))
         let documents = fetcher.updates([.assets, .wallets, .transactions])
         let prices = converter.prices()
         portfolio.loops.follow(
@@ -82,6 +108,7 @@ extension PortfolioClient {
             tradeHistory: { request in try await answer { try await state.tradeHistory(request) } },
             holdings: { request in try await answer { try await state.holdings(request) } },
             gains: { request in try await answer { try await state.gains(request) } },
+            performance: { request in try await answer { try await state.performance(request) } },
             watch: { request in try await answer { try await state.watch(request) } },
             unwatch: { request in try await answer { try await state.unwatch(request) } },
             watchlist: { try await answer { try await state.watchlist() } },
@@ -89,6 +116,8 @@ extension PortfolioClient {
             assets: { try await answer { await state.assets() } },
             products: { try await answer { try await state.products() } },
             product: { request in try await answer { try await state.product(request) } },
+            importActivities: { request in try await answer { try await state.importActivities(request) } },
+            exportActivities: { request in try await answer { try await state.exportActivities(request) } },
             health: {
                 Health(service: "portfolio", started: portfolio.started,
                        upstreams: ["rates-fetcher": await state.fetcher, "converter": await state.converterStream])

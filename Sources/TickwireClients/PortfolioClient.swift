@@ -19,6 +19,8 @@ public struct PortfolioClient: Sendable {
     public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
     /// `gains`: realized and unrealized gains per asset and in total.
     public var gains: @Sendable (GainsRequest) async throws -> PortfolioGains
+    /// `performance`: the value over time and the time-weighted return per range.
+    public var performance: @Sendable (PerformanceRequest) async throws -> PortfolioPerformance
     /// `watchlist.add`: answers the watch list.
     public var watch: @Sendable (WatchlistRequest) async throws -> [String]
     /// `watchlist.remove`: answers the watch list.
@@ -33,6 +35,10 @@ public struct PortfolioClient: Sendable {
     public var products: @Sendable () async throws -> [ProductSummary]
     /// `product`: one product's transactions and their total.
     public var product: @Sendable (ProductRequest) async throws -> ProductDetail
+    /// `activities.import`: a Ghostfolio file previewed line by line, its new activities added all at once unless a dry run.
+    public var importActivities: @Sendable (ImportActivitiesRequest) async throws -> ImportPreview
+    /// `activities.export`: every activity as a Ghostfolio file.
+    public var exportActivities: @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// `portfolio.changed`: the trades or the watch list changed.
@@ -47,6 +53,7 @@ public struct PortfolioClient: Sendable {
         tradeHistory: @escaping @Sendable (TradeHistoryRequest) async throws -> [TradeRevision],
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
         gains: @escaping @Sendable (GainsRequest) async throws -> PortfolioGains,
+        performance: @escaping @Sendable (PerformanceRequest) async throws -> PortfolioPerformance,
         watch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
         unwatch: @escaping @Sendable (WatchlistRequest) async throws -> [String],
         watchlist: @escaping @Sendable () async throws -> [String],
@@ -54,6 +61,8 @@ public struct PortfolioClient: Sendable {
         assets: @escaping @Sendable () async throws -> Masterdata,
         products: @escaping @Sendable () async throws -> [ProductSummary],
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
+        importActivities: @escaping @Sendable (ImportActivitiesRequest) async throws -> ImportPreview,
+        exportActivities: @escaping @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities,
         health: @escaping @Sendable () async throws -> Health,
         changes: @escaping @Sendable () -> StreamEvents<PortfolioChange>
     ) {
@@ -64,6 +73,7 @@ public struct PortfolioClient: Sendable {
         self.tradeHistory = tradeHistory
         self.holdings = holdings
         self.gains = gains
+        self.performance = performance
         self.watch = watch
         self.unwatch = unwatch
         self.watchlist = watchlist
@@ -71,6 +81,8 @@ public struct PortfolioClient: Sendable {
         self.assets = assets
         self.products = products
         self.product = product
+        self.importActivities = importActivities
+        self.exportActivities = exportActivities
         self.health = health
         self.changes = changes
     }
@@ -100,6 +112,7 @@ extension PortfolioClient {
             tradeHistory: { try await rpc.call(PortfolioAPI.tradeHistory, $0) },
             holdings: { try await rpc.call(PortfolioAPI.holdings, $0) },
             gains: { try await rpc.call(PortfolioAPI.gains, $0) },
+            performance: { try await rpc.call(PortfolioAPI.performance, $0) },
             watch: { try await rpc.call(PortfolioAPI.watch, $0) },
             unwatch: { try await rpc.call(PortfolioAPI.unwatch, $0) },
             watchlist: { try await rpc.call(PortfolioAPI.watchlist) },
@@ -107,6 +120,8 @@ extension PortfolioClient {
             assets: { try await rpc.call(PortfolioAPI.assets) },
             products: { try await rpc.call(PortfolioAPI.products) },
             product: { try await rpc.call(PortfolioAPI.product, $0) },
+            importActivities: { try await rpc.call(PortfolioAPI.importActivities, $0) },
+            exportActivities: { try await rpc.call(PortfolioAPI.exportActivities, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             changes: { changes })
     }
@@ -120,6 +135,7 @@ extension PortfolioClient {
         tradeHistory: unimplemented("PortfolioClient.tradeHistory"),
         holdings: unimplemented("PortfolioClient.holdings"),
         gains: unimplemented("PortfolioClient.gains"),
+        performance: unimplemented("PortfolioClient.performance"),
         watch: unimplemented("PortfolioClient.watch"),
         unwatch: unimplemented("PortfolioClient.unwatch"),
         watchlist: unimplemented("PortfolioClient.watchlist"),
@@ -127,6 +143,8 @@ extension PortfolioClient {
         assets: unimplemented("PortfolioClient.assets"),
         products: unimplemented("PortfolioClient.products"),
         product: unimplemented("PortfolioClient.product"),
+        importActivities: unimplemented("PortfolioClient.importActivities"),
+        exportActivities: unimplemented("PortfolioClient.exportActivities"),
         health: unimplemented("PortfolioClient.health"),
         changes: { .failing("PortfolioClient.changes is not implemented here") })
 }

@@ -89,6 +89,8 @@ public enum PortfolioAPI {
     public static let holdings = RPCMethod<HoldingsRequest, Valuation>("holdings")
     /// `gains {currency?, method?}`: realized and unrealized gains per asset and in total.
     public static let gains = RPCMethod<GainsRequest, PortfolioGains>("gains")
+    /// `performance {currency?, range?}`: the value over time and the time-weighted return per range.
+    public static let performance = RPCMethod<PerformanceRequest, PortfolioPerformance>("performance")
     /// `watchlist.add {asset}`: answers the watch list.
     public static let watch = RPCMethod<WatchlistRequest, [String]>("watchlist.add", changesState: true)
     /// `watchlist.remove {asset}`: answers the watch list.
@@ -103,6 +105,11 @@ public enum PortfolioAPI {
     public static let products = RPCMethod<NoParams, [ProductSummary]>("products")
     /// `product {sku, currency?}`: one product's transactions and their total.
     public static let product = RPCMethod<ProductRequest, ProductDetail>("product")
+    /// `activities.import {format, content, dryRun?, by?}`: a Ghostfolio CSV or JSON file previewed line by line, and its new
+    /// activities added all at once (none when any line has an error, none on a dry run, the default).
+    public static let importActivities = RPCMethod<ImportActivitiesRequest, ImportPreview>("activities.import", changesState: true)
+    /// `activities.export {format}`: every activity as a Ghostfolio CSV or JSON file.
+    public static let exportActivities = RPCMethod<ExportActivitiesRequest, ExportedActivities>("activities.export")
 
     /// `portfolio.changed`.
     public static let changes = TopicSpec<PortfolioChange>(kind: "portfolio")
@@ -110,8 +117,9 @@ public enum PortfolioAPI {
     /// Every method it answers, the standard ones included.
     public static let methods = StandardAPI.methods(publishes: true) + [
         AnyRPCMethod(addTrade), AnyRPCMethod(editTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(tradeHistory),
-        AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
+        AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(performance), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
         AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products), AnyRPCMethod(product),
+        AnyRPCMethod(importActivities), AnyRPCMethod(exportActivities),
     ]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [AnyTopicSpec(changes), AnyTopicSpec(StandardStreams.heartbeat)]
