@@ -149,6 +149,39 @@ extension PortfolioStore {
                 try await database.read { db in
                     try Data.fetchOne(db, sql: "SELECT body FROM document WHERE key = ?", arguments: [key])
                 }
+            },
+            seenRequests: { ids in
+                try await database.read { db in
+                    var seen: Set<String> = []
+                    for start in stride(from: 0, to: ids.count, by: 500) {
+                        let batch = Array(ids[start..<min(start + 500, ids.count)])
+                        let marks = Array(repeating: "?", count: batch.count).joined(separator: ", ")
+                        seen.formUnion(try String.fetchAll(db, sql: "SELECT id FROM request WHERE id IN (\(marks))", arguments: StatementArguments(batch)))
+                    }
+                    return seen
+                }
+            },
+            addTrades: { requests, now, by, check in
+                try await writing { try await database.write { db in
+                    var written: [Written<Trade>] = []
+                    var assets: Set<String> = []
+                    for (request, id) in requests {
+                        if let first = try firstAnswer(request.requestId, action: "add", db) {
+                            written.append(Written(first, acted: false))
+                            continue
+                        }
+                        let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                          currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                        try insert(trade, db)
+                        let stored = try storedTrade(id, db)
+                        try remember(request.requestId, action: "add", answer: stored, db)
+                        try revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: stored, db)
+                        assets.insert(trade.asset)
+                        written.append(Written(stored, acted: true))
+                    }
+                    if !assets.isEmpty { try check(try trades(of: assets, db)) }
+                    return written
+                } }
             }
         )
     }

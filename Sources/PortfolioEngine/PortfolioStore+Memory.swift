@@ -106,6 +106,33 @@ extension PortfolioStore {
             },
             prices: { state.withLock { $0.prices.values.sorted { ($0.asset, $0.currency) < ($1.asset, $1.currency) } } },
             saveDocument: { key, body in state.withLock { $0.documents[key] = body } },
-            document: { key in state.withLock { $0.documents[key] } })
+            document: { key in state.withLock { $0.documents[key] } },
+            seenRequests: { ids in state.withLock { state in Set(ids.filter { state.answers[$0] != nil }) } },
+            addTrades: { requests, now, by, check in
+                try state.withLock { state in
+                    var next = state
+                    var written: [Written<Trade>] = []
+                    var assets: Set<String> = []
+                    for (request, id) in requests {
+                        if let first = next.answers[request.requestId] {
+                            guard first.action == "add", let trade = first.trade else {
+                                throw RequestReuse.error(request.requestId, first: first.action, now: "add")
+                            }
+                            written.append(Written(trade, acted: false))
+                            continue
+                        }
+                        let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                          currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                        next.trades[id] = trade
+                        next.answers[request.requestId] = ("add", trade)
+                        next.revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: trade)
+                        assets.insert(trade.asset)
+                        written.append(Written(trade, acted: true))
+                    }
+                    try check(next.trades.values.filter { assets.contains($0.asset) })
+                    state = next
+                    return written
+                }
+            })
     }
 }

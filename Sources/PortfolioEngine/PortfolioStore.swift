@@ -38,6 +38,11 @@ public struct PortfolioStore: Sendable {
     public var saveDocument: @Sendable (_ key: String, _ body: Data) async throws -> Void
     /// The document stored under `key`.
     public var document: @Sendable (_ key: String) async throws -> Data?
+    /// Which of `requestIds` named a write before.
+    public var seenRequests: @Sendable (_ requestIds: [String]) async throws -> Set<String>
+    /// Records many activities in one write, each as `addTrade` would (a `requestId` seen before answers its first activity
+    /// and adds nothing), then runs `check` once over the activities of every asset touched: throwing writes none of them.
+    public var addTrades: @Sendable (_ requests: [(request: AddTradeRequest, id: String)], _ now: Date, _ by: String, _ check: Check) async throws -> [Written<Trade>]
 
     /// A store from its operations.
     public init(
@@ -52,7 +57,9 @@ public struct PortfolioStore: Sendable {
         savePrices: @escaping @Sendable (_ prices: [StoredPrice]) async throws -> Void,
         prices: @escaping @Sendable () async throws -> [StoredPrice],
         saveDocument: @escaping @Sendable (_ key: String, _ body: Data) async throws -> Void,
-        document: @escaping @Sendable (_ key: String) async throws -> Data?
+        document: @escaping @Sendable (_ key: String) async throws -> Data?,
+        seenRequests: @escaping @Sendable (_ requestIds: [String]) async throws -> Set<String>,
+        addTrades: @escaping @Sendable (_ requests: [(request: AddTradeRequest, id: String)], _ now: Date, _ by: String, _ check: Check) async throws -> [Written<Trade>]
     ) {
         self.addTrade = addTrade
         self.editTrade = editTrade
@@ -66,6 +73,8 @@ public struct PortfolioStore: Sendable {
         self.prices = prices
         self.saveDocument = saveDocument
         self.document = document
+        self.seenRequests = seenRequests
+        self.addTrades = addTrades
     }
 }
 
