@@ -262,7 +262,7 @@ let package = Package(
         .testTarget(name: "PortfolioCoreTests", dependencies: [
             "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
             .product(name: "GRDB", package: "GRDB.swift"),
-        ]),
+        ], resources: [.copy("Fixtures")]),
         .testTarget(name: "PresenterCoreTests", dependencies: [
             "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",
             .product(name: "Hummingbird", package: "hummingbird"),

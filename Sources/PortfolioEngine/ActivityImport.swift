@@ -228,7 +228,13 @@ public enum ActivityImport {
             }
 
             let date: Date? = required(.date).flatMap { value in
-                do throws(FieldError) { return try ActivityImport.date(value) } catch {
+                do throws(FieldError) {
+                    let date = try ActivityImport.date(value)
+                    guard date.timeIntervalSince(now) <= TradeValidation.clockSkew else {
+                        throw FieldError(reason: "\(value.debugDescription) is in the future: an activity happened already")
+                    }
+                    return date
+                } catch {
                     fail(.date, error.reason)
                     return nil
                 }
