@@ -165,6 +165,9 @@ public enum ContractCatalog {
             MethodSchema(PortfolioAPI.assets, "The masterdata."),
             MethodSchema(PortfolioAPI.products, "Every GNB product with its transaction count."),
             MethodSchema(PortfolioAPI.product, "One product's transactions and their total."),
+            MethodSchema(PortfolioAPI.importActivities, "A Ghostfolio CSV or JSON file previewed line by line (new, duplicate, or its errors by line and column); "
+                + "unless a dry run (the default), its new activities added all at once, none when any line has an error; a file imported twice adds nothing."),
+            MethodSchema(PortfolioAPI.exportActivities, "Every activity as a Ghostfolio CSV or JSON file, which `activities.import` reads back to the same activities."),
         ],
         streams: [
             StreamSchema(PortfolioAPI.changes, address: "portfolio.changed", "The portfolio's activities or watch list changed."),
