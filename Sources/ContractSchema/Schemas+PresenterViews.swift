@@ -298,13 +298,72 @@ extension HoldingRow: JSONSchemaDescribable {
 extension PortfolioView.TradeRow: JSONSchemaDescribable {
     public static var schemaName: String? { "PortfolioViewTradeRow" }
     public static var jsonSchema: JSONSchema {
-        .object("One trade.", [
+        .object("One activity (trade).", [
             "id": .required(.string, "The trade's id."),
-            "asset": .required(.string, "The asset bought, e.g. \"BTC\"."),
-            "amount": .required(.ref(DisplayAmount.self), "Units bought, with the asset's digits."),
-            "price": .required(.ref(DisplayAmount.self), "Price paid per unit, in the trade's currency."),
+            "kind": .optional(.string, "What it does: `buy`, `sell`, `fee`, `transfer_in` or `transfer_out` (a buy when absent)."),
+            "kindText": .optional(.string, "What it does, for the reader: \"Buy\", \"Transfer in\"."),
+            "asset": .required(.string, "The asset concerned, e.g. \"BTC\"."),
+            "amount": .required(.ref(DisplayAmount.self), "Units, with the asset's digits."),
+            "price": .required(.ref(DisplayAmount.self), "Price per unit, in the trade's currency."),
+            "fee": .optional(.ref(DisplayAmount.self), "The fee paid (a fee activity's amount), in its currency."),
             "date": .required(.string, "When it happened, ISO 8601 UTC."),
             "dateText": .required(.string, "When it happened, for the reader: \"15. Juni 2025\" (de_AT)."),
+        ])
+    }
+}
+
+extension GainsSection.Row: JSONSchemaDescribable {
+    public static var schemaName: String? { "GainsSectionRow" }
+    public static var jsonSchema: JSONSchema {
+        .object("One asset's gains, in the display currency; a figure the portfolio could not work out is absent.", [
+            "asset": .required(.string, "The asset, e.g. \"BTC\"."),
+            "quantity": .required(.ref(DisplayAmount.self), "Units held now, with the asset's digits."),
+            "costBasis": .optional(.ref(DisplayAmount.self), "What the units held cost."),
+            "realized": .optional(.ref(DisplayAmount.self), "Realized gain, signed."),
+            "realizedTrend": .optional(.ref(Trend.self), "Which way the realized gain went."),
+            "unrealized": .optional(.ref(DisplayAmount.self), "Unrealized gain, signed."),
+            "unrealizedTrend": .optional(.ref(Trend.self), "Which way the unrealized gain went."),
+            "fees": .optional(.ref(DisplayAmount.self), "Every fee paid for it."),
+        ])
+    }
+}
+
+extension GainsSection: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The Portfolio screen's gains: realized and unrealized per asset and in total, by the cost basis method used.", [
+            "method": .required(.string, "The cost basis method, for the reader: \"FIFO\" or \"Average cost\"."),
+            "methodCode": .required(.ref(CostBasisMethod.self), "The method's wire name."),
+            "rows": .required(.array(.ref(GainsSection.Row.self)), "One row per asset with an activity, sorted by asset."),
+            "realized": .required(.ref(DisplayAmount.self), "The sum of the known realized gains, signed."),
+            "realizedTrend": .required(.ref(Trend.self), "Which way it went."),
+            "unrealized": .required(.ref(DisplayAmount.self), "The sum of the known unrealized gains, signed."),
+            "unrealizedTrend": .required(.ref(Trend.self), "Which way it went."),
+            "total": .required(.ref(DisplayAmount.self), "Realized and unrealized together, signed."),
+            "trend": .required(.ref(Trend.self), "Which way it went."),
+            "fees": .required(.ref(DisplayAmount.self), "The sum of the known fees."),
+        ])
+    }
+}
+
+extension PerformanceSection.Return: JSONSchemaDescribable {
+    public static var schemaName: String? { "PerformanceSectionReturn" }
+    public static var jsonSchema: JSONSchema {
+        .object("One range's time-weighted return.", [
+            "range": .required(.ref(PerformanceRange.self), "The range."),
+            "twr": .optional(.ref(DisplayAmount.self), "The time-weighted return in percent, signed (\"+5.25%\"), when known."),
+            "trend": .optional(.ref(Trend.self), "Which way it went."),
+            "missing": .optional(.string, "Why it is unknown, when it is."),
+        ])
+    }
+}
+
+extension PerformanceSection: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The Portfolio screen's performance: the time-weighted return of every range and the value over the range chosen.", [
+            "range": .required(.ref(PerformanceRange.self), "The range the chart shows."),
+            "returns": .required(.array(.ref(PerformanceSection.Return.self)), "One return per range, in order."),
+            "chart": .optional(.ref(ChartData.self), "The value over `range`, when there are points to draw."),
+            "notes": .required(.array(.string), "What could not be worked out (missing price histories), as the portfolio says it."),
         ])
     }
 }
@@ -319,6 +378,8 @@ extension PortfolioView: JSONSchemaDescribable {
             "totalCost": .required(.ref(DisplayAmount.self), "The sum of the known costs."),
             "totalGain": .required(.ref(DisplayAmount.self), "Total value less total cost, with its sign."),
             "trend": .required(.ref(Trend.self), "Which way the total gain went."),
+            "gains": .optional(.ref(GainsSection.self), "Realized and unrealized gains per asset and in total, when the portfolio could work them out."),
+            "performance": .optional(.ref(PerformanceSection.self), "The time-weighted returns and the value chart, when the portfolio could work them out."),
             "offline": .required(.boolean, "Whether the converter is unreachable and stored prices were used."),
             "locale": .required(.string, "The reader's locale."),
             "currency": .optional(.currency, "The valuation currency."),

@@ -13,6 +13,10 @@ public struct ViewSources: Sendable {
     public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
     /// The portfolio's `trades.list`.
     public var trades: @Sendable () async throws -> [Trade]
+    /// The portfolio's `gains`.
+    public var gains: @Sendable (GainsRequest) async throws -> PortfolioGains
+    /// The portfolio's `performance`.
+    public var performance: @Sendable (PerformanceRequest) async throws -> PortfolioPerformance
     /// The portfolio's `products`.
     public var products: @Sendable () async throws -> [ProductSummary]
     /// The portfolio's `product`.
@@ -30,7 +34,8 @@ public struct ViewSources: Sendable {
     /// rates-fetcher's `coins.known`: the coins the Coins screen suggests adding.
     public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
 
-    /// Sources from their closures; without `knownCoins`, the Coins screen suggests none.
+    /// Sources from their closures; without `knownCoins`, the Coins screen suggests none; without `gains` and
+    /// `performance`, the Portfolio screen says they are unavailable.
     public init(
         wallets: @escaping @Sendable () async throws -> WalletGroups,
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
@@ -42,8 +47,14 @@ public struct ViewSources: Sendable {
         alertRules: @escaping @Sendable () async throws -> [AlertRule],
         convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult,
         convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult,
-        knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin] = { _ in [] }
+        knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin] = { _ in [] },
+        gains: @escaping @Sendable (GainsRequest) async throws -> PortfolioGains = { _ in throw RPCError.unavailable("no gains source") },
+        performance: @escaping @Sendable (PerformanceRequest) async throws -> PortfolioPerformance = { _ in
+            throw RPCError.unavailable("no performance source")
+        }
     ) {
+        self.gains = gains
+        self.performance = performance
         self.wallets = wallets
         self.holdings = holdings
         self.trades = trades
@@ -108,9 +119,18 @@ public struct ScreenBuilder: Sendable {
             let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
             return .coin(view)
         case "portfolio":
+            let range = try Self.performanceRange(parameters["range"])
+            async let gains = Self.attempt("Gains", { try await sources.gains(GainsRequest(currency: context.currency)) })
+            async let performance = Self.attempt("Performance", {
+                try await sources.performance(PerformanceRequest(currency: context.currency, range: range))
+            })
             let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency))
             let trades = try await sources.trades()
-            let view = PortfolioView.make(valuation: valuation, trades: trades, context: context, notices: notices)
+            let (gained, gainsProblem) = await gains
+            let (performed, performanceProblem) = await performance
+            let view = PortfolioView.make(
+                valuation: valuation, trades: trades, context: context, notices: notices + [gainsProblem, performanceProblem].compactMap { $0 },
+                gains: gained, performance: performed)
             return .portfolio(view)
         case "books":
             let books = await state.books.values.sorted { $0.book < $1.book }
@@ -144,6 +164,24 @@ public struct ScreenBuilder: Sendable {
             return .alerts(AlertsView.make(rules: rules, fired: await state.alerts.map(\.value), problem: problem, context: context, notices: notices))
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
+        }
+    }
+
+    /// The Portfolio screen's `range` parameter (`Max` when absent, letter case aside).
+    static func performanceRange(_ text: String?) throws -> PerformanceRange {
+        guard let text, !text.isEmpty else { return .max }
+        guard let range = PerformanceRange.allCases.first(where: { $0.rawValue.lowercased() == text.lowercased() }) else {
+            throw RPCError.invalidParams("range must be one of \(PerformanceRange.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\"")
+        }
+        return range
+    }
+
+    /// `body`'s answer, or the notice that says why `what` is unavailable.
+    private static func attempt<T: Sendable>(_ what: String, _ body: @Sendable () async throws -> T) async -> (T?, String?) {
+        do {
+            return (try await body(), nil)
+        } catch {
+            return (nil, "\(what) unavailable: \(describe(error))")
         }
     }
 

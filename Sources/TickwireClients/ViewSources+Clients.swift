@@ -6,6 +6,7 @@ extension ViewSources {
         self.init(
             wallets: portfolio.wallets, holdings: portfolio.holdings, trades: portfolio.trades, products: portfolio.products,
             product: portfolio.product, watchlist: portfolio.watchlist, history: fetcher.history, alertRules: alerts.list,
-            convert: converter.convert, convertSeries: converter.convertSeries, knownCoins: fetcher.knownCoins)
+            convert: converter.convert, convertSeries: converter.convertSeries, knownCoins: fetcher.knownCoins,
+            gains: portfolio.gains, performance: portfolio.performance)
     }
 }

@@ -65,6 +65,13 @@ enum Stylesheet {
         .chart .point { fill: transparent; stroke: none; }
         .chart .point:hover { fill: var(--accent); }
         .chart .extreme { fill: var(--accent); }
+        ul.returns { list-style: none; padding: 0; margin: 0 0 .8rem; display: grid; grid-template-columns: repeat(auto-fill, minmax(7rem, 1fr)); gap: .5rem; }
+        ul.returns a { display: grid; gap: .1rem; padding: .5rem .7rem; background: var(--panel); border: 1px solid var(--line);
+          border-radius: .5rem; text-decoration: none; color: var(--text); }
+        ul.returns li.selected a { border-color: var(--accent); box-shadow: inset 0 0 0 1px var(--accent); }
+        ul.returns .range { font-size: .8rem; color: var(--muted); }
+        ul.returns .twr { font-size: 1.15rem; font-weight: 700; font-variant-numeric: tabular-nums; }
+        dl.gain-totals { margin-bottom: .8rem; }
         form.inline { display: inline; }
         form.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; align-items: end;
           background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; }
