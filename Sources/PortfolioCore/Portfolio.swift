@@ -88,8 +88,6 @@ public enum Portfolio {
         methods.register(PortfolioAPI.product) { try await state.product($0) }
         methods.register(PortfolioAPI.importActivities) { try await state.importActivities($0) }
         methods.register(PortfolioAPI.exportActivities) { try await state.exportActivities($0) }
-        methods.register(PortfolioAPI.importActivities) { try await state.importActivities($0) }
-        methods.register(PortfolioAPI.exportActivities) { try await state.exportActivities($0) }
         return methods
     }
 }

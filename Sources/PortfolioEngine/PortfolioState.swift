@@ -244,65 +244,6 @@ public actor PortfolioState {
         return ExportedActivities(format: request.format, activities: trades.count, content: ActivityExport.write(trades, format: request.format, now: now()))
     }
 
-    /// Reads a Ghostfolio file and previews every line; unless it is a dry run or any line (or the file) has an error,
-    /// adds its new activities in one write, all or none. A line imported before (its identity seen) adds nothing; the
-    /// sells and transfers out of the file are checked against what the stored activities and its earlier lines hold.
-    public func importActivities(_ request: ImportActivitiesRequest) async throws -> ImportPreview {
-        let dryRun = request.dryRun ?? true
-        let by = try TradeValidation.author(request.by)
-        let file = ActivityImport.read(request.content, format: request.format, knownAssets: knownAssets, now: now())
-        let seen = try await store.seenRequests(file.lines.compactMap(\.request?.requestId))
-        var lines = file.lines
-        var fileErrors = file.errors
-        let fresh = lines.indices.filter { index in lines[index].request.map { !seen.contains($0.requestId) } ?? false }
-        if !fresh.isEmpty {
-            let stored = try await store.trades()
-            let recorded = now()
-            var byID: [String: Int] = [:]
-            let pending = fresh.map { index in
-                let request = lines[index].request!
-                let id = "line-" + String(repeating: "0", count: max(0, 9 - String(lines[index].line).count)) + String(lines[index].line)
-                byID[id] = index
-                return Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                             currency: request.currency, fee: request.fee, date: request.date, recordedAt: recorded)
-            }
-            for overdraft in try ActivityImport.overdrafts(in: stored + pending) {
-                let trade = overdraft.trade
-                let action = trade.kind == .sell ? "sell" : "transfer out"
-                let when = ActivityExport.format(trade.date)
-                if let index = byID[trade.id] {
-                    lines[index].errors.append(ImportLineError(line: lines[index].line, column: "Quantity", reason:
-                        "cannot \(action) \(trade.amount) \(trade.asset) on \(when): \(overdraft.held) \(trade.asset) held then (stored activities and earlier lines)"))
-                } else {
-                    fileErrors.append(ImportLineError(line: 0, column: nil, reason:
-                        "the file's activities would leave the stored \(action) of \(trade.amount) \(trade.asset) on \(when) (trade \(trade.id)) "
-                            + "taking more than the \(overdraft.held) \(trade.asset) held then"))
-                }
-            }
-        }
-        let preview = lines.map { line in
-            let status: ImportLine.Status = !line.errors.isEmpty ? .error : seen.contains(line.request?.requestId ?? "") ? .duplicate : .new
-            return ImportLine(line: line.line, status: status, activity: status == .error ? nil : line.request, errors: line.errors)
-        }
-        let new = preview.filter { $0.status == .new }
-        var result = ImportPreview(
-            format: request.format, dryRun: dryRun, written: false, new: new.count, duplicates: preview.count { $0.status == .duplicate },
-            errors: preview.count { $0.status == .error }, fileErrors: fileErrors, lines: preview)
-        guard !dryRun, result.errors == 0, fileErrors.isEmpty, !new.isEmpty else { return result }
-        let requests = new.compactMap(\.activity).map { (request: $0, id: UUID().uuidString.lowercased()) }
-        let written = try await store.addTrades(requests, now(), by) { try ActivityLedger.check($0, changed: "") }
-        let added = written.count(where: \.acted)
-        result.written = true
-        if added > 0 { try changed("trades.imported", String(added)) }
-        return result
-    }
-
-    /// Every activity, oldest first, as a Ghostfolio file.
-    public func exportActivities(_ request: ExportActivitiesRequest) async throws -> ExportedActivities {
-        let trades = try await store.trades()
-        return ExportedActivities(format: request.format, activities: trades.count, content: ActivityExport.write(trades, format: request.format, now: now()))
-    }
-
     /// What is held, valued in one currency, with the cost basis of the service's method.
     public func holdings(_ request: HoldingsRequest) async throws -> Valuation {
         let currency = try Currency(code: request.currency ?? "USD")

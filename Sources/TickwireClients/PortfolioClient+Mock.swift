@@ -69,19 +69,6 @@ extension PortfolioClient {
             return ExportedActivities(format: request.format, activities: trades.count,
                                       content: ActivityExport.write(trades, format: request.format, now: Date(timeIntervalSince1970: 0)))
         },
-        importActivities: { request in
-            // The recorded masterdata's assets are known; the preview is the real reader's, and nothing is ever written.
-            let known = Set(try Fixtures.load("portfolio", "assets", as: Masterdata.self).assets.map { $0.symbol.uppercased() })
-            let file = ActivityImport.read(request.content, format: request.format, knownAssets: known, now: Date())
-            let lines = file.lines.map { ImportLine(line: $0.line, status: $0.errors.isEmpty ? .new : .error, activity: $0.request, errors: $0.errors) }
-            return ImportPreview(format: request.format, dryRun: request.dryRun ?? true, written: false, new: lines.count { $0.status == .new },
-                                 duplicates: 0, errors: lines.count { $0.status == .error }, fileErrors: file.errors, lines: lines)
-        },
-        exportActivities: { request in
-            let trades = try Fixtures.load("portfolio", "trades.list", as: [Trade].self)
-            return ExportedActivities(format: request.format, activities: trades.count,
-                                      content: ActivityExport.write(trades, format: request.format, now: Date(timeIntervalSince1970: 0)))
-        },
         health: Fixtures.answer("portfolio", "health"),
         changes: { .recorded { [] } })
 
@@ -129,8 +116,6 @@ extension PortfolioClient {
             assets: { try await answer { await state.assets() } },
             products: { try await answer { try await state.products() } },
             product: { request in try await answer { try await state.product(request) } },
-            importActivities: { request in try await answer { try await state.importActivities(request) } },
-            exportActivities: { request in try await answer { try await state.exportActivities(request) } },
             importActivities: { request in try await answer { try await state.importActivities(request) } },
             exportActivities: { request in try await answer { try await state.exportActivities(request) } },
             health: {

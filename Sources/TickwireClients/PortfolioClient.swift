@@ -39,10 +39,6 @@ public struct PortfolioClient: Sendable {
     public var importActivities: @Sendable (ImportActivitiesRequest) async throws -> ImportPreview
     /// `activities.export`: every activity as a Ghostfolio file.
     public var exportActivities: @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities
-    /// `activities.import`: a Ghostfolio file previewed line by line, its new activities added all at once unless a dry run.
-    public var importActivities: @Sendable (ImportActivitiesRequest) async throws -> ImportPreview
-    /// `activities.export`: every activity as a Ghostfolio file.
-    public var exportActivities: @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// `portfolio.changed`: the trades or the watch list changed.
@@ -67,8 +63,6 @@ public struct PortfolioClient: Sendable {
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
         importActivities: @escaping @Sendable (ImportActivitiesRequest) async throws -> ImportPreview,
         exportActivities: @escaping @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities,
-        importActivities: @escaping @Sendable (ImportActivitiesRequest) async throws -> ImportPreview,
-        exportActivities: @escaping @Sendable (ExportActivitiesRequest) async throws -> ExportedActivities,
         health: @escaping @Sendable () async throws -> Health,
         changes: @escaping @Sendable () -> StreamEvents<PortfolioChange>
     ) {
@@ -87,8 +81,6 @@ public struct PortfolioClient: Sendable {
         self.assets = assets
         self.products = products
         self.product = product
-        self.importActivities = importActivities
-        self.exportActivities = exportActivities
         self.importActivities = importActivities
         self.exportActivities = exportActivities
         self.health = health
@@ -130,8 +122,6 @@ extension PortfolioClient {
             product: { try await rpc.call(PortfolioAPI.product, $0) },
             importActivities: { try await rpc.call(PortfolioAPI.importActivities, $0) },
             exportActivities: { try await rpc.call(PortfolioAPI.exportActivities, $0) },
-            importActivities: { try await rpc.call(PortfolioAPI.importActivities, $0) },
-            exportActivities: { try await rpc.call(PortfolioAPI.exportActivities, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             changes: { changes })
     }
@@ -153,8 +143,6 @@ extension PortfolioClient {
         assets: unimplemented("PortfolioClient.assets"),
         products: unimplemented("PortfolioClient.products"),
         product: unimplemented("PortfolioClient.product"),
-        importActivities: unimplemented("PortfolioClient.importActivities"),
-        exportActivities: unimplemented("PortfolioClient.exportActivities"),
         importActivities: unimplemented("PortfolioClient.importActivities"),
         exportActivities: unimplemented("PortfolioClient.exportActivities"),
         health: unimplemented("PortfolioClient.health"),

@@ -110,11 +110,6 @@ public enum PortfolioAPI {
     public static let importActivities = RPCMethod<ImportActivitiesRequest, ImportPreview>("activities.import", changesState: true)
     /// `activities.export {format}`: every activity as a Ghostfolio CSV or JSON file.
     public static let exportActivities = RPCMethod<ExportActivitiesRequest, ExportedActivities>("activities.export")
-    /// `activities.import {format, content, dryRun?, by?}`: a Ghostfolio CSV or JSON file previewed line by line, and its new
-    /// activities added all at once (none when any line has an error, none on a dry run, the default).
-    public static let importActivities = RPCMethod<ImportActivitiesRequest, ImportPreview>("activities.import", changesState: true)
-    /// `activities.export {format}`: every activity as a Ghostfolio CSV or JSON file.
-    public static let exportActivities = RPCMethod<ExportActivitiesRequest, ExportedActivities>("activities.export")
 
     /// `portfolio.changed`.
     public static let changes = TopicSpec<PortfolioChange>(kind: "portfolio")
@@ -124,7 +119,6 @@ public enum PortfolioAPI {
         AnyRPCMethod(addTrade), AnyRPCMethod(editTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(tradeHistory),
         AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(performance), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
         AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products), AnyRPCMethod(product),
-        AnyRPCMethod(importActivities), AnyRPCMethod(exportActivities),
         AnyRPCMethod(importActivities), AnyRPCMethod(exportActivities),
     ]
     /// Every stream it publishes, heartbeats included.
