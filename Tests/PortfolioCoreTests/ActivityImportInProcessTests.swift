@@ -149,7 +149,7 @@ struct ActivityImportInProcessTests {
         let error = await #expect(throws: RPCError.self) {
             try await portfolio.client.importActivities(ImportActivitiesRequest(format: .csv, content: big))
         }
-        #expect(error?.message.contains("1048576") == true, "\(error?.message ?? "")")
+        #expect(error?.code == RPCError.Code.parseError && error?.message.contains("1048576") == true, "\(error?.message ?? "")")
         #expect(try await portfolio.client.trades().isEmpty)
         let preview = try await portfolio.state.importActivities(ImportActivitiesRequest(format: .csv, content: big))
         #expect(preview.new == 40_000 && preview.errors == 0)
