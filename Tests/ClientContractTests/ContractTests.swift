@@ -254,6 +254,39 @@ struct ContractTests {
         }
     }
 
+    /// The portfolio's import and export: a Ghostfolio CSV previewed, imported once (all or nothing), exported and read back.
+    @Test(arguments: Stack.allCases)
+    func portfolioImportAndExport(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let portfolio = clients.portfolio
+            #expect(await eventually { try await !portfolio.assets().assets.isEmpty })
+            let file = "Date,Code,Currency,Price,Quantity,Action,Fee,FeeCurrency\n02-01-2024,BTCUSD,USD,40000,1,buy,5,\n2024-02-01,btc,USD,45000,0.25,sell,2,EUR\n"
+            let preview = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file))
+            #expect(preview.dryRun && !preview.written && preview.new == 2 && preview.errors == 0)
+            #expect(preview.lines.compactMap(\.activity?.asset) == ["BTC", "BTC"] && preview.lines.map(\.line) == [2, 3])
+            #expect(try await portfolio.trades().isEmpty)
+
+            let bad = file + "2024-02-30,NOPE,USD,1,1,buy,0,\n"
+            let refused = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: bad, dryRun: false))
+            #expect(!refused.written && refused.errors == 1 && refused.lines.last?.errors.map(\.column) == ["Date", "Code"])
+            let notCSV = try await portfolio.importActivities(ImportActivitiesRequest(format: .json, content: file, dryRun: false))
+            #expect(!notCSV.written && notCSV.fileErrors.first?.reason.hasPrefix("not JSON") == true)
+            #expect(try await portfolio.trades().isEmpty)
+
+            let imported = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false, by: "contract"))
+            #expect(imported.written && imported.new == 2)
+            let trades = try await portfolio.trades()
+            #expect(trades.map(\.kind) == [.buy, .sell] && trades.last?.fee == CurrencyAmount(amount: 2, currency: "EUR"))
+            #expect(try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false)).duplicates == 2)
+
+            let export = try await portfolio.exportActivities(ExportActivitiesRequest(format: .json))
+            #expect(export.activities == 2 && export.content.contains("\"type\": \"SELL\""))
+            let again = try await portfolio.importActivities(ImportActivitiesRequest(format: .json, content: export.content, dryRun: false))
+            #expect(again.duplicates == 2 && again.new == 0 && !again.written)
+            #expect(try await portfolio.trades() == trades)
+        }
+    }
+
     /// The presenter: every screen in the asked locale and currency, and its errors.
     @Test(arguments: Stack.allCases)
     func presenter(_ stack: Stack) async throws {
