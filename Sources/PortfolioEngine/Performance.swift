@@ -7,7 +7,8 @@ import TickwireContract
 /// The portfolio's value over time and its time-weighted return (TWR) per range, exact, as a pure function.
 ///
 /// The value at a moment is every unit held then times its price then: the last point of the asset's price history
-/// (in the display currency) at or before that moment. At an activity's moment, a buy or sell values its asset at its
+/// (in the display currency) at or before that moment; a point of the series adds up each asset's value rounded half-even
+/// to minor units, as `gains` does, while the returns divide the exact values. At an activity's moment, a buy or sell values its asset at its
 /// own price (`amount × price` converted, over `amount`), so what a trade gained or lost against the market counts.
 ///
 /// A range is split into sub-periods at each moment with an activity (an external flow: a buy or transfer in adds
@@ -119,14 +120,16 @@ public enum Performance {
             return low == 0 ? nil : points[low - 1].price
         }
 
-        /// What `held` is worth at `time`, `own` pricing the assets traded then; throws ``Missing`` for a price unknown.
-        func value(_ held: [String: ExactDecimal], at time: Date, own: [String: ExactDecimal] = [:]) throws -> ExactDecimal {
+        /// What `held` is worth at `time`, `own` pricing the assets traded then, each asset's value rounded half-even to
+        /// minor units when `rounded` (as `gains` adds values up); throws ``Missing`` for a price unknown.
+        func value(_ held: [String: ExactDecimal], at time: Date, own: [String: ExactDecimal] = [:], rounded: Bool = false) throws -> ExactDecimal {
             var total = ExactDecimal.zero
             for (asset, units) in held.sorted(by: { $0.key < $1.key }) where !units.isZero {
                 guard let price = own[asset] ?? price(asset, at: time) else {
                     throw Missing(asset: asset, time: time, what: "no \(currency.code) price of \(asset) at or before \(TradeValidation.wireText(time))")
                 }
-                total = try total + units * price
+                let worth = try units * price
+                total = try total + (rounded ? try worth.rescaled(to: currency.minorUnits) : worth)
             }
             return total
         }
@@ -224,7 +227,7 @@ public enum Performance {
             for time in times.sorted() {
                 do {
                     let held = try holdings(at: time, including: true)
-                    let value = try value(held, at: time, own: try ownPrices(byTime[time] ?? []))
+                    let value = try value(held, at: time, own: try ownPrices(byTime[time] ?? []), rounded: true)
                     points.append(ValuePoint(time: time, value: try value.rescaled(to: currency.minorUnits)))
                 } catch let error as Missing {
                     missing.append(error)
