@@ -2,9 +2,10 @@
 import PackageDescription
 
 /// Release links that keep a service's resident memory down (bench/PROFILE.md, idle RSS): GNU ld packs
-/// the 100,000-odd relative relocations of a static Swift binary into a few KB (gold cannot; they were
-/// 2.7 MB, all read at start), and only the symbols the dynamic loader needs are exported (29,585 were,
-/// each a resident `.dynsym` entry; nothing here looks symbols up with `dlsym`).
+/// a binary's relative relocations into a few KB (gold cannot; in the static binaries they were 2.7 MB, all
+/// read at start), and only the symbols the dynamic loader needs are exported (29,585 were, each a resident
+/// `.dynsym` entry; nothing here looks symbols up with `dlsym`). Release builds load the Swift runtime and
+/// Foundation as shared libraries (the Makefile's RELEASE_FLAGS), which the images keep in one shared layer.
 let leanLinking = ["-use-ld=bfd", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs", "-Xlinker", "--no-export-dynamic"]
 
 /// Tickwire: market data and portfolio services that talk Codable JSON over ZeroMQ.
