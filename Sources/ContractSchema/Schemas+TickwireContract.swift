@@ -526,8 +526,8 @@ extension ProductDetail: JSONSchemaDescribable {
 extension PortfolioChange: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("The payload of `portfolio.changed`.", [
-            "reason": .required(.string, "What changed: `trade.added`, `trade.edited`, `trade.removed`, `watchlist.added`, `watchlist.removed`."),
-            "subject": .required(.string, "The trade id or asset concerned."),
+            "reason": .required(.string, "What changed: `trade.added`, `trade.edited`, `trade.removed`, `trades.imported`, `watchlist.added`, `watchlist.removed`."),
+            "subject": .required(.string, "The trade id or asset concerned; for `trades.imported`, how many activities the import added."),
         ])
     }
 }

@@ -426,9 +426,9 @@ public struct ProductDetail: Codable, Sendable, Equatable {
 
 /// The payload of `portfolio.changed`.
 public struct PortfolioChange: Codable, Sendable, Equatable {
-    /// What changed: `trade.added`, `trade.edited`, `trade.removed`, `watchlist.added`, `watchlist.removed`.
+    /// What changed: `trade.added`, `trade.edited`, `trade.removed`, `trades.imported`, `watchlist.added`, `watchlist.removed`.
     public var reason: String
-    /// The trade id or asset concerned.
+    /// The trade id or asset concerned; for `trades.imported`, how many activities the import added.
     public var subject: String
 
     /// A change event.
