@@ -229,11 +229,17 @@ public actor PortfolioState {
         var result = ImportPreview(
             format: request.format, dryRun: dryRun, written: false, new: new.count, duplicates: preview.count { $0.status == .duplicate },
             errors: preview.count { $0.status == .error }, fileErrors: fileErrors, lines: preview)
+        if let first = fileErrors.first ?? preview.lazy.flatMap(\.errors).first {
+            logger.notice("activities import has errors: nothing written", metadata: [
+                "format": "\(request.format.rawValue)", "lines": "\(preview.count)", "errorLines": "\(result.errors)",
+                "fileErrors": "\(fileErrors.count)", "first": "line \(first.line) \(first.column ?? "-"): \(first.reason)"])
+        }
         guard !dryRun, result.errors == 0, fileErrors.isEmpty, !new.isEmpty else { return result }
         let requests = new.compactMap(\.activity).map { (request: $0, id: UUID().uuidString.lowercased()) }
         let written = try await store.addTrades(requests, now(), by) { try ActivityLedger.check($0, changed: "") }
         let added = written.count(where: \.acted)
         result.written = true
+        logger.info("activities imported", metadata: ["format": "\(request.format.rawValue)", "added": "\(added)", "duplicates": "\(result.duplicates)"])
         if added > 0 { try changed("trades.imported", String(added)) }
         return result
     }
