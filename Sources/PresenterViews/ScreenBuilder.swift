@@ -120,12 +120,18 @@ public struct ScreenBuilder: Sendable {
             return .coin(view)
         case "portfolio":
             let range = try Self.performanceRange(parameters["range"])
+            let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency))
+            let trades = try await sources.trades()
+            // With the converter down every conversion waits for its deadline: the offline holdings come first, alone.
+            guard !valuation.offline else {
+                return .portfolio(PortfolioView.make(
+                    valuation: valuation, trades: trades, context: context,
+                    notices: notices + ["Gains and performance come back with the converter."]))
+            }
             async let gains = Self.attempt("Gains", { try await sources.gains(GainsRequest(currency: context.currency)) })
             async let performance = Self.attempt("Performance", {
                 try await sources.performance(PerformanceRequest(currency: context.currency, range: range))
             })
-            let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency))
-            let trades = try await sources.trades()
             let (gained, gainsProblem) = await gains
             let (performed, performanceProblem) = await performance
             let view = PortfolioView.make(

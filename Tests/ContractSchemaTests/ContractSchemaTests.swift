@@ -104,6 +104,7 @@ func exampleParams() throws -> [String: any Encodable] {
         "trades.history": TradeHistoryRequest(id: "t-1"),
         "holdings": HoldingsRequest(currency: "EUR"),
         "gains": GainsRequest(currency: "SEK", method: .average),
+        "performance": PerformanceRequest(currency: "SEK", range: .yearToDate),
         "watchlist.add": WatchlistRequest(asset: "ETH"),
         "watchlist.remove": WatchlistRequest(asset: "ETH"),
         "product": ProductRequest(sku: "T2006", currency: "EUR"),
