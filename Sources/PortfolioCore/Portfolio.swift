@@ -54,14 +54,7 @@ public enum Portfolio {
             LoopService { await state.follow(fetcher: documents) },
             LoopService {
                 // Each price is taken in in a span of the trace it came in (the quote's, through the converter).
-                for await event in prices {
-                    await TraceContext.withSpan("price", continuing: event.trace) {
-                        if case .update(let update) = event {
-                            logger.debug("price received", metadata: ["topic": "\(update.topic)", "seq": "\(update.seq)"])
-                        }
-                        await state.applyConverter(event)
-                    }
-                }
+                await state.follow(prices: prices) { trace, take in TraceContext.withSpan("price", continuing: trace, take) }
             },
             LoopService { await every(.seconds(1), logger: logger) { try await state.savePrices() } },
         ]

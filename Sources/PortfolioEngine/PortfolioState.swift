@@ -70,9 +70,20 @@ public actor PortfolioState {
         for await event in events { await applyFetcher(event) }
     }
 
-    /// Follows the converter's prices until the stream ends.
-    public func follow(prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>) async {
-        for await event in events { applyConverter(event) }
+    /// Follows the converter's prices until the stream ends, each taken in on the actor `within` what the caller
+    /// wraps it in (a span of the trace it came in: the quote's, through the converter).
+    public func follow(
+        prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>,
+        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }
+    ) async {
+        for await event in events {
+            within(event.trace) {
+                if case .update(let update) = event {
+                    logger.debug("price received", metadata: ["topic": "\(update.topic)", "seq": "\(update.seq)"])
+                }
+                applyConverter(event)
+            }
+        }
     }
 
     /// Applies rates-fetcher's masterdata and transactions, and keeps them for offline use.

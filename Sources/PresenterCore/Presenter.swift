@@ -129,9 +129,7 @@ public enum Presenter {
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
                 LoopService {
                     // Each price is applied in a span of the trace it came in, so the SSE events it makes go on in it.
-                    for await event in prices {
-                        await TraceContext.withSpan("price", continuing: event.trace) { await state.apply(event, from: "converter") }
-                    }
+                    await state.follow(prices: prices) { trace, apply in TraceContext.withSpan("price", continuing: trace, apply) }
                 },
                 LoopService { await state.follow(portfolio: changes) },
                 LoopService { await watch.run() },

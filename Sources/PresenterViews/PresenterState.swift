@@ -49,9 +49,13 @@ public actor PresenterState {
         for await event in events { apply(event, from: "rates-fetcher") }
     }
 
-    /// Applies the converter's prices until the stream ends.
-    public func follow(prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>) async {
-        for await event in events { apply(event, from: "converter") }
+    /// Applies the converter's prices until the stream ends, each `within` what the caller wraps it in (a span of
+    /// the trace it came in, so what `onPrice` does goes on in it), on the actor.
+    public func follow(
+        prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>,
+        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }
+    ) async {
+        for await event in events { within(event.trace) { apply(event, from: "converter") } }
     }
 
     /// Follows the portfolio's changes until the stream ends: for its health, as the pages ask the portfolio itself.

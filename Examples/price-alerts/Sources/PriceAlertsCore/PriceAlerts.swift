@@ -1,4 +1,5 @@
 import Bus
+import BusContract
 import Foundation
 import ServiceLifecycle
 import ServiceSupport
@@ -39,7 +40,10 @@ public enum PriceAlerts {
         })
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         let prices = converter.prices()
-        return [publisher, server, LoopService { await state.follow(prices: prices) }]
+        return [publisher, server, LoopService {
+            // Each price is applied in a span of the trace it came in: the alerts it fires are published in it.
+            await state.follow(prices: prices) { trace, apply in await TraceContext.withSpan("price", continuing: trace, apply) }
+        }]
     }
 
     /// `standard` and price-alerts' own methods, answered by `state`: what its server serves, and what

@@ -62,9 +62,13 @@ public actor PriceAlertsState {
         logger.info("rules restored", metadata: ["rules": "\(rules.count)"])
     }
 
-    /// Follows the converter's prices until the stream ends.
-    public func follow(prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>) async {
-        for await event in events { await apply(event) }
+    /// Follows the converter's prices until the stream ends, each applied on the actor `within` what the caller
+    /// wraps it in (a span of the trace it came in, so the alerts it fires carry the price's trace).
+    public func follow(
+        prices events: some AsyncSequence<StreamEvent<AssetPrice>, Never>,
+        within: nonisolated(nonsending) @Sendable (TraceContext?, () async -> Void) async -> Void = { await $1() }
+    ) async {
+        for await event in events { await within(event.trace) { await apply(event) } }
     }
 
     /// Takes in prices: a snapshot replaces every price held, an update changes one. Each rule on a
