@@ -160,6 +160,33 @@ struct TracingTests {
         #expect(root["error"] == nil)
     }
 
+    /// An error status whose message a recorded error already says adds nothing to `error` (RPCMethods sets both);
+    /// one that says something else joins it.
+    @Test func logsAnErrorStatusOnlyWhenItAddsToTheRecordedError() throws {
+        struct Refused: Error, CustomStringConvertible { var description: String { "JSON-RPC error -32602: bad amount" } }
+        let tracer = tracer()
+        let same = tracer.startSpan("rpc convert", ofKind: .server)
+        same.recordError(Refused())
+        same.setStatus(SpanStatus(code: .error, message: "bad amount"))
+        same.end()
+        let other = tracer.startSpan("rpc convert", ofKind: .server)
+        other.recordError(Refused())
+        other.setStatus(SpanStatus(code: .error, message: "the caller gave up"))
+        other.end()
+        let errors = try capture.objects().map { ($0["metadata"] as? [String: Any])?["error"] as? String }
+        #expect(errors == ["JSON-RPC error -32602: bad amount", "JSON-RPC error -32602: bad amount; the caller gave up"])
+    }
+
+    /// Above debug level only the first bad trace context is logged (at warning level); every one is counted.
+    @Test func logsOnlyTheFirstBadTraceparentAboveDebug() throws {
+        let tracer = LoggingTracer(service: "converter", logger: capture.logger(label: "tickwire.converter", level: .info),
+                                   spanLogger: capture.logger(label: "tickwire.converter.spans"),
+                                   metrics: PrometheusMetricsFactory(registry: registry))
+        for _ in 0..<3 { _ = extracted(["traceparent": "00-bad"], by: tracer) }
+        #expect(try capture.objects().map { $0["level"] as? String } == ["warning"])
+        #expect(registry.emitToString().contains("tickwire_trace_context_invalid_total{service=\"converter\",part=\"traceparent\"} 3"))
+    }
+
     /// Above debug level, spans are not logged.
     @Test func logsNoSpansAboveDebug() {
         let tracer = LoggingTracer(service: "converter", logger: capture.logger(label: "tickwire.converter"),

@@ -43,18 +43,22 @@ public final class LoggingSpan: Span {
         self.state = Mutex(State(operationName: operationName))
     }
 
+    /// What the span times; the span line's `name`.
     public var operationName: String {
         get { state.withLock { $0.operationName } }
         set { state.withLock { $0.operationName = newValue } }
     }
 
+    /// Its attributes, logged as the span line's `attributes`.
     public var attributes: SpanAttributes {
         get { state.withLock { $0.attributes } }
         set { state.withLock { $0.attributes = newValue } }
     }
 
+    /// True until the span ends.
     public var isRecording: Bool { state.withLock { !$0.ended } }
 
+    /// Sets its status, logged as `status`; an error status's message joins `error` unless a recorded error says it.
     public func setStatus(_ status: SpanStatus) {
         state.withLock {
             $0.status = status.code
@@ -62,14 +66,17 @@ public final class LoggingSpan: Span {
         }
     }
 
+    /// Adds an event, logged by name in `events`.
     public func addEvent(_ event: SpanEvent) {
         state.withLock { $0.events.append(event.name) }
     }
 
+    /// Records an error, logged as its text in `error`.
     public func recordError<Instant: TracerInstant>(_ error: any Error, attributes: SpanAttributes, at instant: @autoclosure () -> Instant) {
         state.withLock { $0.errors.append("\(error)") }
     }
 
+    /// Adds a link, counted in `links`.
     public func addLink(_ link: SpanLink) {
         state.withLock { $0.links += 1 }
     }
@@ -96,7 +103,10 @@ public final class LoggingSpan: Span {
             "span_id": "\(traceContext.spanID)",
         ]
         if let parentSpanID { metadata["parent_span_id"] = "\(parentSpanID)" }
-        let errors = span.errors + (span.status == .error ? span.statusMessage.map { [$0] } ?? [] : [])
+        var errors = span.errors
+        if span.status == .error, let message = span.statusMessage, !errors.contains(where: { $0.contains(message) }) {
+            errors.append(message)
+        }
         if !errors.isEmpty { metadata["error"] = "\(errors.joined(separator: "; "))" }
         var attributes: Logger.Metadata = [:]
         span.attributes.forEach { key, value in attributes[key] = "\(Self.text(value))" }

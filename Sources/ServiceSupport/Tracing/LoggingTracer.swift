@@ -33,6 +33,7 @@ public struct LoggingTracer: Tracer {
         self.invalid = InvalidTraceContexts(service: service, logger: logger, metrics: metrics)
     }
 
+    /// Starts a span of `kind` in the trace of `context`, as a child of its span, else in a fresh trace.
     public func startSpan<Instant: TracerInstant>(
         _ operationName: String,
         context: @autoclosure () -> ServiceContext,
@@ -108,14 +109,16 @@ private final class InvalidTraceContexts: Sendable {
     func report(_ part: Part, value: String) {
         (part == .traceparent ? traceparent : tracestate).increment()
         let first = seen.wrappingAdd(1, ordering: .relaxed).oldValue == 0
+        let level: Logger.Level = first ? .warning : .debug
+        guard logger.logLevel <= level else { return }
         let message: Logger.Message = part == .traceparent
             ? "ignored a bad traceparent: the next span starts a fresh trace"
             : "ignored a bad tracestate: the trace goes on without it"
-        let metadata: Logger.Metadata = [
-            "value": "\(String(value.prefix(100)).debugDescription)",
-            "counted": "tickwire_trace_context_invalid_total{part=\"\(part.rawValue)\"}",
-        ]
-        logger.log(level: first ? .warning : .debug, first ? "\(message) (later ones are logged at debug level)" : message,
-                   metadata: metadata)
+        logger.log(
+            level: level, first ? "\(message) (later ones are logged at debug level)" : message,
+            metadata: [
+                "value": "\(String(value.prefix(100)).debugDescription)",
+                "counted": "tickwire_trace_context_invalid_total{part=\"\(part.rawValue)\"}",
+            ])
     }
 }
