@@ -153,7 +153,7 @@ let package = Package(
 
         // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
-            "Bus", "Money", "TickwireClients", "TickwireContract",
+            "Bus", "Money", "TickwireClients", "TickwireContract", "WireJSON",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),

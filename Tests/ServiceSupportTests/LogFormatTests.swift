@@ -64,15 +64,6 @@ struct LogFormatTests {
         #expect(metadata["error"] as? [String] == [hostile])
     }
 
-    /// Times are UTC with milliseconds, truncated, on any day (leap days, the turn of a century).
-    @Test func formatsTimesAsUTCWithMilliseconds() {
-        #expect(JSONLogHandler.timestamp(nanosecondsSinceEpoch: 0) == "1970-01-01T00:00:00.000Z")
-        #expect(JSONLogHandler.timestamp(nanosecondsSinceEpoch: 951_782_400_000_000_000) == "2000-02-29T00:00:00.000Z")
-        #expect(JSONLogHandler.timestamp(nanosecondsSinceEpoch: 1_709_251_199_999_999_999) == "2024-02-29T23:59:59.999Z")
-        #expect(JSONLogHandler.timestamp(nanosecondsSinceEpoch: 1_798_761_600_042_000_000) == "2027-01-01T00:00:00.042Z")
-        #expect(JSONLogHandler.timestamp(nanosecondsSinceEpoch: 1_795_686_067_123_456_789) == "2026-11-26T09:41:07.123Z")
-    }
-
     /// `--log-format` by flag, variable (any case) or default; a wrong value names the flag, the variable and the form.
     @Test func resolvesTheLogFormat() throws {
         #expect(try LogFormat.resolve(nil, environment: [:]) == .text)

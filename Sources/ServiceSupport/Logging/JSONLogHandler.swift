@@ -5,25 +5,29 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Foundation
 import Logging
 import Synchronization
-import Tracing
+import WireJSON
 
 /// `--log-format json`: one JSON object a line, for log collectors (Loki, Elasticsearch, `jq`).
 ///
 /// ```json
 /// {"time":"2026-11-26T09:41:07.123Z","level":"info","service":"converter","logger":"tickwire.converter",
 ///  "message":"started","metadata":{"libzmq":"4.3.4","service":"converter"},"source":"ServiceSupport",
-///  "location":"ServiceSupport/Runtime.swift:131"}
+///  "location":"ServiceSupport/Runtime.swift:135"}
 /// ```
 ///
-/// `time` is UTC with milliseconds; `metadata` holds the logger's, the metadata provider's (`trace_id`, `span_id`
+/// `time` is UTC with milliseconds (``WireDate/format(_:)``); `metadata` holds the logger's, the metadata provider's (`trace_id`, `span_id`
 /// inside a span) and the call's values, in that order of precedence, as strings (nested dictionaries and arrays as
 /// JSON objects and arrays of strings). Every line is one line of valid JSON whatever the message holds: quotes,
 /// backslashes and control characters are escaped. Written here because swift-log ships no JSON handler.
 public struct JSONLogHandler: LogHandler {
+    /// The logger's metadata, under the provider's and the call's.
     public var metadata: Logger.Metadata = [:]
+    /// Adds metadata to every line (`trace_id`, `span_id` inside a span).
     public var metadataProvider: Logger.MetadataProvider?
+    /// The lowest level logged.
     public var logLevel: Logger.Level = .info
     private let label: String
     private let service: String
@@ -40,11 +44,13 @@ public struct JSONLogHandler: LogHandler {
         self.output = write
     }
 
+    /// One entry of ``metadata``.
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {
         get { metadata[key] }
         set { metadata[key] = newValue }
     }
 
+    /// Writes `event` as one JSON line.
     public func log(event: LogEvent) {
         var merged = metadata
         if let provided = metadataProvider?.get(), !provided.isEmpty {
@@ -58,7 +64,7 @@ public struct JSONLogHandler: LogHandler {
             merged["error.type"] = "\(String(reflecting: type(of: error)))"
         }
         var line = "{\"time\":\""
-        line += Self.timestamp(nanosecondsSinceEpoch: DefaultTracerClock.now.nanosecondsSinceEpoch)
+        line += WireDate.format(Date())
         line += "\",\"level\":"
         Self.appendString(event.level.rawValue, to: &line)
         line += ",\"service\":"
@@ -94,30 +100,6 @@ public struct JSONLogHandler: LogHandler {
     }
 
     private static let standardErrorLock = Mutex(())
-
-    /// `nanoseconds` after the Unix epoch as ISO 8601 UTC with milliseconds, e.g. `2026-11-26T09:41:07.123Z`.
-    static func timestamp(nanosecondsSinceEpoch nanoseconds: UInt64) -> String {
-        let milliseconds = nanoseconds / 1_000_000
-        let seconds = Int64(milliseconds / 1_000)
-        let days = seconds / 86_400
-        let secondOfDay = seconds % 86_400
-        // Days to a civil date (Howard Hinnant's days_from_civil, inverted), for days on or after 1970-01-01.
-        let z = days + 719_468
-        let era = z / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))T\(padded(secondOfDay / 3_600, 2)):"
-            + "\(padded(secondOfDay % 3_600 / 60, 2)):\(padded(secondOfDay % 60, 2)).\(padded(Int64(milliseconds % 1_000), 3))Z"
-    }
 
     /// Appends a metadata value: a string, an object of its entries (keys sorted) or an array.
     private static func append(_ value: Logger.Metadata.Value, to line: inout String) {
