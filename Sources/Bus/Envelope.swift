@@ -37,7 +37,7 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
 
     /// The trace context it carries, nil without a `traceparent`.
     public var trace: TraceContext? {
-        traceparent.map { TraceContext(traceparent: $0, tracestate: tracestate) }
+        TraceContext(members: traceparent, tracestate: tracestate)
     }
 
     private enum CodingKeys: String, CodingKey { case version, type, seq, time, source, traceparent, tracestate, data }
@@ -51,8 +51,8 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(Date.self, forKey: .time)
         source = try container.decode(String.self, forKey: .source)
-        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
-        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
+        traceparent = container.traceMember(forKey: .traceparent)
+        tracestate = container.traceMember(forKey: .tracestate)
         data = try container.decode(Payload.self, forKey: .data)
     }
 
@@ -98,8 +98,8 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
         seq = try container.decode(UInt64.self, forKey: .seq)
         time = try container.decode(Date.self, forKey: .time)
         source = try container.decode(String.self, forKey: .source)
-        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
-        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
+        traceparent = container.traceMember(forKey: .traceparent)
+        tracestate = container.traceMember(forKey: .tracestate)
     }
 
     /// `version` if this reader knows it, 1 when it is absent; else a `dataCorrupted` error that says which versions it reads.
@@ -157,7 +157,7 @@ public struct BusMessage: Sendable, Equatable {
 
     /// The trace context the message was published in, nil when it carries none.
     public var trace: TraceContext? {
-        header.traceparent.map { TraceContext(traceparent: $0, tracestate: header.tracestate) }
+        TraceContext(members: header.traceparent, tracestate: header.tracestate)
     }
 
     /// The `ServiceContext` to handle the message in, so the trace it was published in goes on: its trace
@@ -242,8 +242,8 @@ extension Envelope: WireCodable {
             time: try object.decode(forKey: "time"), source: try object.decode(forKey: "source"),
             data: try object.decode(forKey: "data"))
         self.version = version
-        self.traceparent = (try? object.decodeIfPresent(String.self, forKey: "traceparent")) ?? nil
-        self.tracestate = (try? object.decodeIfPresent(String.self, forKey: "tracestate")) ?? nil
+        self.traceparent = object.traceMember(forKey: "traceparent")
+        self.tracestate = object.traceMember(forKey: "tracestate")
     }
 }
 
@@ -255,7 +255,7 @@ extension EnvelopeHeader: WireDecodable {
         seq = try object.decode(forKey: "seq")
         time = try object.decode(forKey: "time")
         source = try object.decode(forKey: "source")
-        traceparent = (try? object.decodeIfPresent(String.self, forKey: "traceparent")) ?? nil
-        tracestate = (try? object.decodeIfPresent(String.self, forKey: "tracestate")) ?? nil
+        traceparent = object.traceMember(forKey: "traceparent")
+        tracestate = object.traceMember(forKey: "tracestate")
     }
 }

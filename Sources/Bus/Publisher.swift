@@ -108,10 +108,10 @@ public final class Publisher: Service, Sendable {
         _ data: Payload, on topic: Topic, type: String? = nil, source: String? = nil,
         onlyIfChanged: Bool = false, retain: Bool = true
     ) throws -> UInt64? {
-        let trace = TraceContext.current
-        return try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
+        // The trace context is read in `encode`, only once the publish goes ahead: an unchanged payload skips it.
+        try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
             try Wire.encode(Envelope(
-                type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, trace: trace, data: data))
+                type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, trace: .current, data: data))
         }
     }
 

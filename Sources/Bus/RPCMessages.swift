@@ -66,13 +66,13 @@ struct RPCRequestHeader: Decodable {
         method = try container.decodeIfPresent(String.self, forKey: .method)
         timeoutMs = try container.decodeIfPresent(Int.self, forKey: .timeoutMs)
         // A trace context that is not a string is ignored, as a bad one is: the handler starts a fresh trace.
-        traceparent = (try? container.decodeIfPresent(String.self, forKey: .traceparent)) ?? nil
-        tracestate = (try? container.decodeIfPresent(String.self, forKey: .tracestate)) ?? nil
+        traceparent = container.traceMember(forKey: .traceparent)
+        tracestate = container.traceMember(forKey: .tracestate)
     }
 
     /// The caller's trace context, nil without a `traceparent`.
     var trace: TraceContext? {
-        traceparent.map { TraceContext(traceparent: $0, tracestate: tracestate) }
+        TraceContext(members: traceparent, tracestate: tracestate)
     }
 }
 

@@ -1,5 +1,6 @@
 import BusContract
 import Tracing
+import WireJSON
 
 /// The trace context's way into and out of the task's `ServiceContext`, through the bootstrapped instrument.
 ///
@@ -14,6 +15,13 @@ extension TraceContext {
     public static var current: TraceContext? {
         guard let context = ServiceContext.current else { return nil }
         return TraceContext(injecting: context)
+    }
+
+    /// The trace context of a message's two members, nil without a `traceparent`.
+    @inlinable
+    public init?(members traceparent: String?, tracestate: String?) {
+        guard let traceparent else { return nil }
+        self.init(traceparent: traceparent, tracestate: tracestate)
     }
 
     /// What the bootstrapped instrument writes of `context`, or nil when it writes no `traceparent`.
@@ -72,5 +80,21 @@ extension TraceContext {
     ) rethrows -> T {
         guard let trace else { return try body() }
         return try Tracing.withSpan(operation, context: trace.serviceContext, ofKind: kind) { _ in try body() }
+    }
+}
+
+extension KeyedDecodingContainer {
+    /// A trace context member (`traceparent`, `tracestate`): nil when absent or not a string, which is ignored as a
+    /// bad one is (the next span starts a fresh trace).
+    func traceMember(forKey key: Key) -> String? {
+        (try? decodeIfPresent(String.self, forKey: key)) ?? nil
+    }
+}
+
+extension WireObjectReader {
+    /// ``Swift/KeyedDecodingContainer/traceMember(forKey:)`` for the wire's own decoding.
+    @usableFromInline
+    func traceMember(forKey key: StaticString) -> String? {
+        (try? decodeIfPresent(String.self, forKey: key)) ?? nil
     }
 }

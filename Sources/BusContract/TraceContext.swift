@@ -14,5 +14,4 @@ public struct TraceContext: Sendable, Hashable {
         self.traceparent = traceparent
         self.tracestate = tracestate
     }
-
 }
