@@ -246,7 +246,11 @@ public actor PortfolioState {
                 "fileErrors": "\(fileErrors.count)", "first": "line \(first.line) \(first.column ?? "-"): \(first.reason)"])
         }
         guard !dryRun, result.errors == 0, fileErrors.isEmpty, !new.isEmpty else { return result }
-        let requests = new.compactMap(\.activity).map { (request: $0, id: UUID().uuidString.lowercased()) }
+        // One id prefix per import and the line's number after it, so activities of the same moment keep the file's order.
+        let batch = UUID().uuidString.lowercased()
+        let requests = new.compactMap { line in
+            line.activity.map { (request: $0, id: batch + "-" + String(repeating: "0", count: max(0, 9 - String(line.line).count)) + String(line.line)) }
+        }
         let written = try await store.addTrades(requests, now(), by) { try ActivityLedger.check($0, changed: "") }
         let added = written.count(where: \.acted)
         result.written = true

@@ -93,6 +93,11 @@ struct ActivityImportInProcessTests {
             "the file's activities would leave the stored sell of 1 ETH on 2024-05-01T00:00:00.000Z (trade \(storedSell.id)) taking more than the 0 ETH held then")])
         let all = try await client.trades()
         #expect(all.count == 4 && all.contains(stored))
+
+        let sameDay = Self.header + (1...20).map { _ in "2024-06-01,BTC,USD,100,1,buy,0,\n2024-06-01,BTC,USD,110,1,sell,0,\n" }.joined()
+        let ordered = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: sameDay, dryRun: false))
+        #expect(ordered.written && ordered.new == 40, "activities of one moment keep the file's order")
+        #expect(try await client.trades().suffix(40).map(\.kind) == Array(repeating: [ActivityKind.buy, .sell], count: 20).flatMap { $0 })
     }
 
     /// Export and import into an empty portfolio give the same activities, in CSV and in JSON; the JSON of the same
