@@ -131,7 +131,14 @@ public enum Presenter {
                     // Each price is applied in a span of the trace it came in, so the SSE events it makes go on in it.
                     await state.follow(prices: prices) { trace, apply in TraceContext.withSpan("price", continuing: trace, apply) }
                 },
-                LoopService { await state.follow(portfolio: changes) },
+                LoopService {
+                    // A change (a trade) is taken in in a span of its trace: the pages it tells to reload go on in it.
+                    await state.follow(portfolio: changes) { trace, apply in
+                        TraceContext.withSpan("portfolio.changed", continuing: trace, apply)
+                    } changed: {
+                        broadcast.send(changed: ["portfolio"])
+                    }
+                },
                 LoopService { await watch.run() },
             ]
         }

@@ -5,6 +5,7 @@ import Foundation
 import ReaderQueue
 import Synchronization
 import TickwireContract
+import Tracing
 
 /// Fans price updates, alerts and news of changed data out to every open Server-Sent Events stream.
 ///
@@ -16,11 +17,24 @@ final class PriceBroadcast: Sendable {
     /// What a stream carries: a price, an alert, the kinds of data that changed (``StateWatch``), or a
     /// keep-alive that shows a dead client without any of them.
     enum Event: Sendable, Equatable {
-        /// A price, with the trace context it was sent in (its quote's trace), to send its event in.
-        case price(AssetPrice, trace: TraceContext? = nil)
+        /// A price, with the task's context it was sent in (a span of its quote's trace), to send its event in:
+        /// taken as it is, so no listener writes or parses the trace again.
+        case price(AssetPrice, context: ServiceContext? = nil)
         case alert(AlertFired)
-        case changed(Set<String>)
+        /// The kinds that changed, with the trace of the change that made them (a trade's), for the page's reload.
+        case changed(Set<String>, trace: TraceContext? = nil)
         case keepalive
+
+        /// Events are equal when they carry the same data; a price's context has no equality and is not compared.
+        static func == (lhs: Event, rhs: Event) -> Bool {
+            switch (lhs, rhs) {
+            case (.price(let left, _), .price(let right, _)): left == right
+            case (.alert(let left), .alert(let right)): left == right
+            case (.changed(let left, let leftTrace), .changed(let right, let rightTrace)): left == right && leftTrace == rightTrace
+            case (.keepalive, .keepalive): true
+            default: false
+            }
+        }
     }
 
     /// Alerts a slow listener keeps at most; older ones go first.
@@ -57,21 +71,22 @@ final class PriceBroadcast: Sendable {
     /// How many listeners are subscribed.
     var listenerCount: Int { listeners.withLock { $0.queues.count } }
 
-    /// Passes a price to every listener of its currency, with the task's trace context.
+    /// Passes a price to every listener of its currency, with the task's context (its span).
     func send(_ price: AssetPrice) {
         let listening = listeners.withLock { $0.queues.values.filter { $0.prices && ($0.currency == nil || $0.currency == price.currency) } }
         guard !listening.isEmpty else { return }
-        let trace = TraceContext.current
-        for listener in listening { listener.queue.write { $0.add(.price(price, trace: trace)) } }
+        let context = ServiceContext.current
+        for listener in listening { listener.queue.write { $0.add(.price(price, context: context)) } }
     }
 
     /// Passes an alert to every listener.
     func send(_ alert: AlertFired) { broadcast(.alert(alert)) }
 
-    /// Tells every listener which kinds of data changed (e.g. `assets`, `portfolio`).
+    /// Tells every listener which kinds of data changed (e.g. `assets`, `portfolio`), with the task's trace context
+    /// (a change's, when sent in its span).
     func send(changed kinds: Set<String>) {
         guard !kinds.isEmpty else { return }
-        broadcast(.changed(kinds))
+        broadcast(.changed(kinds, trace: TraceContext.current))
     }
 
     /// Sends a keep-alive to every listener.
@@ -123,7 +138,7 @@ final class PriceBroadcast: Sendable {
 
 /// A listener's waiting events, in order, with a waiting price replaced in its place by a newer one of
 /// the same asset and currency, at most ``PriceBroadcast/alertLimit`` alerts, at most one change (the
-/// kinds of a later one joined to it) and at most one keep-alive.
+/// kinds of a later one joined to it, and its trace when it has one) and at most one keep-alive.
 struct ConflatingEvents: ReaderQueueBuffer {
     private enum Slot {
         case price(PriceKey)
@@ -138,10 +153,11 @@ struct ConflatingEvents: ReaderQueueBuffer {
     }
 
     private var slots = Deque<Slot>()
-    private var prices: [PriceKey: (price: AssetPrice, trace: TraceContext?)] = [:]
+    private var prices: [PriceKey: (price: AssetPrice, context: ServiceContext?)] = [:]
     private var alerts = 0
     private var keepaliveWaiting = false
     private var changed: Set<String>?
+    private var changedTrace: TraceContext?
 
     /// How many events wait.
     var count: Int { slots.count }
@@ -149,9 +165,9 @@ struct ConflatingEvents: ReaderQueueBuffer {
     /// Adds `event`, or lets it replace the price it supersedes.
     mutating func add(_ event: PriceBroadcast.Event) {
         switch event {
-        case .price(let price, let trace):
+        case .price(let price, let context):
             let key = PriceKey(asset: price.asset, currency: price.currency)
-            if prices.updateValue((price, trace), forKey: key) == nil { slots.append(.price(key)) }
+            if prices.updateValue((price, context), forKey: key) == nil { slots.append(.price(key)) }
         case .alert(let alert):
             if alerts == PriceBroadcast.alertLimit, let oldest = slots.firstIndex(where: { if case .alert = $0 { true } else { false } }) {
                 slots.remove(at: oldest)
@@ -159,9 +175,10 @@ struct ConflatingEvents: ReaderQueueBuffer {
             }
             slots.append(.alert(alert))
             alerts += 1
-        case .changed(let kinds):
+        case .changed(let kinds, let trace):
             if changed == nil { slots.append(.changed) }
             changed = (changed ?? []).union(kinds)
+            changedTrace = trace ?? changedTrace
         case .keepalive:
             guard !keepaliveWaiting else { return }
             keepaliveWaiting = true
@@ -173,13 +190,16 @@ struct ConflatingEvents: ReaderQueueBuffer {
         guard let slot = slots.popFirst() else { return nil }
         switch slot {
         case .price(let key):
-            return prices.removeValue(forKey: key).map { .price($0.price, trace: $0.trace) }
+            return prices.removeValue(forKey: key).map { .price($0.price, context: $0.context) }
         case .alert(let alert):
             alerts -= 1
             return .alert(alert)
         case .changed:
-            defer { changed = nil }
-            return .changed(changed ?? [])
+            defer {
+                changed = nil
+                changedTrace = nil
+            }
+            return .changed(changed ?? [], trace: changedTrace)
         case .keepalive:
             keepaliveWaiting = false
             return .keepalive

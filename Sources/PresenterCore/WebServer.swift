@@ -10,6 +10,7 @@ import Money
 import Prometheus
 import ServiceSupport
 import BusContract
+import Tracing
 
 /// The dashboard over HTTP: a page per screen, the same views as JSON under
 /// `/api/views/<screen>`, live prices as Server-Sent Events, forms, `/health` and `/metrics`; its
@@ -318,14 +319,23 @@ struct WebServer {
             try await writer.write(ByteBuffer(string: ChangedEvent(kinds: [], initial: true).sse))
             for await event in updates {
                 switch event {
-                case .price(let price, let trace):
-                    // Sent in a span of the price's trace: its quote's, from rates-fetcher's poll on.
-                    try await TraceContext.withSpan("sse.price", continuing: trace, ofKind: .producer) {
-                        logger.debug("sse price sent", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)"])
-                        try await writer.write(ByteBuffer(string: PriceEvent(price, locale: locale).sse))
+                case .price(let price, let context):
+                    let event = ByteBuffer(string: PriceEvent(price, locale: locale).sse)
+                    guard let context else {
+                        try await writer.write(event)
+                        continue
                     }
-                case .changed(let kinds):
-                    try await writer.write(ByteBuffer(string: ChangedEvent(kinds: kinds.sorted(), initial: false).sse))
+                    // Sent in a span of the price's trace: its quote's, from rates-fetcher's poll on.
+                    try await withSpan("sse.price", context: context, ofKind: .producer) { _ in
+                        logger.debug("sse price sent", metadata: ["asset": "\(price.asset)", "currency": "\(price.currency)"])
+                        try await writer.write(event)
+                    }
+                case .changed(let kinds, let trace):
+                    // Sent in a span of the change's trace (a trade's), which the page's reload continues.
+                    try await TraceContext.withSpan("sse.changed", continuing: trace, ofKind: .producer) {
+                        logger.debug("sse changed sent", metadata: ["kinds": "\(kinds.sorted().joined(separator: " "))"])
+                        try await writer.write(ByteBuffer(string: ChangedEvent(kinds: kinds.sorted(), initial: false, trace: TraceContext.current).sse))
+                    }
                 case .alert(let alert):
                     let fired = (try? Wire.encode(AlertsView.fired(of: alert, locale: locale))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
                     try await writer.write(ByteBuffer(string: "event: alert\ndata: \(fired)\n\n"))
@@ -377,10 +387,21 @@ struct WebServer {
 }
 
 /// The Server-Sent Event that tells a page which kinds of data changed (``StateWatch``); `initial` on
-/// connecting, when a waiting page fetches itself again in case its data came before it connected.
+/// connecting, when a waiting page fetches itself again in case its data came before it connected. A change that
+/// came in a trace (a trade's) carries its `traceparent` and `tracestate`: the page's reload sends them as headers,
+/// so it goes on in that trace.
 struct ChangedEvent: Encodable {
     let kinds: [String]
     let initial: Bool
+    let traceparent: String?
+    let tracestate: String?
+
+    init(kinds: [String], initial: Bool, trace: TraceContext? = nil) {
+        self.kinds = kinds
+        self.initial = initial
+        traceparent = trace?.traceparent
+        tracestate = trace?.tracestate
+    }
 
     /// The event as it goes on the wire: `event: changed`, `data: {json}` and a blank line.
     var sse: String {

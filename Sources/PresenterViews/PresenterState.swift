@@ -58,9 +58,16 @@ public actor PresenterState {
         for await event in events { within(event.trace) { apply(event, from: "converter") } }
     }
 
-    /// Follows the portfolio's changes until the stream ends: for its health, as the pages ask the portfolio itself.
-    public func follow(portfolio events: some AsyncSequence<StreamEvent<PortfolioChange>, Never>) async {
-        for await event in events { apply(event, from: "portfolio", reset: {}, apply: { _ in }, remove: { _ in }) }
+    /// Follows the portfolio's changes until the stream ends, each on the actor `within` what the caller wraps it in
+    /// (a span of the change's trace: a trade's): for its health, and `changed` hears of each change (the pages
+    /// ask the portfolio itself, so they are told to fetch themselves again).
+    public func follow(
+        portfolio events: some AsyncSequence<StreamEvent<PortfolioChange>, Never>,
+        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }, changed: @escaping @Sendable () -> Void = {}
+    ) async {
+        for await event in events {
+            within(event.trace) { apply(event, from: "portfolio", reset: {}, apply: { _ in changed() }, remove: { _ in }) }
+        }
     }
 
     /// Follows price-alerts' alerts until the stream ends.

@@ -24,7 +24,8 @@ enum Scripts {
     /// `row-enter`, rows that leave `row-leave` first (keyed by their `data-` id), a figure whose `data-raw` changed
     /// flashes (`Tickwire.flash`: `flash-up` or `flash-down`, compared exactly as decimal strings), and scripts the new
     /// content needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
-    /// `data-live-updates`. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
+    /// `data-live-updates`. A refresh for a change that came in a trace (a trade's `traceparent` and `tracestate` in the
+    /// `changed` event) sends them as headers, so the page's fetch goes on in that trace. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
     /// `data-refresh-on`, `data-refresh-every`.
     static let live = """
         (function () {
@@ -155,7 +156,8 @@ enum Scripts {
           }
           // One refresh at a time and at most one waiting: changes while a form is being filled in, or while a fetch
           // is under way, fold into the one already pending.
-          var busy = false, again = false, pending = false;
+          // The trace of the change a refresh is for, if it came in one: sent once, with the next fetch.
+          var busy = false, again = false, pending = false, trace = null;
           function later(delay) {
             if (pending) return;
             pending = true;
@@ -165,7 +167,13 @@ enum Scripts {
             if (busy) { again = true; return; }
             if (editing()) { later(2000); return; }
             busy = true;
-            fetch(location.href, { headers: { Accept: "text/html" }, credentials: "same-origin", cache: "no-store" })
+            var headers = { Accept: "text/html" };
+            if (trace) {
+              headers.traceparent = trace.traceparent;
+              if (trace.tracestate) headers.tracestate = trace.tracestate;
+              trace = null;
+            }
+            fetch(location.href, { headers: headers, credentials: "same-origin", cache: "no-store" })
               .then(function (response) { return response.text(); })
               // Unreachable for now: the next change or tick tries again.
               .then(function (html) { swap(new DOMParser().parseFromString(html, "text/html")); }, function () {})
@@ -178,7 +186,9 @@ enum Scripts {
           function incomplete() { return !!(document.getElementById("waiting") || document.getElementById("error")); }
 
           window.Tickwire.on("changed", function (change) {
-            if (incomplete() || (!change.initial && change.kinds.some(function (kind) { return refreshOn.indexOf(kind) >= 0; }))) refresh();
+            if (!(incomplete() || (!change.initial && change.kinds.some(function (kind) { return refreshOn.indexOf(kind) >= 0; })))) return;
+            if (typeof change.traceparent === "string") trace = { traceparent: change.traceparent, tracestate: change.tracestate };
+            refresh();
           });
           setInterval(function () { if (incomplete()) refresh(); }, 5000);
           if (every > 0) setInterval(refresh, every * 1000);
