@@ -153,11 +153,15 @@ struct WebServer {
 
     // MARK: Forms
 
-    /// The trade form of the coin page.
+    /// The trade form of the coin page: an activity of any kind (a buy when absent), amount and price empty for none
+    /// (a fee activity, a transfer out), an optional fee in its own currency (the trade's when absent).
     struct TradeForm: Decodable {
-        var amount: String
-        var price: String
+        var kind: String?
+        var amount: String?
+        var price: String?
         var currency: String
+        var feeAmount: String?
+        var feeCurrency: String?
         var date: String
         var requestId: String
     }
@@ -167,10 +171,17 @@ struct WebServer {
         do {
             let form = try await decodeForm(TradeForm.self, request)
             let day = try Date.ISO8601FormatStyle().year().month().day().parse(form.date)
+            func decimal(_ text: String?) throws -> ExactDecimal? {
+                guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
+                return try ExactDecimal(text)
+            }
+            guard let kind = ActivityKind(rawValue: form.kind ?? ActivityKind.buy.rawValue) else {
+                throw RPCError.invalidParams("kind must be one of \(ActivityKind.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(form.kind ?? "")\"")
+            }
+            let fee = try decimal(form.feeAmount).map { CurrencyAmount(amount: $0, currency: form.feeCurrency ?? form.currency) }
             let trade = AddTradeRequest(
-                asset: symbol, amount: try ExactDecimal(form.amount.trimmingCharacters(in: .whitespaces)),
-                price: try ExactDecimal(form.price.trimmingCharacters(in: .whitespaces)),
-                currency: form.currency, date: day, requestId: form.requestId)
+                kind: kind, asset: symbol, amount: try decimal(form.amount) ?? .zero, price: try decimal(form.price) ?? .zero,
+                currency: form.currency, fee: fee, date: day, requestId: form.requestId)
             let added = try await portfolio.addTrade(trade)
             runtime.logger.info("trade submitted", metadata: ["id": "\(added.id)", "asset": "\(added.asset)", "requestId": "\(form.requestId)"])
             return Response.redirect(to: "\(back)?added=1", type: .normal)

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import HummingbirdTesting
 import Logging
+import Money
 import PresenterViews
 import ServiceSupport
 import Testing
@@ -133,6 +134,42 @@ struct InProcessTests {
                                                body: csrf.form([("amount", "zero"), ("price", "1"), ("currency", "USD"), ("date", "2026-01-02"), ("requestId", "form-2")]))
             #expect(bad.status == .badRequest)
             #expect(bad.text.contains("The trade was not added"))
+        }
+    }
+
+    /// The trade form records a sell with a fee in another currency and a fee activity (no amount, no price); the
+    /// Portfolio screen lists each with its kind and fee; an unknown kind is refused with a notice.
+    @Test func tradeFormKindsAndFees() async throws {
+        let presenter = try InProcessPresenter.mocks()
+        try await presenter.test { client in
+            let csrf = try await CSRFToken(from: client, path: "/coins/BTC")
+            let forms = [
+                [("kind", "buy"), ("amount", "1"), ("price", "50000"), ("currency", "USD"), ("feeAmount", ""), ("feeCurrency", "USD"),
+                 ("date", "2026-01-02"), ("requestId", "kinds-1")],
+                [("kind", "sell"), ("amount", "0.4"), ("price", "60000"), ("currency", "USD"), ("feeAmount", "2.5"), ("feeCurrency", "EUR"),
+                 ("date", "2026-02-02"), ("requestId", "kinds-2")],
+                [("kind", "fee"), ("amount", ""), ("price", ""), ("currency", "USD"), ("feeAmount", "1.25"), ("feeCurrency", "USD"),
+                 ("date", "2026-03-02"), ("requestId", "kinds-3")],
+            ]
+            for fields in forms {
+                let added = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
+                #expect(added.status == .seeOther, "\(fields[0])")
+            }
+            let trades = try await presenter.portfolio.trades()
+            #expect(trades.map(\.kind) == [.buy, .sell, .fee])
+            #expect(trades[1].fee == CurrencyAmount(amount: try ExactDecimal("2.5"), currency: "EUR"))
+            #expect(trades[2].fee == CurrencyAmount(amount: try ExactDecimal("1.25"), currency: "USD") && trades[2].amount.isZero)
+            let page = try await client.execute(uri: "/portfolio?currency=USD", method: .get)
+            #expect(page.text.contains(#"<td class="kind" data-kind="sell">Sell</td>"#))
+            #expect(page.text.contains(#"<td class="num fee" data-raw="2.5">€2.50</td>"#))
+            #expect(page.text.contains(#"<td class="kind" data-kind="fee">Fee</td>"#))
+            #expect(page.text.contains(#"id="cost-basis-method""#))
+
+            let bad = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers,
+                                               body: csrf.form([("kind", "gift"), ("amount", "1"), ("price", "1"), ("currency", "USD"),
+                                                                ("date", "2026-01-02"), ("requestId", "kinds-4")]))
+            #expect(bad.status == .badRequest)
+            #expect(bad.text.contains("kind must be one of buy, sell, fee, transfer_in, transfer_out"))
         }
     }
 

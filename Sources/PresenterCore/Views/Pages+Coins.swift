@@ -136,8 +136,10 @@ extension Pages {
             """
     }
 
-    /// The form that records a trade of `symbol`; a resubmission carries the same `requestId`. Its price field
-    /// suggests the coin's own current price in the currency chosen (`prices`, by currency; none when unknown).
+    /// The form that records an activity of `symbol` (a buy, sell, fee or transfer, with an optional fee in its own
+    /// currency); a resubmission carries the same `requestId`. Its price field suggests the coin's own current price in
+    /// the currency chosen (`prices`, by currency; none when unknown). Amount and price may be left empty for none (a
+    /// fee activity, a transfer out); the portfolio says what a kind needs.
     static func tradeForm(symbol: String, currency: String, prices: [String: ExactDecimal], context: PageContext) -> String {
         let today = DisplayDate.isoDay(context.now)
         let currencies = ([currency] + Layout.currencies + ["EUR"]).reduce(into: [String]()) { list, code in
@@ -148,13 +150,18 @@ extension Pages {
             return "<option value=\"\(escapeHTML(code))\"\(suggested)\(code == currency ? " selected" : "")>\(escapeHTML(code))</option>"
         }.joined()
         let placeholder = prices[currency].map { suggestion($0).description } ?? ""
+        let kinds = ActivityKind.allCases.map { "<option value=\"\($0.rawValue)\">\(escapeHTML(PortfolioView.kindText($0)))</option>" }.joined()
+        let feeOptions = currencies.map { "<option value=\"\(escapeHTML($0))\"\($0 == currency ? " selected" : "")>\(escapeHTML($0))</option>" }.joined()
         return """
             <form id="trade-form" class="card" method="post" action="\(escapeHTML("/coins/\(symbol)/trades"))">
             <input type="hidden" name="requestId" value="\(escapeHTML(context.requestId))">
             <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">
-            <label>Amount (\(escapeHTML(symbol)))<input name="amount" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="0.5"></label>
-            <label>Price per unit<input name="price" inputmode="decimal" required pattern="[0-9]+([.][0-9]+)?" placeholder="\(escapeHTML(placeholder))"></label>
+            <label>Kind<select name="kind">\(kinds)</select></label>
+            <label>Amount (\(escapeHTML(symbol)))<input name="amount" inputmode="decimal" pattern="[0-9]+([.][0-9]+)?" placeholder="0.5"></label>
+            <label>Price per unit<input name="price" inputmode="decimal" pattern="[0-9]+([.][0-9]+)?" placeholder="\(escapeHTML(placeholder))"></label>
             <label>Currency<select name="currency">\(options)</select></label>
+            <label>Fee (optional)<input name="feeAmount" inputmode="decimal" pattern="[0-9]+([.][0-9]+)?" placeholder="0"></label>
+            <label>Fee currency<select name="feeCurrency">\(feeOptions)</select></label>
             <label>Date<input name="date" type="date" required value="\(today)" max="\(today)"></label>
             <button type="submit">Add trade</button>
             </form>
