@@ -58,7 +58,7 @@ struct PresenterCommand: AsyncParsableCommand {
             icons: icons == .live ? IconSource(fetch: IconClient.live(http: HTTPClient.shared, logger: runtime.logger).icon) : .none,
             iconCache: iconCache, iconCacheBytes: iconCacheBytes,
             security: DashboardSecurity(token: Setting.resolve(dashboardToken, environmentVariable: "TICKWIRE_DASHBOARD_TOKEN")),
-            insecure: common.insecureAllowed
+            insecure: try common.insecureAllowed
         ), upstreams: upstreams, runtime: runtime))
     }
 }

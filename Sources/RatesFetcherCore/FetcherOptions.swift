@@ -45,7 +45,7 @@ public struct FetcherOptions: ParsableArguments {
         }
         let variantText = setting(feeds, "FEEDS") ?? "mock"
         guard let variant = FeedVariant(rawValue: variantText) else {
-            throw ValidationError("--feeds must be mock, live or test, got \"\(variantText)\"")
+            throw ValidationError("--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got \(variantText.debugDescription)")
         }
         var selection = FeedSelection(defaultVariant: variant)
         for (feed, value) in try assignments(feedOverrides) {
@@ -68,7 +68,9 @@ public struct FetcherOptions: ParsableArguments {
         for case let (feed, source?) in sources { selection.sources[feed] = source }
         selection.fixerKey = setting(fixerKey, "FIXER_KEY")
         if let seedText = setting(seed.map(String.init), "SEED") {
-            guard let seed = UInt64(seedText) else { throw ValidationError("the seed must be a whole number, got \"\(seedText)\"") }
+            guard let seed = UInt64(seedText) else {
+                throw ValidationError("--seed (env TICKWIRE_SEED) must be a whole number from 0 to \(UInt64.max); got \(seedText.debugDescription)")
+            }
             selection.seed = seed
         }
         let coinIDs = setting(coins, "COINS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }

@@ -56,7 +56,7 @@ public struct CommonOptions: ParsableArguments {
         } catch let error as MetricsSettingsError {
             throw ValidationError(error.message)
         }
-        try settings?.checkExposure(insecure: insecureAllowed)
+        try settings?.checkExposure(insecure: insecureAllowed(environment: environment))
         return settings
     }
 
@@ -94,30 +94,49 @@ public struct CommonOptions: ParsableArguments {
     /// Whether non-loopback binds without keys were allowed, by `--insecure` or `TICKWIRE_INSECURE=1` (`true`, `yes`):
     /// the environment's form is for containers, which bind every interface of their own network.
     public var insecureAllowed: Bool {
-        insecure || ["1", "true", "yes"].contains(Setting.resolve(nil, environmentVariable: "TICKWIRE_INSECURE", default: "").lowercased())
+        get throws { try insecureAllowed(environment: ProcessInfo.processInfo.environment) }
+    }
+
+    /// ``insecureAllowed`` with `environment`: `TICKWIRE_INSECURE` is 1, true or yes (allowed), 0, false, no or empty
+    /// (not), in any case; another value is refused rather than read as no. The flag wins, as flags do.
+    public func insecureAllowed(environment: [String: String]) throws -> Bool {
+        if insecure { return true }
+        let text = environment["TICKWIRE_INSECURE"] ?? ""
+        switch text.lowercased() {
+        case "1", "true", "yes": return true
+        case "", "0", "false", "no": return false
+        default: throw ValidationError("--insecure (env TICKWIRE_INSECURE) must be 1, true, yes, 0, false, no or empty; got \(text.debugDescription)")
+        }
     }
 
     /// The security asked for by flags or environment; loads the keys directory.
     public var security: SecuritySettings {
-        get throws {
-            let limitText = Setting.resolve(maxMessageBytes.map(String.init), environmentVariable: "TICKWIRE_MAX_MESSAGE_BYTES")
-            var limit = SocketSecurity.defaultMaxMessageBytes
-            if let limitText {
-                guard let value = Int64(limitText), value > 0 else {
-                    throw ValidationError("--max-message-bytes must be a positive number of bytes, got \"\(limitText)\"")
-                }
-                limit = value
+        get throws { try security(environment: ProcessInfo.processInfo.environment) }
+    }
+
+    /// ``security`` with `environment`.
+    public func security(environment: [String: String]) throws -> SecuritySettings {
+        let limitText = Setting.resolve(
+            maxMessageBytes.map(String.init), environmentVariable: "TICKWIRE_MAX_MESSAGE_BYTES", environment: environment)
+        var limit = SocketSecurity.defaultMaxMessageBytes
+        if let limitText {
+            guard let value = Int64(limitText), value > 0 else {
+                throw ValidationError("--max-message-bytes (env TICKWIRE_MAX_MESSAGE_BYTES) must be a positive number of bytes; "
+                    + "got \(limitText.debugDescription)")
             }
-            let keys = try Setting.resolve(keys, environmentVariable: "TICKWIRE_KEYS").map { try KeyDirectory(URL(fileURLWithPath: $0)) }
-            let streamServers: [String: String]
-            do {
-                streamServers = try streamKeys.isEmpty
-                    ? StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable) ?? "")
-                    : StreamKeys.parse(streamKeys)
-            } catch let error as StreamKeysError {
-                throw ValidationError("--stream-key: \(error.message)")
-            }
-            return SecuritySettings(keys: keys, insecure: insecureAllowed, maxMessageBytes: limit, streamServers: streamServers)
+            limit = value
         }
+        let keys = try Setting.resolve(keys, environmentVariable: "TICKWIRE_KEYS", environment: environment)
+            .map { try KeyDirectory(URL(fileURLWithPath: $0)) }
+        let streamServers: [String: String]
+        do {
+            streamServers = try streamKeys.isEmpty
+                ? StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable, environment: environment) ?? "")
+                : StreamKeys.parse(streamKeys)
+        } catch let error as StreamKeysError {
+            throw ValidationError("--stream-key (env \(StreamKeys.environmentVariable)): \(error.message)")
+        }
+        return SecuritySettings(
+            keys: keys, insecure: try insecureAllowed(environment: environment), maxMessageBytes: limit, streamServers: streamServers)
     }
 }

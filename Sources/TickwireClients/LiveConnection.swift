@@ -89,12 +89,17 @@ public struct ClientKeys: Sendable {
     public func streamServer(of publisher: String) -> String { streamServers[publisher] ?? publisher }
 
     /// The keys of `name` in the directory `TICKWIRE_KEYS` names, with the streams `TICKWIRE_STREAM_KEYS` routes
-    /// through a proxy (``StreamKeys``); nil when `TICKWIRE_KEYS` is unset.
+    /// through a proxy (``StreamKeys``); nil when `TICKWIRE_KEYS` is unset. A malformed pair's error names the variable.
     public static func fromEnvironment(
         name: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws -> ClientKeys? {
         guard let path = Setting.resolve(nil, environmentVariable: "TICKWIRE_KEYS", environment: environment) else { return nil }
-        let streams = try StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable, environment: environment) ?? "")
+        let streams: [String: String]
+        do {
+            streams = try StreamKeys.parse(Setting.resolve(nil, environmentVariable: StreamKeys.environmentVariable, environment: environment) ?? "")
+        } catch let error as StreamKeysError {
+            throw StreamKeysError(message: "\(StreamKeys.environmentVariable): \(error.message)")
+        }
         return try ClientKeys(directory: URL(fileURLWithPath: path), name: name, streamServers: streams)
     }
 }

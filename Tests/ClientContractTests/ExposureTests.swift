@@ -49,7 +49,7 @@ struct StreamKeysTests {
             _ = try CommonOptions.parse(["--stream-key", "converter"]).security
             Issue.record("a malformed --stream-key was accepted")
         } catch {
-            #expect("\(error)".contains("--stream-key: \"converter\" is not SERVICE=CERT"), "\(error)")
+            #expect("\(error)".contains("--stream-key (env TICKWIRE_STREAM_KEYS): \"converter\" is not SERVICE=CERT"), "\(error)")
         }
     }
 
@@ -63,5 +63,9 @@ struct StreamKeysTests {
         ])
         #expect(keys?.streamServer(of: "converter") == "tickwire-proxy")
         #expect(keys?.streamServer(of: "portfolio") == "portfolio")
+        let error = #expect(throws: StreamKeysError.self) {
+            try ClientKeys.fromEnvironment(name: "alice", environment: ["TICKWIRE_KEYS": url.path, "TICKWIRE_STREAM_KEYS": "converter"])
+        }
+        #expect(error?.message.hasPrefix("TICKWIRE_STREAM_KEYS: \"converter\" is not SERVICE=CERT") == true, "\(String(describing: error))")
     }
 }

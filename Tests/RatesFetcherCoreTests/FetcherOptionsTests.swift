@@ -94,8 +94,8 @@ struct FetcherOptionsTests {
 
     /// Bad values are errors whose messages say what was expected and what was given.
     @Test func badValuesAreClearErrors() throws {
-        #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds must be mock, live or test, got "bogus""#)
-        #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds must be mock, live or test, got "fast""#)
+        #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got "bogus""#)
+        #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got "fast""#)
         #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live or test, got "fast""#)
         for period in ["-5", "abc", "nan", "inf", "1e400", "0.0005", ".5", "+5", "99999999999999999", "9223372036854775.999"] {
             #expect(message { _ = try configuration(["--period", "bitso=\(period)"]) }
@@ -104,7 +104,10 @@ struct FetcherOptionsTests {
         #expect(try configuration(["--period", "bitso=0"]).selection.period(of: .bitso) == .zero)
         #expect(try configuration(["--period", "bitso=0.005"]).selection.period(of: .bitso) == .milliseconds(5))
         #expect(try configuration(["--period", "bitso=1.5"]).selection.period(of: .bitso) == .milliseconds(1500))
-        #expect(message { _ = try configuration(environment: ["TICKWIRE_SEED": "abc"]) } == #"the seed must be a whole number, got "abc""#)
+        for seed in ["abc", "-1", "1.5", "18446744073709551616"] {
+            #expect(message { _ = try configuration(environment: ["TICKWIRE_SEED": seed]) }
+                == #"--seed (env TICKWIRE_SEED) must be a whole number from 0 to 18446744073709551615; got "\#(seed)""#)
+        }
         #expect(throws: (any Error).self) { _ = try FetcherOptions.parse(["--seed", "abc"]) }
     }
 
