@@ -121,7 +121,8 @@ public struct JSONSchema: Sendable, Equatable {
         ]))
     }
 
-    /// A W3C `traceparent` of version 00 (`Traceparent` in `$defs`).
+    /// A W3C `traceparent` in version 00's layout, of any two-hex-digit version (a reader ignores version ff)
+    /// (`Traceparent` in `$defs`).
     public static var traceparent: JSONSchema {
         named("Traceparent", JSONSchema(json: [
             "type": "string", "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
