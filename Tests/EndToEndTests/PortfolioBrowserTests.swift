@@ -75,7 +75,7 @@ struct PortfolioBrowserTests {
                 for (name, flags) in shots {
                     let file = screenshots.appendingPathComponent("portfolio-\(name).png")
                     try? FileManager.default.removeItem(at: file)
-                    _ = try await Chromium.run(browser, flags + ["--hide-scrollbars", "--window-size=1280,1500", "--force-prefers-reduced-motion", "--screenshot=\(file.path)", url],
+                    _ = try await Chromium.run(browser, flags + ["--hide-scrollbars", "--window-size=1280,1900", "--force-prefers-reduced-motion", "--screenshot=\(file.path)", url],
                                                in: stack.endpoints.directory)
                     #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot \(name)")
                 }
