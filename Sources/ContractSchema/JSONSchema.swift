@@ -93,48 +93,42 @@ public struct JSONSchema: Sendable, Equatable {
 
     /// Money: a decimal string such as `"1298.99"` (`Money` in `$defs`).
     public static var money: JSONSchema {
-        named("Money", JSONSchema(json: [
-            "type": "string", "pattern": "^-?[0-9]+(\\.[0-9]+)?$",
-            "description": "An exact decimal as a string of plain digits, keeping its scale, e.g. \"1298.99\"; never a JSON number.",
-        ]))
+        namedString("Money", pattern: "^-?[0-9]+(\\.[0-9]+)?$",
+                    "An exact decimal as a string of plain digits, keeping its scale, e.g. \"1298.99\"; never a JSON number.")
     }
     /// A time: ISO 8601 UTC with milliseconds, `"2026-11-26T07:00:00.000Z"` (`Time` in `$defs`).
     public static var time: JSONSchema {
-        named("Time", JSONSchema(json: [
-            "type": "string", "format": "date-time",
-            "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
-            "description": "ISO 8601 UTC with milliseconds, e.g. \"2026-11-26T07:00:00.000Z\".",
-        ]))
+        namedString("Time", format: "date-time", pattern: "^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3}Z$",
+                    "ISO 8601 UTC with milliseconds, e.g. \"2026-11-26T07:00:00.000Z\".")
     }
     /// A currency or asset code: 2 to 12 upper-case ASCII letters or digits (`CurrencyCode` in `$defs`).
     public static var currency: JSONSchema {
-        named("CurrencyCode", JSONSchema(json: [
-            "type": "string", "pattern": "^[A-Z0-9]{2,12}$",
-            "description": "A currency or asset code: 2 to 12 upper-case ASCII letters or digits, e.g. \"EUR\", \"BTC\", \"XAU\".",
-        ]))
+        namedString("CurrencyCode", pattern: "^[A-Z0-9]{2,12}$",
+                    "A currency or asset code: 2 to 12 upper-case ASCII letters or digits, e.g. \"EUR\", \"BTC\", \"XAU\".")
     }
     /// A stream topic: `kind.source.KEY` (`Topic` in `$defs`).
     public static var topic: JSONSchema {
-        named("Topic", JSONSchema(json: [
-            "type": "string", "pattern": "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$",
-            "description": "A stream topic: non-empty runs of letters, digits, - and _ joined by dots, e.g. \"quote.bitso.BTC-MXN\".",
-        ]))
+        namedString("Topic", pattern: "^[A-Za-z0-9_-]+(\\.[A-Za-z0-9_-]+)*$",
+                    "A stream topic: non-empty runs of letters, digits, - and _ joined by dots, e.g. \"quote.bitso.BTC-MXN\".")
     }
 
     /// A W3C `traceparent` in version 00's layout, of any two-hex-digit version (a reader ignores version ff)
     /// (`Traceparent` in `$defs`).
     public static var traceparent: JSONSchema {
-        named("Traceparent", JSONSchema(json: [
-            "type": "string", "pattern": "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
-            "description": "W3C trace context's traceparent: version, trace id, parent span id and flags in lower-case hex, e.g. \"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\". A reader that cannot read it ignores it and starts a fresh trace.",
-        ]))
+        namedString("Traceparent", pattern: "^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$",
+                    "W3C trace context's traceparent: version, trace id, parent span id and flags in lower-case hex, e.g. \"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01\". A reader that cannot read it ignores it and starts a fresh trace.")
     }
     /// A W3C `tracestate` (`Tracestate` in `$defs`).
     public static var tracestate: JSONSchema {
-        named("Tracestate", JSONSchema(json: [
-            "type": "string",
-            "description": "W3C trace context's tracestate: vendors' comma-separated key=value members, passed on unread with the traceparent.",
-        ]))
+        namedString("Tracestate", "W3C trace context's tracestate: vendors' comma-separated key=value members, passed on unread with the traceparent.")
+    }
+
+    /// A string schema named `name` in `$defs`, of `format` and `pattern` when given.
+    private static func namedString(_ name: String, format: String? = nil, pattern: String? = nil, _ description: String) -> JSONSchema {
+        var json: [String: JSONValue] = ["type": "string", "description": .string(description)]
+        if let format { json["format"] = .string(format) }
+        if let pattern { json["pattern"] = .string(pattern) }
+        return named(name, JSONSchema(json: .object(json)))
     }
 
     /// `T`'s schema: a `$ref` to its definition when it is named, else the schema itself.
