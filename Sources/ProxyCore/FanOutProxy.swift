@@ -184,8 +184,9 @@ public enum ProxyConfigurationError: Error, Equatable, Sendable, CustomStringCon
 
     public var description: String {
         switch self {
-        case .noUpstream: "the proxy needs an upstream to connect to (--upstream) or to bind for publishers (--upstream-bind)"
-        case .noBind: "the proxy needs an endpoint to bind for subscribers (--bind)"
+        case .noUpstream: "the proxy needs an upstream to connect to (--upstream, env TICKWIRE_PROXY_UPSTREAM) or to bind for publishers "
+            + "(--upstream-bind, env TICKWIRE_PROXY_UPSTREAM_BIND)"
+        case .noBind: "the proxy needs an endpoint to bind for subscribers (--bind, env TICKWIRE_PROXY_BIND)"
         }
     }
 }

@@ -1,3 +1,4 @@
+import ArgumentParser
 import Bus
 import Foundation
 import Logging
@@ -238,6 +239,9 @@ struct FanOutProxyTests {
         #expect(throws: ProxyConfigurationError.noUpstream) {
             try FanOutProxy(context: context, configuration: ProxyConfiguration(upstreams: [], binds: ["inproc://x"], rep: "inproc://y"), logger: testLogger)
         }
+        let missing = #expect(throws: ValidationError.self) { try ProxyOptions.parse([]).configuration(environment: [:]) }
+        #expect(missing?.message == "the proxy needs an upstream to connect to (--upstream, env TICKWIRE_PROXY_UPSTREAM) or to bind for "
+            + "publishers (--upstream-bind, env TICKWIRE_PROXY_UPSTREAM_BIND)")
         let flags = try ProxyOptions.parse(["--upstream", "tcp://10.0.0.2:7202", "--bind", "tcp://0.0.0.0:7211"]).configuration(environment: [:])
         #expect(flags == ProxyConfiguration(upstreams: ["tcp://10.0.0.2:7202"], binds: ["tcp://0.0.0.0:7211"], rep: ProxyOptions.defaultRep))
         let environment = try ProxyOptions.parse([]).configuration(environment: [
