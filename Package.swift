@@ -191,6 +191,7 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),  // SSE events in their price's trace
         ]),
 
         // publishers -> tickwire-proxy -> subscribers (libzmq's XSUB/XPUB proxy)
