@@ -67,6 +67,10 @@ struct WebServer {
         router.post("/coins/:symbol/unwatch") { _, context in
             await watch(context.parameters.get("symbol") ?? "", portfolio.unwatch)
         }
+        router.post("/portfolio/import") { request, _ in await previewImport(request) }
+        router.post("/portfolio/import/confirm") { request, _ in await confirmImport(request) }
+        router.get("/portfolio/export.csv") { request, _ in await exportActivities(.csv, request) }
+        router.get("/portfolio/export.json") { request, _ in await exportActivities(.json, request) }
         router.post("/coins/add") { request, _ in await addCoin(request) }
         router.post("/coins/:symbol/remove") { request, context in await removeCoin(context.parameters.get("symbol") ?? "", request) }
         router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }

@@ -3,7 +3,8 @@ extension Pages {
     /// The portfolio: totals (`#total-value`, `#total-cost`, `#total-gain`), performance (`ul#returns` with one
     /// `li[data-range]` per range linking to its chart, `#twr-<range>`, the value chart `svg#price-chart`), gains
     /// (`table#gains-table`, `tr.gain-row[data-asset]`, `#realized-total`, `#unrealized-total`, `#gain-total`), holdings
-    /// (`tr.holding-row[data-asset]`, price cells live-updated) and activities (`tr.trade-row[data-trade-id]` with kind and fee).
+    /// (`tr.holding-row[data-asset]`, price cells live-updated), activities (`tr.trade-row[data-trade-id]` with kind and fee), the
+    /// import form and export links (``importSection(content:format:limitBytes:context:)``) and, after an import, its notice.
     public static func portfolio(_ view: PortfolioView, context: PageContext) -> String {
         let trades = view.trades.map { trade in
             """
@@ -29,11 +30,21 @@ extension Pages {
             <section id="holdings"><h2>Holdings (\(escapeHTML(view.currency ?? "")))</h2>\
             \(view.holdings.isEmpty ? "<p class=\"muted\">Nothing held.</p>" : holdingTable(view.holdings, context: context))</section>
             <section id="trade-list"><h2>Activities</h2>\(tradesSection)</section>
+            \(importSection(context: context))
             """
         return Layout.document(
-            title: "Portfolio", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
+            title: "Portfolio", context: context, notices: importedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
             scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
         )
+    }
+
+    /// After an import (`?imported=N&duplicates=M`), how many activities it added and skipped.
+    static func importedNotice(_ context: PageContext) -> [String] {
+        func number(_ name: String) -> Int? { context.query.first { $0.name == name }.flatMap { Int($0.value) } }
+        guard let imported = number("imported") else { return [] }
+        let skipped = number("duplicates") ?? 0
+        return ["Imported \(imported) \(imported == 1 ? "activity" : "activities")"
+            + (skipped > 0 ? "; \(skipped) already imported, skipped." : ".")]
     }
 
     /// The time-weighted return of every range (each a link to its chart) and the value chart of the range shown.

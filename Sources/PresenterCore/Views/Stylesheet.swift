@@ -76,6 +76,14 @@ enum Stylesheet {
         form.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; align-items: end;
           background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; }
         label { display: grid; gap: .2rem; font-size: .85rem; color: var(--muted); }
+        form.import { display: grid; gap: .6rem; background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; margin-bottom: .8rem; }
+        form.import textarea { font: .85rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: .5rem; border-radius: .4rem;
+          border: 1px solid var(--line); background: var(--bg); color: var(--text); width: 100%; box-sizing: border-box; resize: vertical; }
+        .import-actions { display: flex; gap: .8rem; align-items: end; flex-wrap: wrap; }
+        tr.import-line .status { font-size: .75rem; padding: .05rem .45rem; border-radius: 1rem; border: 1px solid currentColor; }
+        tr.status-new .status { color: var(--up); } tr.status-duplicate { color: var(--muted); }
+        tr.status-error td { background: var(--flash-down); } tr.status-error .status, td.problem, .count-error { color: var(--down); }
+        td.problem { font-size: .85rem; max-width: 28rem; } td.problem .column { font-weight: 700; }
         input, select, button { font: inherit; padding: .35rem .5rem; border-radius: .4rem; border: 1px solid var(--line);
           background: var(--bg); color: var(--text); }
         button { background: var(--accent); color: var(--panel); border: none; cursor: pointer; }
