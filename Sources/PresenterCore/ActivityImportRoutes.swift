@@ -2,34 +2,76 @@ import BusContract
 import Foundation
 import Hummingbird
 import PresenterViews
+import ServiceSupport
+import Synchronization
 import TickwireContract
 
-/// The Portfolio screen's import and export: `POST /portfolio/import` previews a Ghostfolio file (`activities.import`
-/// with `dryRun` true), `POST /portfolio/import/confirm` imports it (`dryRun` false; the portfolio checks every line
-/// again) and goes back to the Portfolio screen with a notice, `GET /portfolio/export.csv` and `.json` download every
-/// activity. Whatever goes wrong (the portfolio down, a file too large, not CSV) is a notice on the import page.
+/// The files being imported from the dashboard, each kept for 30 minutes under a random id and the CSRF token of the
+/// reader who posted it (at most 100; the oldest goes first): a preview is a page of its own
+/// (`/portfolio/import?draft=<id>`), which the page's live updates fetch again, and its confirm button names the draft.
+final class ImportDrafts: Sendable {
+    /// A file posted for import.
+    struct Draft: Sendable {
+        let content: String
+        let format: ActivityFileFormat
+        let owner: String
+        let expires: ContinuousClock.Instant
+    }
+
+    private let drafts = Mutex<[String: Draft]>([:])
+    private let lifetime: Duration
+    private let limit: Int
+
+    init(lifetime: Duration = .seconds(30 * 60), limit: Int = 100) {
+        self.lifetime = lifetime
+        self.limit = limit
+    }
+
+    /// Keeps `content` for `owner`; its id.
+    func keep(_ content: String, format: ActivityFileFormat, owner: String) -> String {
+        let id = CSRF.randomToken()
+        let now = ContinuousClock.now
+        drafts.withLock { drafts in
+            drafts = drafts.filter { $0.value.expires > now }
+            while drafts.count >= limit, let oldest = drafts.min(by: { $0.value.expires < $1.value.expires }) { drafts[oldest.key] = nil }
+            drafts[id] = Draft(content: content, format: format, owner: owner, expires: now + lifetime)
+        }
+        return id
+    }
+
+    /// The draft `id` of `owner`, unless it expired.
+    func draft(_ id: String, owner: String) -> Draft? {
+        drafts.withLock { drafts in
+            guard let draft = drafts[id], draft.expires > .now, constantTimeEqual(draft.owner, owner) else { return nil }
+            return draft
+        }
+    }
+
+    /// Forgets the draft `id`.
+    func remove(_ id: String) {
+        _ = drafts.withLock { $0.removeValue(forKey: id) }
+    }
+}
+
+/// The Portfolio screen's import and export: `POST /portfolio/import` keeps a pasted Ghostfolio file and shows its
+/// preview at `GET /portfolio/import?draft=<id>` (`activities.import` with `dryRun` true), `POST /portfolio/import/confirm`
+/// imports it (`dryRun` false; the portfolio checks every line again) and goes back to the Portfolio screen with a
+/// notice, `GET /portfolio/export.csv` and `.json` download every activity. Whatever goes wrong (the portfolio down, a
+/// file too large, not CSV, an expired preview) is a notice on the import page, never a 500.
 extension WebServer {
-    /// The form's fields: the file's text and its format (`auto`, `csv` or `json`).
+    /// The form's fields: the file's text and its format (`auto`, `csv` or `json`), or the draft to import.
     struct ImportForm: Decodable {
         var content: String?
         var format: String?
+        var draft: String?
     }
 
     /// The largest file the form takes, in UTF-8 bytes: ``Pages/importLimitBytes``, or half the dashboard's request
     /// limit when that is lower.
     var importLimitBytes: Int { min(security.maxBodyBytes / 2, Pages.importLimitBytes) }
 
-    /// `POST /portfolio/import`: the preview of every line.
-    func previewImport(_ request: Request) async -> Response {
-        await importActivities(request, dryRun: true)
-    }
-
-    /// `POST /portfolio/import/confirm`: the import, then the Portfolio screen saying how many were added.
-    func confirmImport(_ request: Request) async -> Response {
-        await importActivities(request, dryRun: false)
-    }
-
-    private func importActivities(_ request: Request, dryRun: Bool) async -> Response {
+    /// `POST /portfolio/import`: the file kept as a draft, then its preview.
+    func postImport(_ request: Request) async -> Response {
         let context = importPageContext(request)
         let form: ImportForm
         do {
@@ -57,16 +99,47 @@ extension WebServer {
             }
             format = named
         }
+        let id = importDrafts.keep(content, format: format, owner: context.csrfToken)
+        return Response.redirect(to: "/portfolio/import?draft=\(id)", type: .normal)
+    }
+
+    /// `GET /portfolio/import?draft=<id>`: the preview of every line of the draft (the import form alone without one).
+    func previewImport(_ request: Request) async -> Response {
+        let context = importPageContext(request)
+        guard let id = context.query.first(where: { $0.name == "draft" })?.value else {
+            return importPage(nil, content: "", format: nil, status: .ok, context: context)
+        }
+        guard let draft = importDrafts.draft(id, owner: context.csrfToken) else { return expired(context) }
+        return await importDraft(draft, id: id, dryRun: true, context: context)
+    }
+
+    /// `POST /portfolio/import/confirm` (`draft`): the import, then the Portfolio screen saying how many were added.
+    func confirmImport(_ request: Request) async -> Response {
+        let context = importPageContext(request)
+        guard let id = try? await decodeImportForm(request).draft, let draft = importDrafts.draft(id, owner: context.csrfToken) else {
+            return expired(context)
+        }
+        return await importDraft(draft, id: id, dryRun: false, context: context)
+    }
+
+    private func expired(_ context: PageContext) -> Response {
+        importPage(nil, content: "", format: nil, notice: "This preview is no longer kept (previews are kept 30 minutes, in this presenter): "
+                   + "paste the file again. Nothing was imported.", status: .notFound, context: context)
+    }
+
+    private func importDraft(_ draft: ImportDrafts.Draft, id: String, dryRun: Bool, context: PageContext) async -> Response {
         let preview: ImportPreview
         do {
-            preview = try await portfolio.importActivities(ImportActivitiesRequest(format: format, content: content, dryRun: dryRun, by: "dashboard"))
+            preview = try await portfolio.importActivities(ImportActivitiesRequest(format: draft.format, content: draft.content, dryRun: dryRun, by: "dashboard"))
         } catch {
             runtime.logger.warning("import failed", metadata: ["error": "\(ScreenBuilder.describe(error))", "dryRun": "\(dryRun)"])
             let bad = (error as? RPCError).map { $0.code == -32602 || $0.code == -32700 } ?? false
-            return importPage(nil, content: content, format: format, notice: "Nothing was imported: \(bad ? "" : "the portfolio did not answer: ")"
-                              + ScreenBuilder.describe(error), status: bad ? .badRequest : .serviceUnavailable, context: context)
+            return importPage(nil, content: draft.content, format: draft.format,
+                              notice: "Nothing was imported: \(bad ? "" : "the portfolio did not answer: ")" + ScreenBuilder.describe(error),
+                              status: bad ? .badRequest : .serviceUnavailable, context: context)
         }
         if !dryRun, preview.written {
+            importDrafts.remove(id)
             runtime.logger.info("activities imported", metadata: ["new": "\(preview.new)", "duplicates": "\(preview.duplicates)"])
             return Response.redirect(to: "/portfolio?imported=\(preview.new)&duplicates=\(preview.duplicates)", type: .normal)
         }
@@ -77,7 +150,7 @@ extension WebServer {
                 : "Nothing was imported: the portfolio found errors, shown below.")
         }
         if !preview.fileErrors.isEmpty { notices.append("The file cannot be imported: \(preview.fileErrors.map(\.reason).joined(separator: "; "))") }
-        return importPage(preview, content: content, format: format, notices: notices, status: .ok, context: context)
+        return importPage(preview, draft: id, content: draft.content, format: draft.format, notices: notices, status: .ok, context: context)
     }
 
     /// `GET /portfolio/export.csv` or `.json`: every activity as a download named `tickwire-activities-<day>.<format>`.
@@ -100,15 +173,17 @@ extension WebServer {
         return try URLEncodedFormDecoder().decode(ImportForm.self, from: String(buffer: body))
     }
 
+    /// The import page's context: the reader's locale (the default currency), its links to the Portfolio screen.
     private func importPageContext(_ request: Request) -> PageContext {
         let now = Date()
+        let query = PageContext.parseQuery(request.uri.query ?? "")
         let context = (try? ViewContext.resolve(locale: nil, acceptLanguage: request.headers[.acceptLanguage], currency: nil, now: now)) ?? ViewContext(now: now)
-        return PageContext(context, path: "/portfolio/import", csrfToken: CSRF.token(of: request).value)
+        return PageContext(context, path: request.uri.path, query: query, csrfToken: CSRF.token(of: request).value)
     }
 
-    private func importPage(_ preview: ImportPreview?, content: String, format: ActivityFileFormat?, notice: String? = nil, notices: [String] = [],
-                            status: HTTPResponse.Status, context: PageContext) -> Response {
-        let page = Pages.importPreview(preview, content: content, format: format, limitBytes: importLimitBytes,
+    private func importPage(_ preview: ImportPreview?, draft: String? = nil, content: String, format: ActivityFileFormat?, notice: String? = nil,
+                            notices: [String] = [], status: HTTPResponse.Status, context: PageContext) -> Response {
+        let page = Pages.importPreview(preview, draft: draft, content: content, format: format, limitBytes: importLimitBytes,
                                        notices: notices + (notice.map { [$0] } ?? []), context: context)
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
     }

@@ -27,6 +27,7 @@ struct WebServer {
     let runtime: Runtime
     let security: DashboardSecurity
     let sessions = DashboardSessions()
+    let importDrafts = ImportDrafts()
 
     /// The Hummingbird application bound to `host:port`.
     func application(host: String, port: Int) -> some ApplicationProtocol {
@@ -67,7 +68,8 @@ struct WebServer {
         router.post("/coins/:symbol/unwatch") { _, context in
             await watch(context.parameters.get("symbol") ?? "", portfolio.unwatch)
         }
-        router.post("/portfolio/import") { request, _ in await previewImport(request) }
+        router.post("/portfolio/import") { request, _ in await postImport(request) }
+        router.get("/portfolio/import") { request, _ in await previewImport(request) }
         router.post("/portfolio/import/confirm") { request, _ in await confirmImport(request) }
         router.get("/portfolio/export.csv") { request, _ in await exportActivities(.csv, request) }
         router.get("/portfolio/export.json") { request, _ in await exportActivities(.json, request) }

@@ -27,13 +27,22 @@ struct ActivityImportPageTests {
         return try InProcessPresenter(portfolio: portfolio, converter: converter, fetcher: fetcher)
     }
 
+    /// Posts `fields` to the import form and follows its redirect to the preview; the draft's id too.
+    static func preview(_ client: some TestClientProtocol, _ csrf: CSRFToken, _ fields: [(String, String)]) async throws -> (page: TestResponse, draft: String) {
+        let posted = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers, body: csrf.form(fields))
+        #expect(posted.status == .seeOther, "\(posted.text.prefix(300))")
+        let location = try #require(posted.headers[.location])
+        #expect(location.hasPrefix("/portfolio/import?draft="))
+        let page = try await client.execute(uri: location, method: .get, headers: [.cookie: "tickwire_csrf=\(csrf.value)"])
+        return (page, String(location.dropFirst("/portfolio/import?draft=".count)))
+    }
+
     /// The preview lists every line; a line with an error names its column and reason, and no confirm button is offered.
     @Test func previewNamesTheColumnOfAnError() async throws {
         try await InProcessPresenter.mocks().test { client in
             let csrf = try await CSRFToken(from: client, path: "/portfolio")
             let bad = Self.csv + "\n2023-02-30,BTC,MANUAL,USD,40000,1,buy,0,"
-            let response = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers,
-                                                    body: csrf.form([("format", "auto"), ("content", bad)]))
+            let response = try await Self.preview(client, csrf, [("format", "auto"), ("content", bad)]).page
             #expect(response.status == .ok)
             let page = response.text
             #expect(page.components(separatedBy: "class=\"import-line ").count - 1 == 5, "every line is a row")
@@ -62,13 +71,15 @@ struct ActivityImportPageTests {
         }
         try await presenter.test { client in
             let csrf = try await CSRFToken(from: client, path: "/portfolio")
-            let preview = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers,
-                                                   body: csrf.form([("format", "csv"), ("content", Self.csv)]))
+            let (preview, draft) = try await Self.preview(client, csrf, [("format", "csv"), ("content", Self.csv)])
             #expect(preview.status == .ok)
             #expect(preview.text.contains("id=\"import-confirm\"") && preview.text.contains("Import 4 activities</button>"))
             #expect(preview.text.contains("<td class=\"kind\">Transfer in</td>") && preview.text.contains("<td class=\"num fee\">3.50 USD</td>"))
+            #expect(preview.text.contains("name=\"draft\" value=\"\(draft)\""))
+            let other = try await client.execute(uri: "/portfolio/import?draft=\(draft)", method: .get)
+            #expect(other.status == .notFound && other.text.contains("This preview is no longer kept"), "another reader's cookie sees no draft")
             let confirmed = try await client.execute(uri: "/portfolio/import/confirm", method: .post, headers: csrf.headers,
-                                                     body: csrf.form([("format", "csv"), ("content", Self.csv)]))
+                                                     body: csrf.form([("draft", draft)]))
             #expect(confirmed.status == .seeOther)
             #expect(confirmed.headers[.location] == "/portfolio?imported=4&duplicates=0")
             let sent = requests.withLock { $0 }
@@ -102,7 +113,7 @@ struct ActivityImportPageTests {
         }
     }
 
-    /// The portfolio down, a file too large, an empty form, not CSV: each a notice on the import page, never a 500.
+    /// The portfolio down, a file too large, an empty form, an unknown draft, not CSV: each a notice on the import page, never a 500.
     @Test func errorsAreNotices() async throws {
         let presenter = try Self.presenter { portfolio in
             portfolio.importActivities = PortfolioClient.failing.importActivities
@@ -110,8 +121,7 @@ struct ActivityImportPageTests {
         }
         try await presenter.test { client in
             let csrf = try await CSRFToken(from: client, path: "/portfolio")
-            let down = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers,
-                                                body: csrf.form([("format", "csv"), ("content", Self.csv)]))
+            let down = try await Self.preview(client, csrf, [("format", "csv"), ("content", Self.csv)]).page
             #expect(down.status == .serviceUnavailable)
             #expect(down.text.contains("Nothing was imported: the portfolio did not answer"))
             #expect(down.text.contains("id=\"import-form\""), "the form again, to retry")
@@ -123,11 +133,12 @@ struct ActivityImportPageTests {
             #expect(large.text.contains("The file is 33 KiB; the dashboard imports at most 32 KiB at a time"))
             let empty = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers, body: csrf.form([("content", " ")]))
             #expect(empty.status == .badRequest && empty.text.contains("the form was empty"))
+            let gone = try await client.execute(uri: "/portfolio/import/confirm", method: .post, headers: csrf.headers, body: csrf.form([("draft", "nope")]))
+            #expect(gone.status == .notFound && gone.text.contains("This preview is no longer kept") && gone.text.contains("Nothing was imported"))
         }
         try await InProcessPresenter.mocks().test { client in
             let csrf = try await CSRFToken(from: client, path: "/portfolio")
-            let binary = try await client.execute(uri: "/portfolio/import", method: .post, headers: csrf.headers,
-                                                  body: csrf.form([("format", "csv"), ("content", "just some words")]))
+            let binary = try await Self.preview(client, csrf, [("format", "csv"), ("content", "just some words")]).page
             #expect(binary.status == .ok)
             #expect(binary.text.contains("The file cannot be imported: not a Ghostfolio CSV"))
             #expect(!binary.text.contains("id=\"import-confirm\""))

@@ -33,18 +33,17 @@ extension Pages {
 
     /// The preview of an import: every line (`tr.import-line[data-line][data-status]`, an error's `td.problem` naming its
     /// column), the counts (`#import-counts`), the file's errors, and, only when no line has an error and one is new,
-    /// `form#import-confirm` that posts the same text to `/portfolio/import/confirm`; the import form again below it.
-    static func importPreview(_ preview: ImportPreview?, content: String, format: ActivityFileFormat?, limitBytes: Int, notices: [String],
+    /// `form#import-confirm` that posts its `draft` to `/portfolio/import/confirm`; the import form again below it.
+    static func importPreview(_ preview: ImportPreview?, draft: String?, content: String, format: ActivityFileFormat?, limitBytes: Int, notices: [String],
                               context: PageContext) -> String {
         var body = "<p><a href=\"/portfolio\">← Portfolio</a></p>"
         if let preview {
             body += previewTable(preview)
-            if preview.errors == 0, preview.fileErrors.isEmpty, preview.new > 0, let format {
+            if preview.errors == 0, preview.fileErrors.isEmpty, preview.new > 0, let draft {
                 body += """
                     <form id="import-confirm" class="import" method="post" action="/portfolio/import/confirm">
                     <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">
-                    <input type="hidden" name="format" value="\(format.rawValue)">
-                    <textarea name="content" hidden>\n\(escapeHTML(content))</textarea>
+                    <input type="hidden" name="draft" value="\(escapeHTML(draft))">
                     <button type="submit">Import \(preview.new) \(preview.new == 1 ? "activity" : "activities")</button>\
                     \(preview.duplicates > 0 ? " <span class=\"muted\">\(preview.duplicates) already imported: skipped</span>" : "")
                     </form>
@@ -68,7 +67,7 @@ extension Pages {
             }.joined(separator: "<br>")
             return """
                 <tr class="import-line status-\(line.status.rawValue)" data-line="\(line.line)" data-status="\(line.status.rawValue)">\
-                <td class="num">\(line.line)</td><td>\(activity.map { DisplayDate.isoDay($0.date) } ?? "")</td>\
+                <td class="num">\(line.line)</td><td class="day">\(activity.map { DisplayDate.isoDay($0.date) } ?? "")</td>\
                 <td class="kind">\(activity.map { escapeHTML(PortfolioView.kindText($0.kind)) } ?? "")</td>\
                 <td class="asset">\(escapeHTML(activity?.asset ?? ""))</td>\
                 <td class="num amount">\(activity.map { "\($0.amount)" } ?? "")</td>\
@@ -85,7 +84,7 @@ extension Pages {
         return """
             <section id="import-preview"><h2>Preview (\(preview.format.rawValue.uppercased()))</h2>
             <p id="import-counts"><span class="count-new">\(preview.new) new</span> · <span class="count-duplicate">\(preview.duplicates) \
-            already imported</span> · <span class="count-error">\(preview.errors) with errors</span> · \(preview.lines.count) lines</p>
+            already imported</span> · <span class="count-error\(preview.errors > 0 ? " down" : "")">\(preview.errors) with errors</span> · \(preview.lines.count) lines</p>
             \(fileErrors)\(rows.isEmpty ? "" : """
             <table id="import-lines"><thead><tr><th class="num">Line</th><th>Date</th><th>Kind</th><th>Asset</th><th class="num">Amount</th>\
             <th class="num">Price</th><th class="num">Fee</th><th>Status</th><th>Problem</th></tr></thead><tbody>\(rows)</tbody></table>
