@@ -3,7 +3,7 @@ import Testing
 
 @Suite("the Portfolio screen's import in a browser (issue 34)", .serialized)
 struct ImportBrowserTests {
-    /// Over the mock stack, headless Chromium pastes a Ghostfolio-format CSV (Ghostfolio's sample's columns and day format)
+    /// Over the mock stack, headless Chromium pastes (light) or chooses as a file (dark) a Ghostfolio-format CSV (Ghostfolio's sample's columns and day format)
     /// with a buy, a sell, a fee and a transfer into the Portfolio screen's import form, sees the preview of its four lines,
     /// confirms, and is back on the Portfolio screen with the notice and the four activities, in USD and in SEK. Screenshots
     /// of the preview (light and dark) go to .build/screenshots/import.
@@ -42,12 +42,27 @@ struct ImportBrowserTests {
                     let ready = try await eventually(within: .seconds(20)) { try await browser.string(page, "!!document.getElementById('import-form')") == "true" }
                     #expect(ready, "\(name): the Portfolio screen has the import form")
                     /// Pastes `text` into the import form and waits for the preview of `lines` lines.
+                    /// The dark browser chooses it as a file (`ghostfolio.csv`, which its script reads into the form).
                     func submit(_ text: String, lines: Int) async throws {
                         let content = String(decoding: try JSONEncoder().encode(text), as: UTF8.self)
-                        _ = try await browser.string(page, """
-                            (document.getElementById('import-content').value = \(content), document.getElementById('import-format').value = 'auto',
-                             document.getElementById('import-form').requestSubmit(), 'sent')
-                            """)
+                        if name == "dark" {
+                            _ = try await browser.string(page, """
+                                (() => { const files = new DataTransfer(); files.items.add(new File([\(content)], 'ghostfolio.csv', { type: 'text/csv' }));
+                                 const input = document.getElementById('import-file'); input.files = files.files;
+                                 input.dispatchEvent(new Event('change', { bubbles: true })); return 'chosen'; })()
+                                """)
+                            let read = try await eventually(within: .seconds(10)) {
+                                try await browser.string(page, "document.getElementById('import-content').value === \(content) && document.getElementById('import-format').value") == "csv"
+                            }
+                            #expect(read, "the chosen file is read into the form, its format from its name")
+                            #expect(try await browser.string(page, "document.getElementById('import-file-note').textContent").hasPrefix("Read ghostfolio.csv"))
+                            _ = try await browser.string(page, "(document.getElementById('import-form').requestSubmit(), 'sent')")
+                        } else {
+                            _ = try await browser.string(page, """
+                                (document.getElementById('import-content').value = \(content), document.getElementById('import-format').value = 'auto',
+                                 document.getElementById('import-form').requestSubmit(), 'sent')
+                                """)
+                        }
                         let previewed = try await eventually(within: .seconds(20)) {
                             try await browser.string(page, "location.pathname + ' ' + document.querySelectorAll('tr.import-line').length") == "/portfolio/import \(lines)"
                         }

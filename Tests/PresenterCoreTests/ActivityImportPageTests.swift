@@ -88,6 +88,10 @@ struct ActivityImportPageTests {
             let portfolio = try await client.execute(uri: "/portfolio?imported=4&duplicates=1", method: .get)
             #expect(portfolio.text.contains("Imported 4 activities; 1 already imported, skipped."))
             #expect(portfolio.text.contains("id=\"import-form\"") && portfolio.text.contains("href=\"/portfolio/export.csv\""))
+            #expect(portfolio.text.contains("<input type=\"file\" id=\"import-file\"") && portfolio.text.contains("data-limit=\"32768\""))
+            #expect(portfolio.text.contains("<script src=\"/static/import-file.js\"></script>"))
+            let script = try await client.execute(uri: "/static/import-file.js", method: .get)
+            #expect(script.status == .ok && script.text.contains("file.text()"))
         }
     }
 

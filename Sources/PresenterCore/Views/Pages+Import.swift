@@ -17,10 +17,12 @@ extension Pages {
         return """
             <section id="import"><h2>Import activities</h2>
             <p class="muted small">A file in Ghostfolio's activity format: CSV (<code>Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note</code>; \
-            actions buy, sell, fee, transfer_in, transfer_out) or its JSON export. Paste it below, at most \(limitBytes / 1024) KiB \
+            actions buy, sell, fee, transfer_in, transfer_out) or its JSON export. Choose it or paste it below, at most \(limitBytes / 1024) KiB \
             (the dashboard's form limit; larger files go over <code>activities.import</code> in parts). You see every line before anything is written.</p>
             <form id="import-form" class="import" method="post" action="/portfolio/import">
             <input type="hidden" name="csrf" value="\(escapeHTML(context.csrfToken))">
+            <label>A file (.csv or .json), read into the box below<input type="file" id="import-file" accept=".csv,.json,text/csv,application/json" \
+            data-limit="\(limitBytes)"></label><p id="import-file-note" class="muted small" aria-live="polite"></p>
             <label>File content<textarea id="import-content" name="content" rows="8" required spellcheck="false" \
             placeholder="Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note">\(escapeHTML(content))</textarea></label>
             <div class="import-actions"><label>Format<select id="import-format" name="format">\(options)</select></label>\
@@ -55,7 +57,8 @@ extension Pages {
             }
         }
         body += importSection(content: content, format: format?.rawValue ?? "auto", limitBytes: limitBytes, context: context)
-        return Layout.document(title: "Import activities", context: context, notices: notices, dataAge: nil, withoutAge: "", body: body)
+        return Layout.document(title: "Import activities", context: context, notices: notices, dataAge: nil, withoutAge: "", body: body,
+                               scripts: Scripts.tag("import-file.js"))
     }
 
     private static func previewTable(_ preview: ImportPreview) -> String {

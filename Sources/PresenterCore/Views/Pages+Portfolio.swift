@@ -34,7 +34,7 @@ extension Pages {
             """
         return Layout.document(
             title: "Portfolio", context: context, notices: importedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
-            scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
+            scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)]) + Scripts.tag("import-file.js")
         )
     }
 

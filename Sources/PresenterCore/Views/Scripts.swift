@@ -6,7 +6,7 @@ enum Scripts {
     /// The scripts by file name, as `/static/<name>` serves them.
     static let files: [String: String] = [
         "live.js": live, "live-prices.js": livePrices, "live-alerts.js": liveAlerts, "trade-price.js": tradePrice,
-        "chart-readout.js": chartReadout,
+        "chart-readout.js": chartReadout, "import-file.js": importFile,
     ]
 
     /// The `<script>` element that loads `/static/<name>`, with `data-` attributes (escaped) for its parameters.
@@ -265,6 +265,33 @@ enum Scripts {
           document.addEventListener("change", function (event) { if (event.target.matches && event.target.matches(selector)) suggest(event.target); });
           var select = document.querySelector(selector);
           if (select) suggest(select);
+        })();
+        """
+
+    /// The import form's file input (`#import-file`): the chosen file's text goes into the form's textarea and its name
+    /// picks the format; a file over the form's limit (`data-limit`) is refused at once with a note (`#import-file-note`).
+    static let importFile = """
+        (function () {
+          if (window.tickwireImportFile) return;
+          window.tickwireImportFile = true;
+          document.addEventListener("change", function (event) {
+            var input = event.target;
+            if (!input.matches || !input.matches("#import-file") || !input.files || !input.files[0]) return;
+            var file = input.files[0], form = input.form, note = document.getElementById("import-file-note");
+            var limit = Number(input.getAttribute("data-limit")) || 0, kib = Math.ceil(file.size / 1024);
+            function say(text) { if (note) note.textContent = text; }
+            if (limit && file.size > limit) {
+              input.value = "";
+              say(file.name + " is " + kib + " KiB: the form takes at most " + Math.floor(limit / 1024) + " KiB. Split it into parts of whole lines.");
+              return;
+            }
+            file.text().then(function (text) {
+              form.querySelector("textarea[name=content]").value = text;
+              var format = form.querySelector("select[name=format]"), name = file.name.toLowerCase();
+              if (format) format.value = name.endsWith(".json") ? "json" : name.endsWith(".csv") ? "csv" : "auto";
+              say("Read " + file.name + " (" + kib + " KiB): press Preview import.");
+            }, function () { say(file.name + " could not be read."); });
+          });
         })();
         """
 

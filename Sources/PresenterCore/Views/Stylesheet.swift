@@ -83,7 +83,8 @@ enum Stylesheet {
         tr.import-line .status { font-size: .75rem; padding: .05rem .45rem; border-radius: 1rem; border: 1px solid currentColor; }
         tr.status-new .status { color: var(--up); } tr.status-duplicate { color: var(--muted); }
         tr.status-error td { background: var(--flash-down); } tr.status-error .status, td.problem { color: var(--down); }
-        form.import button { justify-self: start; } tr.import-line td.day, tr.import-line td.kind { white-space: nowrap; }
+        form.import button { justify-self: start; } #import-file-note { margin: 0; } #import-file-note:empty { display: none; }
+        tr.import-line td.day, tr.import-line td.kind { white-space: nowrap; }
         td.problem { font-size: .85rem; max-width: 28rem; } td.problem .column { font-weight: 700; }
         input, select, button { font: inherit; padding: .35rem .5rem; border-radius: .4rem; border: 1px solid var(--line);
           background: var(--bg); color: var(--text); }
