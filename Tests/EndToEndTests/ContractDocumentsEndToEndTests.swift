@@ -61,7 +61,8 @@ struct ContractDocumentsEndToEndTests {
                  "rates-fetcher.rates.history", "rates-fetcher.coins.list", "rates-fetcher.coins.known", "converter.convert",
                  "converter.total", "converter.rates", "converter.sources", "converter.convert.series", "portfolio.trades.list",
                  "portfolio.holdings", "portfolio.watchlist.list", "portfolio.wallets", "portfolio.assets", "portfolio.products",
-                 "portfolio.product", "portfolio.watchlist.add", "presenter.view"]
+                 "portfolio.product", "portfolio.trades.history", "portfolio.gains", "portfolio.performance",
+                 "portfolio.activities.export", "portfolio.watchlist.add", "presenter.view"]
             #expect(Set(report.methods) == Set(reads), "methods called: \(report.methods)")
         }
     }

@@ -161,6 +161,15 @@ for name in services:
                 call(name, "convert.series", {"history": fetched, "to": "EUR"})
         elif method["name"] == "holdings":
             call(name, "holdings", {"currency": "EUR"})
+        elif method["name"] == "trades.history":
+            call(name, "trades.history", {})
+        elif method["name"] == "gains":
+            call(name, "gains", {"currency": "SEK", "method": "average"})
+        elif method["name"] == "performance":
+            call(name, "performance", {"currency": "EUR", "range": "30D"})
+        elif method["name"] == "activities.export":
+            for form in ("csv", "json"):
+                call(name, "activities.export", {"format": form})
         elif method["name"] == "product":
             products = call(name, "products", {}) or []
             sku = products[0]["sku"] if products else sku
