@@ -39,8 +39,10 @@ struct ImportBrowserTests {
                 var lightPage: DevToolsBrowser.Page?
                 for (name, browser) in [("light", light), ("dark", dark)] {
                     let page = try await browser.open(portfolio)
-                    let ready = try await eventually(within: .seconds(20)) { try await browser.string(page, "!!document.getElementById('import-form')") == "true" }
-                    #expect(ready, "\(name): the Portfolio screen has the import form")
+                    // A page still waiting for its services refreshes itself and would replace a form filled in meanwhile.
+                    let complete = "!!document.getElementById('import-form') && !document.getElementById('waiting') && !document.getElementById('error')"
+                    let ready = try await eventually(within: .seconds(30)) { try await browser.string(page, complete) == "true" }
+                    #expect(ready, "\(name): the Portfolio screen is complete, with the import form")
                     /// Pastes `text` into the import form and waits for the preview of `lines` lines.
                     /// The dark browser chooses it as a file (`ghostfolio.csv`, which its script reads into the form).
                     func submit(_ text: String, lines: Int) async throws {
