@@ -39,8 +39,10 @@ struct ImportBrowserTests {
                 var lightPage: DevToolsBrowser.Page?
                 for (name, browser) in [("light", light), ("dark", dark)] {
                     let page = try await browser.open(portfolio)
-                    // A page still waiting for its services refreshes itself and would replace a form filled in meanwhile.
+                    // A page still waiting for its services refreshes itself and would replace a form filled in meanwhile;
+                    // a file chosen before import-file.js has run (it comes after the form) is never read.
                     let complete = "!!document.getElementById('import-form') && !document.getElementById('waiting') && !document.getElementById('error')"
+                        + " && window.tickwireImportFile === true"
                     let ready = try await eventually(within: .seconds(30)) { try await browser.string(page, complete) == "true" }
                     #expect(ready, "\(name): the Portfolio screen is complete, with the import form")
                     /// Pastes `text` into the import form and waits for the preview of `lines` lines.
