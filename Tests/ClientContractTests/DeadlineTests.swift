@@ -47,8 +47,9 @@ struct DeadlineTests {
             return
         }
         // Without deadlines the portfolio waits 4 s on the converter and the presenter gives up first (after 2 × 2 s);
-        // with them the answer comes at about 1.5 s. The bound leaves room for a loaded machine.
-        #expect(elapsed < .seconds(3.5), "answered before the presenter's retry would have ended")
+        // with them the answer comes at about 1.5 s (3.9 s seen on a loaded machine). The bound is the presenter's own
+        // 2 × 2 s; that the portfolio gave up on the converter by its deadline, the notice below says.
+        #expect(elapsed < .seconds(4), "answered before the presenter's retry would have ended")
         #expect(shown.offline)
         #expect(shown.notices.contains { $0.contains("before the deadline") }, "\(shown.notices)")
         #expect(shown.holdings.map(\.asset) == ["ETH"])
