@@ -51,7 +51,11 @@ test-deps:
 build: deps
 	$(SWIFT) build
 
+# deploy/local builds the main package as a path dependency, whose build plan SwiftPM keeps until the root manifest
+# changes: a source file added by a `git pull` would be left out (cannot find ... in scope). Touching the manifest
+# makes it plan again (seconds).
 release: deps
+	@touch $(STACK)/Package.swift
 	@for product in $(STACK_PRODUCTS); do \
 	    echo "== $$product (release)"; $(STACK_BUILD) --product $$product || exit 1; done
 
@@ -76,6 +80,7 @@ test: test-deps
 	$(SWIFT) test --skip-build --skip '^EndToEndTests\.' --skip '$(HEAVY_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_TESTS)'
 	$(SWIFT) test --skip-build --filter '^EndToEndTests\.'
+	@touch $(PLUGIN)/Package.swift  # plan again: the main package, a path dependency here, may have new files (release)
 	$(SWIFT) build --build-tests --package-path $(PLUGIN)
 	$(SWIFT) test --skip-build --package-path $(PLUGIN)
 	bash clients/python/test-installed.sh
