@@ -125,7 +125,7 @@ let package = Package(
         // The portfolio's state and rules: trades, valuations, the watch list, wallets, product totals;
         // its storage and its converter are passed in.
         .target(name: "PortfolioEngine", dependencies: [
-            "BusContract", "TickwireContract", "Market", "Money", .product(name: "Logging", package: "swift-log"),
+            "BusContract", "TickwireContract", "Market", "Money", "WireJSON", .product(name: "Logging", package: "swift-log"),
         ]),
 
         // MARK: Clients: every service behind a witness struct (live, test, mock, failing).

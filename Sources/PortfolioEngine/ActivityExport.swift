@@ -1,4 +1,5 @@
 import Foundation
+import WireJSON
 import Money
 import TickwireContract
 
@@ -70,30 +71,6 @@ public enum ActivityExport {
         return out + "\""
     }
 
-    /// `date` as ISO 8601 UTC with milliseconds, e.g. `2021-09-16T00:00:00.000Z`.
-    static func format(_ date: Date) -> String {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (days, rest) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-        let (day, inDay) = rest < 0 ? (Int(days) - 1, Int(rest) + 86_400_000) : (Int(days), Int(rest))
-        let (year, month, dayOfMonth) = civil(fromDays: day)
-        func pad(_ value: Int, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(dayOfMonth, 2))T\(pad(inDay / 3_600_000, 2)):\(pad(inDay / 60_000 % 60, 2)):"
-            + "\(pad(inDay / 1000 % 60, 2)).\(pad(inDay % 1000, 3))Z"
-    }
-
-    /// The day of the proleptic Gregorian calendar `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
+    /// `date` as ISO 8601 UTC with milliseconds, e.g. `2021-09-16T00:00:00.000Z`: the wire's own date text.
+    static func format(_ date: Date) -> String { WireDate.format(date) }
 }
