@@ -39,17 +39,14 @@ struct DeadlineTests {
 
         let core = Presenter.Core(
             upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher, alerts: .failing), runtime: presenterRuntime)
-        let started = ContinuousClock.now
+        // Without deadlines the portfolio waits 4 s on the converter, the presenter gives up first (after 2 × 2 s)
+        // and `view` throws; with them the portfolio answers within the presenter's deadline with its offline
+        // valuation and the notice below. No wall-clock bound here: a loaded CI machine stretches every call.
         let view = try await core.builder.view(ViewRequest(screen: "portfolio", currency: "USD"))
-        let elapsed = ContinuousClock.now - started
         guard case .portfolio(let shown) = view else {
             Issue.record("not a portfolio view")
             return
         }
-        // Without deadlines the portfolio waits 4 s on the converter and the presenter gives up first (after 2 × 2 s);
-        // with them the answer comes at about 1.5 s (3.9 s seen on a loaded machine). The bound is the presenter's own
-        // 2 × 2 s; that the portfolio gave up on the converter by its deadline, the notice below says.
-        #expect(elapsed < .seconds(4), "answered before the presenter's retry would have ended")
         #expect(shown.offline)
         #expect(shown.notices.contains { $0.contains("before the deadline") }, "\(shown.notices)")
         #expect(shown.holdings.map(\.asset) == ["ETH"])
