@@ -118,7 +118,7 @@ bench: deps
 # `make test-deploy`: the images, the manifests validated and played (prices flow, the dashboard
 # answers, kube down stops every pod), and compose where podman-compose is present; it prints each image's own
 # layers and all images' distinct layers and fails above 40 MB and 400 MB.
-KUBE_MANIFESTS = $(filter-out deploy/kubernetes/kustomization.yaml,$(wildcard deploy/kubernetes/*.yaml))
+KUBE_MANIFESTS = $(filter-out %/kustomization.yaml,$(wildcard deploy/kubernetes/base/*.yaml deploy/kubernetes/postgres/*.yaml))
 
 .PHONY: podman-deps images kube-up kube-down test-deploy
 

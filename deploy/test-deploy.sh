@@ -2,7 +2,9 @@
 # `make test-deploy` (after `make images`): each image is what the README says (non-root, ports, a
 # health check, the database volume, every shared library it loads) and within the size targets (each
 # service's own layers at most 40 MB over the runtime image they share, all images together at most
-# 400 MB of distinct layers; printed), the manifests MANIFEST... validate against Kubernetes' schemas,
+# 400 MB of distinct layers; printed), the PostgreSQL image takes a password login and refuses a wrong one,
+# the manifests MANIFEST... validate against Kubernetes' schemas, the kustomizations (the base and the
+# PostgreSQL overlay) render with `kubectl kustomize` and validate where kubectl is installed,
 # the stack plays from them with podman (kubernetes/local/test-kube-play.sh), and from compose.yaml
 # with podman-compose where it is installed (test-compose.sh). Ends with "test-deploy: N passed, N failed".
 set -uo pipefail
@@ -108,10 +110,53 @@ if problems:
 PY
 }
 
+# check_postgres_image: localhost/tickwire-postgres:15 (Containerfile.postgres) makes its cluster on the first
+# start, runs as postgres (uid 999), takes a password login over TCP and refuses a wrong one; its container and
+# volume are removed after.
+check_postgres_image() {
+    local name="tickwire-postgres-test-$$" port=25439 status=0
+    [ "$(podman image inspect localhost/tickwire-postgres:15 --format '{{.Config.User}}')" = 999:999 ] \
+        || { echo "tickwire-postgres does not run as 999:999" >&2; return 1; }
+    podman run -d --name "$name" --network host --no-healthcheck -e POSTGRES_PASSWORD=test-deploy \
+        localhost/tickwire-postgres:15 -c port=$port >/dev/null || return 1
+    # psql inside the container (over TCP, so the password is asked): the host needs no PostgreSQL client.
+    login() { podman exec -e PGPASSWORD="$1" "$name" psql -h 127.0.0.1 -p $port -U tickwire -d tickwire -Atc "$2"; }
+    local tries=0
+    until login test-deploy "select 1" >/dev/null 2>&1; do
+        tries=$((tries + 1))
+        if [ $tries -gt 60 ]; then echo "tickwire-postgres did not take a login within 30 s" >&2; status=1; break; fi
+        sleep 0.5
+    done
+    if [ $status -eq 0 ]; then
+        echo "   tickwire-postgres: $(login test-deploy "show server_version"), user $(podman exec "$name" id -un)"
+        if login wrong "select 1" >/dev/null 2>&1; then
+            echo "tickwire-postgres took a wrong password" >&2; status=1
+        fi
+    fi
+    [ $status -eq 0 ] || podman logs --tail 20 "$name" >&2
+    podman rm -f -v "$name" >/dev/null 2>&1
+    return $status
+}
+# check_overlays: each kustomization (the base, and the PostgreSQL overlay with its patch applied) renders with
+# `kubectl kustomize` and what it renders validates (`make test` validates the files one by one).
+check_overlays() {
+    local dir
+    for dir in "$here/kubernetes" "$here/kubernetes/postgres"; do
+        kubectl kustomize "$dir" | kubernetes-validate --strict --quiet - || { echo "$dir: does not render and validate" >&2; return 1; }
+        echo "   $(basename "$dir"): $(kubectl kustomize "$dir" | grep -c '^kind:') objects render and validate"
+    done
+}
+
 step "images: non-root, ports, volume, health check, every shared library present" check_images
+step "the PostgreSQL image: its cluster made, a password login taken, a wrong one refused" check_postgres_image
 step "image sizes: each service's own layers at most 40 MB, all images at most 400 MB of distinct layers" \
     check_sizes rates-fetcher converter portfolio price-alerts presenter
 step "manifests validate against the Kubernetes schemas" kubernetes-validate --strict --quiet "$@"
+if command -v kubectl >/dev/null 2>&1; then
+    step "the kustomizations render (the PostgreSQL overlay's patch applied) and validate" check_overlays
+else
+    skipped=$((skipped + 1)); echo "== overlays skipped: kubectl is not installed (its kustomize renders them)"
+fi
 step "podman kube play of the manifests: prices flow, the dashboard answers, kube down stops it" \
     bash "$here/kubernetes/local/test-kube-play.sh"
 if command -v podman-compose >/dev/null 2>&1; then

@@ -90,7 +90,7 @@ struct DeployMetricsTests {
     /// Each Kubernetes pod is annotated for scraping at the port its `--metrics` listens on (the presenter: its dashboard).
     @Test func kubernetesPodsAreAnnotated() throws {
         for service in ["rates-fetcher", "converter", "portfolio", "price-alerts", "presenter"] {
-            let manifest = try read("deploy/kubernetes/\(service).yaml")
+            let manifest = try read("deploy/kubernetes/base/\(service).yaml")
             let port = service == "presenter" ? 8080 : try #require(MetricsSettings.conventionalPorts[service])
             #expect(manifest.contains("prometheus.io/scrape: \"true\""), "\(service)")
             #expect(manifest.contains("prometheus.io/port: \"\(port)\""), "\(service)")

@@ -88,3 +88,16 @@ for entry in "${services[@]}"; do
         -t "localhost/tickwire-$service:latest" "$context" >/dev/null
     echo "   built localhost/tickwire-$service:latest"
 done
+
+# PostgreSQL for the Kubernetes overlay deploy/kubernetes/postgres/ (Containerfile.postgres): Debian's
+# postgresql-15 on the same base, localhost/tickwire-postgres:15. SERVICES="... postgres" names it too.
+if [ -z "$only" ] || [[ " $only " == *" postgres "* ]]; then
+    context="$stage/postgres"
+    rm -rf "$context"
+    mkdir -p "$context"
+    cp "$here/postgres-entrypoint.sh" "$context/"
+    echo "== tickwire-postgres: Debian's postgresql-15 on the base"
+    "$engine" build --quiet "${format[@]}" -f "$here/Containerfile.postgres" \
+        ${BASE:+--build-arg BASE="$BASE"} -t localhost/tickwire-postgres:15 "$context" >/dev/null
+    echo "   built localhost/tickwire-postgres:15"
+fi

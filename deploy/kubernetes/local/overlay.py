@@ -71,7 +71,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit(__doc__.strip().splitlines()[-1])
     data_dir = sys.argv[1]
-    here = pathlib.Path(__file__).resolve().parent.parent
+    here = pathlib.Path(__file__).resolve().parent.parent / "base"
     out = []
     for manifest in MANIFESTS:
         for doc in yaml.safe_load_all((here / manifest).read_text()):
@@ -82,7 +82,7 @@ def main():
                 out.append(doc)
             else:
                 out.append(workload(doc, data_dir))
-    sys.stdout.write("# Made by deploy/kubernetes/local/overlay.py from deploy/kubernetes/*.yaml: do not edit.\n")
+    sys.stdout.write("# Made by deploy/kubernetes/local/overlay.py from deploy/kubernetes/base/*.yaml: do not edit.\n")
     yaml.safe_dump_all(out, sys.stdout, sort_keys=False)
 
 
