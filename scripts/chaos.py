@@ -25,7 +25,16 @@ seeded order), targets, durations and the pauses between them:
 - disk-full: the portfolio's file system filled for 3-5 s;
 - disk-ro: the portfolio's file system turned read-only (ext4's emergency read-only, as on an I/O
   error); an operator's repair follows: the portfolio stopped, the file system checked and mounted
-  again, the portfolio started.
+  again, the portfolio started;
+- pg-restart (with `--postgres`): the portfolio's PostgreSQL stopped (a fast shutdown, or an immediate
+  one, PostgreSQL's crash: no checkpoint, recovery from the WAL at the next start) for 1-4 s, then
+  started again.
+
+With `--postgres` the portfolio keeps its activities in a PostgreSQL server of the run's own (Debian's
+postgresql package: initdb into the work directory, run as the user postgres when the harness is root),
+listening on the loopback and the veth address the portfolio's namespace reaches, so netem and cut
+also come between the portfolio and its database; the disk faults are left out (the portfolio's
+SQLite file is not in use).
 
 After every fault, once healed, and at the end, the invariants:
 
@@ -38,16 +47,20 @@ After every fault, once healed, and at the end, the invariants:
 - no service exits but the one killed (or stopped for the repair);
 - memory stays bounded (VmRSS under `--max-rss-mb`);
 - during disk-full and disk-ro, a write gets a clear error (a JSON-RPC error naming the cause, never a
-  timeout), reads (`holdings`, `trades.list`) keep being answered, and nothing acknowledged is lost.
+  timeout), reads (`holdings`, `trades.list`) keep being answered, and nothing acknowledged is lost;
+- during pg-restart, a write gets -32000 (the database unavailable, safe to retry with the same
+  `requestId`), never a timeout or an acknowledgement; the traders retry theirs until acknowledged.
 
 Prints a summary with `lost 0` and `duplicated 0`, and writes the figures into --report
 (bench/CHAOS.md, between its chaos markers). Exits 1 when an invariant failed.
 """
 import argparse
 import collections
+import glob
 import http.client
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -61,12 +74,14 @@ from urllib.parse import urlparse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from stack import SERVICES, Stack, percentile  # noqa: E402
+from stack import SERVICES, Stack, free_port, percentile  # noqa: E402
 from tickwire import Client, RPCError, Subscriber, TickwireError, Unreachable  # noqa: E402
 import zmq  # noqa: E402
 
-KINDS = ["kill", "stop", "netem", "cut", "stall", "disk-full", "disk-ro"]
+KINDS = ["kill", "stop", "netem", "cut", "stall", "disk-full", "disk-ro", "pg-restart"]
 ROOT_KINDS = {"netem", "cut", "disk-full", "disk-ro"}
+DISK_KINDS = {"disk-full", "disk-ro"}
+POSTGRES_KINDS = {"pg-restart"}
 NAMESPACED = ["converter", "portfolio"]
 
 
@@ -214,6 +229,64 @@ class Environment:
         if "netns" in self.made:
             run(["ip", "netns", "del", self.netns], check=False)
         self.made.clear()
+
+
+class PostgresServer:
+    """A throwaway PostgreSQL server for the portfolio: Debian's binaries (the newest of /usr/lib/postgresql/*/bin),
+    a cluster made with initdb in `directory`, the user `tickwire` trusted from `hosts` (no password: nothing but
+    this run reaches it), listening on `hosts` at `port`. As root, every command runs as the user postgres (which
+    the package makes), since postgres refuses to run as root."""
+
+    def __init__(self, directory, hosts, port):
+        self.directory, self.hosts, self.port = directory, hosts, port
+        self.data = os.path.join(directory, "data")
+        self.log = os.path.join(directory, "postgres.log")
+        self.started = 0
+        found = sorted(glob.glob("/usr/lib/postgresql/*/bin/pg_ctl"), key=lambda p: int(p.split("/")[4]))
+        if not found:
+            raise RuntimeError("--postgres needs PostgreSQL's server (apt-get install postgresql, or make test's "
+                               "WITH_POSTGRES=1 scripts/install-deps.sh)")
+        self.bin = os.path.dirname(found[-1])
+        self.user = None
+        if os.geteuid() == 0:
+            try:
+                self.user = pwd.getpwnam("postgres")
+            except KeyError:
+                raise RuntimeError("running as root, --postgres needs the user postgres (Debian's postgresql package makes it)")
+
+    @property
+    def url(self):
+        """The portfolio's `--database`: the first host (the one its namespace reaches)."""
+        return f"postgres://tickwire@{self.hosts[0]}:{self.port}/tickwire"
+
+    def command(self, name, *args):
+        command = [os.path.join(self.bin, name), *args]
+        return ["runuser", "-u", "postgres", "--", *command] if self.user else command
+
+    def create(self):
+        os.makedirs(self.directory, exist_ok=True)
+        if self.user:
+            os.chown(self.directory, self.user.pw_uid, self.user.pw_gid)
+        run(self.command("initdb", "-D", self.data, "-U", "tickwire", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"))
+        with open(os.path.join(self.data, "pg_hba.conf"), "a") as hba:
+            for host in self.hosts:
+                hba.write(f"host all tickwire {host}/32 trust\n")
+        self.start()
+        run(self.command("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "tickwire", "tickwire"))
+
+    def start(self):
+        options = f"-c listen_addresses={','.join(self.hosts)} -c port={self.port} -c unix_socket_directories={self.directory}"
+        run(self.command("pg_ctl", "start", "-w", "-t", "60", "-D", self.data, "-l", self.log, "-o", options))
+        self.started += 1
+
+    def stop(self, mode="fast"):
+        """Stops the server: `fast` (a checkpoint, then exit) or `immediate` (no checkpoint: a crash, as kill -9 of
+        PostgreSQL would be; the next start recovers from the WAL)."""
+        run(self.command("pg_ctl", "stop", "-w", "-t", "60", "-D", self.data, "-m", mode))
+
+    def destroy(self):
+        if os.path.exists(os.path.join(self.data, "postmaster.pid")):
+            run(self.command("pg_ctl", "stop", "-w", "-t", "30", "-D", self.data, "-m", "fast"), check=False)
 
 
 class Record:
@@ -413,7 +486,11 @@ class Chaos:
         self.args = args
         self.rng = random.Random(args.seed)
         self.with_root = os.geteuid() == 0 and shutil.which("ip") and shutil.which("tc") and not args.no_root
-        self.kinds = [k for k in (args.kinds or KINDS) if self.with_root or k not in ROOT_KINDS]
+        # --postgres: the PostgreSQL fault, and no disk faults (the portfolio's database is not on the disk);
+        # without it, no PostgreSQL fault.
+        excluded = DISK_KINDS if args.postgres else POSTGRES_KINDS
+        self.kinds = [k for k in (args.kinds or KINDS) if (self.with_root or k not in ROOT_KINDS) and k not in excluded]
+        self.postgres = None
         self.work_dir = args.work_dir
         self.env = Environment(self.work_dir, self.with_root)
         self.record = Record()
@@ -443,6 +520,8 @@ class Chaos:
                     fault["seconds"] = round(self.rng.uniform(3, 8), 2)
                 elif kind == "disk-full":
                     fault["seconds"] = round(self.rng.uniform(3, 5), 2)
+                elif kind == "pg-restart":
+                    fault.update(mode=self.rng.choice(["fast", "immediate"]), seconds=round(self.rng.uniform(1, 4), 2))
                 plan.append(fault)
         return plan[: self.args.faults]
 
@@ -489,6 +568,12 @@ class Chaos:
                 self.violation(fault, f"the portfolio exited with {code} on SIGTERM after the disk went read-only")
             self.env.repair()
             self.stack.start("portfolio")
+        elif kind == "pg-restart":
+            began = time.monotonic()
+            self.postgres.stop(fault["mode"])
+            fault["during"] = self.probe_postgres_down(fault)
+            time.sleep(max(0.0, fault["seconds"] - (time.monotonic() - began)))
+            self.postgres.start()
 
     def probe_disk(self, fault):
         """During a disk fault: a write must get a clear error (or succeed, when SQLite still had room), and
@@ -514,6 +599,28 @@ class Chaos:
                 except TickwireError as error:
                     seen[method] = f"failed: {error}"
                     self.violation(fault, f"{method} was not answered during the disk fault: {error}")
+        return seen
+
+    def probe_postgres_down(self, fault):
+        """While PostgreSQL is down: a write must get -32000 (safe to retry), never an acknowledgement or a timeout."""
+        seen = {}
+        with Client(self.stack.rep("portfolio"), timeout=3.0, retries=0) as client:
+            params = self.traders.next_trade()
+            try:
+                client.call("trades.add", params)
+                seen["write"] = "acknowledged"
+                self.violation(fault, "a write was acknowledged while PostgreSQL was down")
+                with self.record.lock:
+                    self.record.acked[params["requestId"]] = (None, params["price"])
+            except RPCError as error:
+                message = error.args[0] if error.args else str(error)
+                seen["write"] = f"error {error.code}: {message}"
+                if error.code != -32000:
+                    self.violation(fault, f"a write while PostgreSQL was down got {error.code}, not -32000: {message}")
+            except Unreachable:
+                seen["write"] = "no answer"
+                self.violation(fault, "a write while PostgreSQL was down got no answer (a timeout, not -32000)")
+            self.pending_probe = params
         return seen
 
     # MARK: invariants
@@ -658,10 +765,18 @@ class Chaos:
             if "netem" in available:
                 hosts = {name: (self.env.ns_ip if name in NAMESPACED else self.env.root_ip) for name in SERVICES}
                 netns = {name: self.env.netns for name in NAMESPACED}
+            portfolio_db = os.path.join(self.env.disk, "portfolio.sqlite")
+            if args.postgres:
+                # The portfolio's namespace reaches the harness's end of the veth; the loopback serves the rest.
+                listen = [self.env.root_ip, "127.0.0.1"] if hosts else ["127.0.0.1"]
+                self.postgres = PostgresServer(os.path.join(self.work_dir, "postgres"), listen, free_port())
+                self.postgres.create()
+                portfolio_db = self.postgres.url
+                print(f"chaos: the portfolio on PostgreSQL ({self.postgres.bin}) at {portfolio_db}", flush=True)
             self.stack = Stack(args.bin_dir, args.plugin_bin_dir, os.path.join(self.work_dir, "data"),
                                os.path.join(self.work_dir, "logs"),
                                fetcher_args=["--period", f"bitso={args.flood_period}"] if args.flood else [], hosts=hosts, netns=netns,
-                               portfolio_db=os.path.join(self.env.disk, "portfolio.sqlite"))
+                               portfolio_db=portfolio_db)
             self.kinds_run = list(self.kinds)
             self.stack.start_all()
             self.warm_up()
@@ -698,6 +813,8 @@ class Chaos:
                 self.traders.stop.set()
             if hasattr(self, "stack"):
                 self.stack.stop()
+            if self.postgres:
+                self.postgres.destroy()
             self.env.clear_netem() if self.with_root and "veth" in self.env.made else None
             self.env.destroy()
         elapsed = time.monotonic() - began
@@ -724,7 +841,8 @@ class Chaos:
         detail = {"kill": lambda f: f"kill -9 {f['target']}", "stop": lambda f: f"SIGSTOP {f['target']} {f['seconds']} s",
                   "netem": lambda f: f"{f.get('mode', 'netem')} {f['delay_ms']} ms {f['loss']} % loss {f['seconds']} s",
                   "cut": lambda f: f"link cut {f['seconds']} s", "stall": lambda f: f"subscriber stalled {f['seconds']} s",
-                  "disk-full": lambda f: f"disk full {f['seconds']} s", "disk-ro": lambda f: "disk read-only, repaired"}
+                  "disk-full": lambda f: f"disk full {f['seconds']} s", "disk-ro": lambda f: "disk read-only, repaired",
+                  "pg-restart": lambda f: f"PostgreSQL {f['mode']} stop, down {f['seconds']} s"}
         return detail[fault["kind"]](fault)
 
     def summary(self, totals, elapsed):
@@ -768,8 +886,10 @@ class Chaos:
         kind_lines = "\n".join(f"| {r['kind']} | {r['faults']} | {fmt(r['p50_ms'])} | {fmt(r['p99_ms'])} | {fmt(r['max_ms'])} |"
                                for r in summary["rows"])
         messages = "\n".join(f"- `{k}`: {v[:200]}" for k, v in sorted(self.record.error_messages.items()))
-        section = f"""<!-- chaos:begin -->
-## Chaos run
+        name = "chaos-postgres" if self.args.postgres else "chaos"
+        title = "Chaos run, the portfolio on PostgreSQL" if self.args.postgres else "Chaos run"
+        section = f"""<!-- {name}:begin -->
+## {title}
 
 `{self.args.command}`, {datetime.now(timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}, {summary['elapsed']:.0f} s
 (load average at the end {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores; {self.load_description()}).
@@ -783,7 +903,7 @@ class Chaos:
 {kind_lines}
 
 Convergence is measured from the moment a fault healed (the process restarted and answering `health`,
-SIGCONT sent, netem removed, link up, the subscriber reading again, the disk emptied or repaired) to the
+SIGCONT sent, netem removed, link up, the subscriber reading again, the disk emptied or repaired, PostgreSQL started) to the
 moment each observer (the two Python subscribers and the presenter, seen through its `/events`) holds
 the converter's snapshot taken then, or newer (listed per observer for every fault below). Client error messages (first of each kind):
 
@@ -796,8 +916,8 @@ the converter's snapshot taken then, or newer (listed per observer for every fau
 {fault_lines}
 
 </details>
-<!-- chaos:end -->"""
-        replace_section(self.args.report, "chaos", section)
+<!-- {name}:end -->"""
+        replace_section(self.args.report, name, section)
 
 
 def fmt(seconds):
@@ -832,6 +952,8 @@ def main():
                         help="Bitso's mock poll period in seconds under load (6 quotes a poll; 0: flat out)")
     parser.add_argument("--no-flood", dest="flood", action="store_false", help="Bitso at its demo period, no flood")
     parser.add_argument("--no-root", action="store_true", help="leave out the network and disk faults")
+    parser.add_argument("--postgres", action="store_true",
+                        help="the portfolio on a PostgreSQL server of the run's own, with the pg-restart fault (and no disk faults)")
     parser.add_argument("--best-effort", action="store_true",
                         help="leave out the fault kinds this machine cannot run instead of failing")
     parser.add_argument("--work-dir", default=None)
