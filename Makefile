@@ -160,18 +160,26 @@ soak: release
 # SIGSTOP, delay and loss, a cut link, a stalled subscriber, the portfolio's disk full and read-only),
 # checking its invariants after each; prints `lost 0` and `duplicated 0` and writes bench/CHAOS.md.
 # Runs as root (a network namespace, a loop-mounted disk). `make test` runs a short one on the debug build.
+# Then a second run with the portfolio on PostgreSQL (chaos.py --postgres, issue 34: a server of the run's own,
+# restarted mid-load by the pg-restart fault; no disk faults) for CHAOS_PG_SECONDS, CHAOS_PG_FAULTS faults.
 CHAOS_SEED ?= 11
 CHAOS_SECONDS ?= 1200
 CHAOS_FAULTS ?= 56
+CHAOS_PG_SECONDS ?= 400
+CHAOS_PG_FAULTS ?= 24
 # CHAOS_FLOOD: Bitso's mock poll period in seconds under load: 0.005 (200 polls, 1,200 quotes a second) by
 # default, 0 flat out, `demo` its demo period (a poll a second).
 CHAOS_FLOOD ?= 0.005
 .PHONY: chaos
 chaos: release
-	@PYTHON_PACKAGES=pyzmq bash scripts/install-deps.sh
+	@WITH_POSTGRES=1 PYTHON_PACKAGES=pyzmq bash scripts/install-deps.sh
 	python3 scripts/chaos.py --seed $(CHAOS_SEED) --seconds $(CHAOS_SECONDS) --faults $(CHAOS_FAULTS) \
 	    $(if $(filter demo,$(CHAOS_FLOOD)),--no-flood,--flood-period $(CHAOS_FLOOD)) \
 	    --report bench/CHAOS.md --command "make chaos CHAOS_SEED=$(CHAOS_SEED)" \
+	    --bin-dir "$(RELEASE_BIN)" --plugin-bin-dir "$(RELEASE_BIN)"
+	python3 scripts/chaos.py --postgres --seed $(CHAOS_SEED) --seconds $(CHAOS_PG_SECONDS) --faults $(CHAOS_PG_FAULTS) \
+	    $(if $(filter demo,$(CHAOS_FLOOD)),--no-flood,--flood-period $(CHAOS_FLOOD)) \
+	    --report bench/CHAOS.md --command "make chaos CHAOS_SEED=$(CHAOS_SEED) (chaos.py --postgres)" \
 	    --bin-dir "$(RELEASE_BIN)" --plugin-bin-dir "$(RELEASE_BIN)"
 
 # libFuzzer targets (Fuzz/, issue 23): WireJSON against Foundation's decoder, every service's RPC
