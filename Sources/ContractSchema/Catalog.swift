@@ -153,9 +153,10 @@ public enum ContractCatalog {
             MethodSchema(PortfolioAPI.addTrade, "Records an activity (a buy unless `kind` says otherwise) once per `requestId`; a sell or transfer out of more than is held at its date is refused."),
             MethodSchema(PortfolioAPI.editTrade, "Replaces an activity's fields once per `requestId`, keeping the change in its history; refused if it or a later sell would take more than is held."),
             MethodSchema(PortfolioAPI.removeTrade, "Removes an activity, keeping the removal in its history; refused if a later sell would take more than is held."),
-            MethodSchema(PortfolioAPI.trades, "Every activity, oldest first."),
-            MethodSchema(PortfolioAPI.tradeHistory, "The audit history (added, edited, removed: who, when, before and after) of one activity or of all, oldest first."),
-            MethodSchema(PortfolioAPI.holdings, "The portfolio valued in one currency."),
+            MethodSchema(PortfolioAPI.trades, "Every activity of one portfolio (`main` by default), oldest first."),
+            MethodSchema(PortfolioAPI.tradeHistory, "The audit history (added, edited, removed: who, when, before and after) of one activity or of all (of one portfolio), oldest first."),
+            MethodSchema(PortfolioAPI.portfolios, "Every portfolio (named account) with an activity, and `main` always, with how many activities each has; `main` first, then by name."),
+            MethodSchema(PortfolioAPI.holdings, "One portfolio valued in one currency."),
             MethodSchema(PortfolioAPI.gains, "Realized and unrealized gains per asset and in total, exact, in one currency, by FIFO or average cost."),
             MethodSchema(PortfolioAPI.performance, "The value over a range and the time-weighted return of 1D, 7D, 30D, YTD, 1Y and Max, exact, in one currency; a range whose prices are missing says so."),
             MethodSchema(PortfolioAPI.watch, "Adds an asset to the watch list; answers the watch list."),
@@ -167,7 +168,7 @@ public enum ContractCatalog {
             MethodSchema(PortfolioAPI.product, "One product's transactions and their total."),
             MethodSchema(PortfolioAPI.importActivities, "A Ghostfolio CSV or JSON file previewed line by line (new, duplicate, or its errors by line and column); "
                 + "unless a dry run (the default), its new activities added all at once, none when any line has an error; a file imported twice adds nothing."),
-            MethodSchema(PortfolioAPI.exportActivities, "Every activity as a Ghostfolio CSV or JSON file, which `activities.import` reads back to the same activities."),
+            MethodSchema(PortfolioAPI.exportActivities, "Every activity of one portfolio as a Ghostfolio CSV or JSON file, which `activities.import` reads back to the same activities."),
         ],
         streams: [
             StreamSchema(PortfolioAPI.changes, address: "portfolio.changed", "The portfolio's activities or watch list changed."),

@@ -9,11 +9,12 @@ extension ActivityFileFormat: JSONSchemaDescribable {
 
 extension ImportActivitiesRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`activities.import {format, content, dryRun?, by?}`: a Ghostfolio file previewed line by line, its new activities added all at once when asked.", [
+        .object("`activities.import {format, content, dryRun?, by?, portfolio?}`: a Ghostfolio file previewed line by line, its new activities added to one portfolio all at once when asked.", [
             "format": .required(.ref(ActivityFileFormat.self), "The file's format."),
             "content": .required(.string, "The file's text (at most 100,000 activities; over the wire at most the wire's 1 MiB string)."),
             "dryRun": .optional(.boolean, "Only a preview, nothing written; `true` when absent."),
             "by": .optional(.string, "Who imports, as the caller names itself (not authenticated), for each added activity's history."),
+            "portfolio": PortfolioMember.property("The portfolio the activities go to; `main` when absent. A line's identity includes it: the same file imported into two portfolios adds to both."),
         ])
     }
 }
@@ -64,8 +65,9 @@ extension ImportPreview: JSONSchemaDescribable {
 
 extension ExportActivitiesRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`activities.export {format}`: every activity as a Ghostfolio file.", [
+        .object("`activities.export {format, portfolio?}`: every activity of one portfolio as a Ghostfolio file.", [
             "format": .required(.ref(ActivityFileFormat.self), "The file's format."),
+            "portfolio": PortfolioMember.property("The portfolio exported; `main` when absent."),
         ])
     }
 }

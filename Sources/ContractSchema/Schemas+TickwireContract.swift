@@ -227,6 +227,7 @@ extension Trade: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("One activity of the user's portfolio (a trade): a buy, sell, fee or transfer.", [
             "id": .required(.string, "The trade's id."),
+            "portfolio": .optional(.string, "The portfolio (a named account) it belongs to; absent (written before several portfolios): `main`."),
             "kind": .optional(.ref(ActivityKind.self), "What it does; absent (written before activities): `buy`."),
             "asset": .required(.string, "The asset concerned."),
             "amount": .required(.money, "Units of the asset (zero for a fee)."),
@@ -256,6 +257,19 @@ private enum ActivityMembers {
         .string, "A client-chosen id naming this write; a retried request with the same id returns the first result.")
     static let by = JSONSchema.Property.optional(
         .string, "Who makes the change, as the caller names itself (not authenticated), for the audit history; `anonymous` when absent.")
+    static let portfolio = PortfolioMember.property("The portfolio it goes to; `main` when absent.")
+    static let editPortfolio = PortfolioMember.property("The portfolio to move it to; absent keeps it where it is.")
+}
+
+/// The `portfolio` member of the requests that act on or read one portfolio.
+enum PortfolioMember {
+    /// The rule every portfolio name keeps.
+    static let rule = "1 to 40 letters, digits, spaces, `-`, `_` or `.` (trimmed)"
+
+    /// An optional `portfolio`: `description`, then the rule.
+    static func property(_ description: String) -> JSONSchema.Property {
+        .optional(.string, "\(description) A name: \(rule); another is invalid params (-32602).")
+    }
 }
 
 extension AddTradeRequest: JSONSchemaDescribable {
@@ -263,7 +277,7 @@ extension AddTradeRequest: JSONSchemaDescribable {
         .object("`trades.add`: records an activity once per `requestId` (a buy unless `kind` says otherwise).", [
             "kind": ActivityMembers.kind, "asset": ActivityMembers.asset, "amount": ActivityMembers.amount, "price": ActivityMembers.price,
             "currency": ActivityMembers.currency, "fee": ActivityMembers.fee, "date": ActivityMembers.date,
-            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by,
+            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by, "portfolio": ActivityMembers.portfolio,
         ])
     }
 }
@@ -274,7 +288,7 @@ extension EditTradeRequest: JSONSchemaDescribable {
             "id": .required(.string, "The trade's id."),
             "kind": ActivityMembers.kind, "asset": ActivityMembers.asset, "amount": ActivityMembers.amount, "price": ActivityMembers.price,
             "currency": ActivityMembers.currency, "fee": ActivityMembers.fee, "date": ActivityMembers.date,
-            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by,
+            "requestId": ActivityMembers.requestId, "by": ActivityMembers.by, "portfolio": ActivityMembers.editPortfolio,
         ])
     }
 }
@@ -289,10 +303,36 @@ extension RemoveTradeRequest: JSONSchemaDescribable {
     }
 }
 
+extension TradesRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`trades.list {portfolio?}`: the activities of one portfolio (the params may be left out).", [
+            "portfolio": PortfolioMember.property("The portfolio; `main` when absent."),
+        ])
+    }
+}
+
 extension TradeHistoryRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`trades.history {id?}`: the audit history of one activity, or of all.", [
+        .object("`trades.history {id?, portfolio?}`: the audit history of one activity, or of all, or of those of one portfolio.", [
             "id": .optional(.string, "The trade's id; every trade's history when absent."),
+            "portfolio": PortfolioMember.property("Only the revisions of activities in this portfolio (before or after the change); every portfolio's when absent."),
+        ])
+    }
+}
+
+extension PortfolioSummary: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One portfolio (a named account) and how many activities it has.", [
+            "name": .required(.string, "Its name."),
+            "activities": .required(.integer, "How many activities belong to it."),
+        ])
+    }
+}
+
+extension PortfolioList: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The answer to `portfolios.list`: every portfolio with an activity, and `main` always; `main` first, then by name.", [
+            "portfolios": .required(.array(.ref(PortfolioSummary.self)), "The portfolios."),
         ])
     }
 }
@@ -327,9 +367,10 @@ extension CostBasisMethod: JSONSchemaDescribable {
 
 extension GainsRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`gains {currency?, method?}`: realized and unrealized gains per asset and in total.", [
+        .object("`gains {currency?, method?, portfolio?}`: realized and unrealized gains per asset and in total.", [
             "currency": .optional(.currency, "The display currency (USD by default)."),
             "method": .optional(.ref(CostBasisMethod.self), "The cost basis method; the service's `--cost-basis` (FIFO by default) when absent."),
+            "portfolio": PortfolioMember.property("The portfolio; `main` when absent."),
         ])
     }
 }
@@ -378,9 +419,10 @@ extension PerformanceRange: JSONSchemaDescribable {
 
 extension PerformanceRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`performance {currency?, range?}`: the value over a range and the time-weighted return of every range.", [
+        .object("`performance {currency?, range?, portfolio?}`: the value over a range and the time-weighted return of every range.", [
             "currency": .optional(.currency, "The display currency (USD by default)."),
             "range": .optional(.ref(PerformanceRange.self), "The range of the value series (`Max` by default); the returns cover every range."),
+            "portfolio": PortfolioMember.property("The portfolio; `main` when absent."),
         ])
     }
 }
@@ -423,8 +465,9 @@ extension PortfolioPerformance: JSONSchemaDescribable {
 
 extension HoldingsRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`holdings {currency?}` (USD by default).", [
+        .object("`holdings {currency?, portfolio?}` (USD and `main` by default).", [
             "currency": .optional(.currency, "The valuation currency."),
+            "portfolio": PortfolioMember.property("The portfolio valued; `main` when absent."),
         ])
     }
 }
@@ -528,6 +571,7 @@ extension PortfolioChange: JSONSchemaDescribable {
         .object("The payload of `portfolio.changed`.", [
             "reason": .required(.string, "What changed: `trade.added`, `trade.edited`, `trade.removed`, `trades.imported`, `watchlist.added`, `watchlist.removed`."),
             "subject": .required(.string, "The trade id or asset concerned; for `trades.imported`, how many activities the import added."),
+            "portfolio": .optional(.string, "The portfolio the change is about (an edit that moves an activity: the one it moved to); absent for the watch list, which all portfolios share."),
         ])
     }
 }

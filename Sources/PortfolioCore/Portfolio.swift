@@ -67,8 +67,9 @@ public enum Portfolio {
         methods.register(PortfolioAPI.addTrade) { try await state.addTrade($0) }
         methods.register(PortfolioAPI.editTrade) { try await state.editTrade($0) }
         methods.register(PortfolioAPI.removeTrade) { try await state.removeTrade($0) }
-        methods.register(PortfolioAPI.trades) { try await state.trades() }
+        methods.register(PortfolioAPI.trades) { try await state.trades($0) }
         methods.register(PortfolioAPI.tradeHistory) { try await state.tradeHistory($0) }
+        methods.register(PortfolioAPI.portfolios) { try await state.portfolios() }
         methods.register(PortfolioAPI.holdings) { try await state.holdings($0) }
         methods.register(PortfolioAPI.gains) { try await state.gains($0) }
         methods.register(PortfolioAPI.performance) { try await state.performance($0) }

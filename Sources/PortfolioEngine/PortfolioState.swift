@@ -190,8 +190,13 @@ public actor PortfolioState {
         return true
     }
 
-    /// Every activity, oldest first.
-    public func trades() async throws -> [Trade] { try await store.trades() }
+    /// Every activity of the request's portfolio, oldest first.
+    public func trades(_ request: TradesRequest) async throws -> [Trade] {
+        try await activities(of: request.portfolio)
+    }
+
+    /// Every portfolio with an activity, and `main`, with how many activities each has.
+    public func portfolios() async throws -> PortfolioList { PortfolioNames.list(try await store.trades()) }
 
     /// The audit history of one activity, or of all.
     public func tradeHistory(_ request: TradeHistoryRequest) async throws -> [TradeRevision] { try await store.tradeHistory(request.id) }
@@ -392,6 +397,12 @@ public actor PortfolioState {
         guard !items.isEmpty else { throw RPCError.notFound("no transactions for product \(request.sku)") }
         let total = try await total(TotalRequest(items: items, to: currency, source: "gnb"))
         return ProductDetail(sku: request.sku, currency: total.currency, total: total.total, transactions: total.items)
+    }
+
+    /// The activities of portfolio `name` (`main` when nil), oldest first; an invalid name is invalid params.
+    private func activities(of name: String?) async throws -> [Trade] {
+        let portfolio = try PortfolioNames.validate(name)
+        return try await store.trades().filter { $0.portfolio == portfolio }
     }
 
     private var knownAssets: Set<String> {

@@ -17,13 +17,14 @@ extension PortfolioClient {
         addTrade: { _ in try firstRecordedTrade() },
         editTrade: { _ in try firstRecordedTrade() },
         removeTrade: { _ in true },
-        trades: Fixtures.answer("portfolio", "trades.list"),
+        trades: { request in try recordedTrades(request.portfolio) },
         tradeHistory: { _ in
             try Fixtures.load("portfolio", "trades.list", as: [Trade].self).enumerated().map { index, trade in
                 TradeRevision(seq: index + 1, tradeId: trade.id, action: .added, by: "anonymous", at: trade.recordedAt,
                               requestId: nil, before: nil, after: trade)
             }
         },
+        portfolios: { PortfolioNames.list(try Fixtures.load("portfolio", "trades.list", as: [Trade].self)) },
         holdings: Fixtures.answer("portfolio", "holdings"),
         gains: { request in
             let valuation = try Fixtures.load("portfolio", "holdings", as: Valuation.self)
@@ -45,7 +46,7 @@ extension PortfolioClient {
                 holding.price.flatMap { price in holding.priceTime.map { (holding.asset, [PricePoint(time: $0, price: price)]) } }
             })
             return try Performance.compute(
-                activities: try Fixtures.load("portfolio", "trades.list", as: [Trade].self), prices: prices,
+                activities: try recordedTrades(request.portfolio), prices: prices,
                 currency: try Currency(code: valuation.currency), converted: [:], range: request.range ?? .max,
                 now: valuation.pricesAsOf ?? Date(timeIntervalSince1970: 0))
         },
@@ -65,7 +66,7 @@ extension PortfolioClient {
                                  duplicates: 0, errors: lines.count { $0.status == .error }, fileErrors: file.errors, lines: lines)
         },
         exportActivities: { request in
-            let trades = try Fixtures.load("portfolio", "trades.list", as: [Trade].self)
+            let trades = try recordedTrades(request.portfolio)
             return ExportedActivities(format: request.format, activities: trades.count,
                                       content: ActivityExport.write(trades, format: request.format, now: Date(timeIntervalSince1970: 0)))
         },
@@ -104,8 +105,9 @@ extension PortfolioClient {
             addTrade: { request in try await answer { try await state.addTrade(request) } },
             editTrade: { request in try await answer { try await state.editTrade(request) } },
             removeTrade: { request in try await answer { try await state.removeTrade(request) } },
-            trades: { try await answer { try await state.trades() } },
+            trades: { request in try await answer { try await state.trades(request) } },
             tradeHistory: { request in try await answer { try await state.tradeHistory(request) } },
+            portfolios: { try await answer { try await state.portfolios() } },
             holdings: { request in try await answer { try await state.holdings(request) } },
             gains: { request in try await answer { try await state.gains(request) } },
             performance: { request in try await answer { try await state.performance(request) } },
@@ -124,6 +126,12 @@ extension PortfolioClient {
             },
             changes: { portfolio.broadcast.stream { portfolio.lastChange() } })
     }
+}
+
+/// The recorded `trades.list`'s trades of portfolio `name` (`main` when nil).
+private func recordedTrades(_ name: String?) throws -> [Trade] {
+    let portfolio = try PortfolioNames.validate(name)
+    return try Fixtures.load("portfolio", "trades.list", as: [Trade].self).filter { $0.portfolio == portfolio }
 }
 
 /// The first trade of the recorded `trades.list`.

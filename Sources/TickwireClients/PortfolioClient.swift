@@ -11,10 +11,12 @@ public struct PortfolioClient: Sendable {
     public var editTrade: @Sendable (EditTradeRequest) async throws -> Trade
     /// `trades.remove`.
     public var removeTrade: @Sendable (RemoveTradeRequest) async throws -> Bool
-    /// `trades.list`.
-    public var trades: @Sendable () async throws -> [Trade]
+    /// `trades.list`: the activities of one portfolio.
+    public var trades: @Sendable (TradesRequest) async throws -> [Trade]
     /// `trades.history`: the audit history of one activity, or of all.
     public var tradeHistory: @Sendable (TradeHistoryRequest) async throws -> [TradeRevision]
+    /// `portfolios.list`: every portfolio with how many activities it has.
+    public var portfolios: @Sendable () async throws -> PortfolioList
     /// `holdings`: the portfolio valued in one currency.
     public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
     /// `gains`: realized and unrealized gains per asset and in total.
@@ -49,8 +51,9 @@ public struct PortfolioClient: Sendable {
         addTrade: @escaping @Sendable (AddTradeRequest) async throws -> Trade,
         editTrade: @escaping @Sendable (EditTradeRequest) async throws -> Trade,
         removeTrade: @escaping @Sendable (RemoveTradeRequest) async throws -> Bool,
-        trades: @escaping @Sendable () async throws -> [Trade],
+        trades: @escaping @Sendable (TradesRequest) async throws -> [Trade],
         tradeHistory: @escaping @Sendable (TradeHistoryRequest) async throws -> [TradeRevision],
+        portfolios: @escaping @Sendable () async throws -> PortfolioList,
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
         gains: @escaping @Sendable (GainsRequest) async throws -> PortfolioGains,
         performance: @escaping @Sendable (PerformanceRequest) async throws -> PortfolioPerformance,
@@ -71,6 +74,7 @@ public struct PortfolioClient: Sendable {
         self.removeTrade = removeTrade
         self.trades = trades
         self.tradeHistory = tradeHistory
+        self.portfolios = portfolios
         self.holdings = holdings
         self.gains = gains
         self.performance = performance
@@ -108,8 +112,9 @@ extension PortfolioClient {
             addTrade: { try await rpc.call(PortfolioAPI.addTrade, $0) },
             editTrade: { try await rpc.call(PortfolioAPI.editTrade, $0) },
             removeTrade: { try await rpc.call(PortfolioAPI.removeTrade, $0) },
-            trades: { try await rpc.call(PortfolioAPI.trades) },
+            trades: { try await rpc.call(PortfolioAPI.trades, $0) },
             tradeHistory: { try await rpc.call(PortfolioAPI.tradeHistory, $0) },
+            portfolios: { try await rpc.call(PortfolioAPI.portfolios) },
             holdings: { try await rpc.call(PortfolioAPI.holdings, $0) },
             gains: { try await rpc.call(PortfolioAPI.gains, $0) },
             performance: { try await rpc.call(PortfolioAPI.performance, $0) },
@@ -133,6 +138,7 @@ extension PortfolioClient {
         removeTrade: unimplemented("PortfolioClient.removeTrade"),
         trades: unimplemented("PortfolioClient.trades"),
         tradeHistory: unimplemented("PortfolioClient.tradeHistory"),
+        portfolios: unimplemented("PortfolioClient.portfolios"),
         holdings: unimplemented("PortfolioClient.holdings"),
         gains: unimplemented("PortfolioClient.gains"),
         performance: unimplemented("PortfolioClient.performance"),

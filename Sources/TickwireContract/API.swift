@@ -81,15 +81,17 @@ public enum PortfolioAPI {
     public static let editTrade = RPCMethod<EditTradeRequest, Trade>("trades.edit", changesState: true)
     /// `trades.remove {id, requestId?, by?}`: removes an activity, keeping the removal in its history.
     public static let removeTrade = RPCMethod<RemoveTradeRequest, Bool>("trades.remove", changesState: true)
-    /// `trades.list`: every activity, oldest first.
-    public static let trades = RPCMethod<NoParams, [Trade]>("trades.list")
-    /// `trades.history {id?}`: the audit history of one activity, or of all, oldest first.
+    /// `trades.list {portfolio?}`: every activity of one portfolio (`main` by default), oldest first.
+    public static let trades = RPCMethod<TradesRequest, [Trade]>("trades.list")
+    /// `trades.history {id?, portfolio?}`: the audit history of one activity, or of all (of one portfolio), oldest first.
     public static let tradeHistory = RPCMethod<TradeHistoryRequest, [TradeRevision]>("trades.history")
-    /// `holdings {currency?}`: the portfolio valued in one currency.
+    /// `portfolios.list`: every portfolio with an activity, and `main`, with how many activities each has.
+    public static let portfolios = RPCMethod<NoParams, PortfolioList>("portfolios.list")
+    /// `holdings {currency?, portfolio?}`: one portfolio valued in one currency.
     public static let holdings = RPCMethod<HoldingsRequest, Valuation>("holdings")
-    /// `gains {currency?, method?}`: realized and unrealized gains per asset and in total.
+    /// `gains {currency?, method?, portfolio?}`: realized and unrealized gains per asset and in total.
     public static let gains = RPCMethod<GainsRequest, PortfolioGains>("gains")
-    /// `performance {currency?, range?}`: the value over time and the time-weighted return per range.
+    /// `performance {currency?, range?, portfolio?}`: the value over time and the time-weighted return per range.
     public static let performance = RPCMethod<PerformanceRequest, PortfolioPerformance>("performance")
     /// `watchlist.add {asset}`: answers the watch list.
     public static let watch = RPCMethod<WatchlistRequest, [String]>("watchlist.add", changesState: true)
@@ -105,10 +107,10 @@ public enum PortfolioAPI {
     public static let products = RPCMethod<NoParams, [ProductSummary]>("products")
     /// `product {sku, currency?}`: one product's transactions and their total.
     public static let product = RPCMethod<ProductRequest, ProductDetail>("product")
-    /// `activities.import {format, content, dryRun?, by?}`: a Ghostfolio CSV or JSON file previewed line by line, and its new
-    /// activities added all at once (none when any line has an error, none on a dry run, the default).
+    /// `activities.import {format, content, dryRun?, by?, portfolio?}`: a Ghostfolio CSV or JSON file previewed line by line,
+    /// and its new activities added to one portfolio all at once (none when any line has an error, none on a dry run, the default).
     public static let importActivities = RPCMethod<ImportActivitiesRequest, ImportPreview>("activities.import", changesState: true)
-    /// `activities.export {format}`: every activity as a Ghostfolio CSV or JSON file.
+    /// `activities.export {format, portfolio?}`: every activity of one portfolio as a Ghostfolio CSV or JSON file.
     public static let exportActivities = RPCMethod<ExportActivitiesRequest, ExportedActivities>("activities.export")
 
     /// `portfolio.changed`.
@@ -117,7 +119,7 @@ public enum PortfolioAPI {
     /// Every method it answers, the standard ones included.
     public static let methods = StandardAPI.methods(publishes: true) + [
         AnyRPCMethod(addTrade), AnyRPCMethod(editTrade), AnyRPCMethod(removeTrade), AnyRPCMethod(trades), AnyRPCMethod(tradeHistory),
-        AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(performance), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
+        AnyRPCMethod(portfolios), AnyRPCMethod(holdings), AnyRPCMethod(gains), AnyRPCMethod(performance), AnyRPCMethod(watch), AnyRPCMethod(unwatch), AnyRPCMethod(watchlist),
         AnyRPCMethod(wallets), AnyRPCMethod(assets), AnyRPCMethod(products), AnyRPCMethod(product),
         AnyRPCMethod(importActivities), AnyRPCMethod(exportActivities),
     ]

@@ -8,8 +8,8 @@ public enum ActivityFileFormat: String, Codable, Sendable, Equatable, CaseIterab
     case json
 }
 
-/// `activities.import {format, content, dryRun?, by?}`: a preview of every line of a Ghostfolio file, and its activities
-/// added (all of them or none) when `dryRun` is false and no line has an error.
+/// `activities.import {format, content, dryRun?, by?, portfolio?}`: a preview of every line of a Ghostfolio file, and its
+/// activities added (all of them or none) to one portfolio when `dryRun` is false and no line has an error.
 public struct ImportActivitiesRequest: Codable, Sendable, Equatable {
     /// The file's format.
     public var format: ActivityFileFormat
@@ -19,13 +19,17 @@ public struct ImportActivitiesRequest: Codable, Sendable, Equatable {
     public var dryRun: Bool?
     /// Who imports, as the caller names itself (not authenticated); kept in each added activity's history.
     public var by: String?
+    /// The portfolio the activities go to; `main` when absent. A line's identity includes it: the same file imported into
+    /// two portfolios adds to both.
+    public var portfolio: String?
 
-    /// A request to import `content` (a preview unless `dryRun` is false).
-    public init(format: ActivityFileFormat, content: String, dryRun: Bool? = true, by: String? = nil) {
+    /// A request to import `content` into `portfolio` (`main` when nil); a preview unless `dryRun` is false.
+    public init(format: ActivityFileFormat, content: String, dryRun: Bool? = true, by: String? = nil, portfolio: String? = nil) {
         self.format = format
         self.content = content
         self.dryRun = dryRun
         self.by = by
+        self.portfolio = portfolio
     }
 }
 
@@ -111,13 +115,18 @@ public struct ImportPreview: Codable, Sendable, Equatable {
     }
 }
 
-/// `activities.export {format}`: every activity as a Ghostfolio file.
+/// `activities.export {format, portfolio?}`: every activity of one portfolio as a Ghostfolio file.
 public struct ExportActivitiesRequest: Codable, Sendable, Equatable {
     /// The file's format.
     public var format: ActivityFileFormat
+    /// The portfolio exported; `main` when absent.
+    public var portfolio: String?
 
-    /// A request for every activity in `format`.
-    public init(format: ActivityFileFormat) { self.format = format }
+    /// A request for every activity of `portfolio` (`main` when nil) in `format`.
+    public init(format: ActivityFileFormat, portfolio: String? = nil) {
+        self.format = format
+        self.portfolio = portfolio
+    }
 }
 
 /// The answer to `activities.export`: the file's text.

@@ -9,17 +9,20 @@ public enum CostBasisMethod: String, Codable, Sendable, Equatable, CaseIterable 
     case average
 }
 
-/// `gains {currency?, method?}`: realized and unrealized gains per asset and in total.
+/// `gains {currency?, method?, portfolio?}`: realized and unrealized gains per asset and in total.
 public struct GainsRequest: Codable, Sendable, Equatable {
     /// The display currency (USD by default).
     public var currency: String?
     /// The cost basis method; the service's `--cost-basis` (FIFO by default) when absent.
     public var method: CostBasisMethod?
+    /// The portfolio; `main` when absent.
+    public var portfolio: String?
 
-    /// A request for the gains in `currency` by `method`.
-    public init(currency: String? = nil, method: CostBasisMethod? = nil) {
+    /// A request for the gains of `portfolio` (`main` when nil) in `currency` by `method`.
+    public init(currency: String? = nil, method: CostBasisMethod? = nil, portfolio: String? = nil) {
         self.currency = currency
         self.method = method
+        self.portfolio = portfolio
     }
 }
 

@@ -17,17 +17,20 @@ public enum PerformanceRange: String, Codable, Sendable, Equatable, CaseIterable
     case max = "Max"
 }
 
-/// `performance {currency?, range?}`: the portfolio's value over a range and its time-weighted return over every range.
+/// `performance {currency?, range?, portfolio?}`: the portfolio's value over a range and its time-weighted return over every range.
 public struct PerformanceRequest: Codable, Sendable, Equatable {
     /// The display currency (USD by default).
     public var currency: String?
     /// The range of the value series (`Max` by default); the returns cover every range whatever it is.
     public var range: PerformanceRange?
+    /// The portfolio; `main` when absent.
+    public var portfolio: String?
 
-    /// A request for the performance in `currency`, with the value series over `range`.
-    public init(currency: String? = nil, range: PerformanceRange? = nil) {
+    /// A request for the performance of `portfolio` (`main` when nil) in `currency`, with the value series over `range`.
+    public init(currency: String? = nil, range: PerformanceRange? = nil, portfolio: String? = nil) {
         self.currency = currency
         self.range = range
+        self.portfolio = portfolio
     }
 }
 

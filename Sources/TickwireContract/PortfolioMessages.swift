@@ -22,10 +22,16 @@ public enum ActivityKind: String, Codable, Sendable, Equatable, CaseIterable {
 }
 
 /// One activity of the user's portfolio (called a trade since the portfolio recorded buys only): a buy, sell,
-/// fee or transfer. Its JSON without `kind` (written before activities) is a buy.
+/// fee or transfer. Its JSON without `kind` (written before activities) is a buy; without `portfolio` (written before
+/// several portfolios) it belongs to `main`.
 public struct Trade: Codable, Sendable, Equatable {
+    /// The name of the portfolio every activity belongs to unless it names another.
+    public static let mainPortfolio = "main"
+
     /// The trade's id.
     public var id: String
+    /// The portfolio (a named account) it belongs to; `main` when absent.
+    public var portfolio: String
     /// What it does; `buy` when absent.
     public var kind: ActivityKind
     /// The asset concerned.
@@ -43,12 +49,13 @@ public struct Trade: Codable, Sendable, Equatable {
     /// When it was first recorded (an edit keeps it; the history says when it changed).
     public var recordedAt: Date
 
-    /// A trade.
+    /// A trade (of the `main` portfolio unless `portfolio` names another).
     public init(
         id: String, kind: ActivityKind = .buy, asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String,
-        fee: CurrencyAmount? = nil, date: Date, recordedAt: Date
+        fee: CurrencyAmount? = nil, date: Date, recordedAt: Date, portfolio: String = Trade.mainPortfolio
     ) {
         self.id = id
+        self.portfolio = portfolio
         self.kind = kind
         self.asset = asset
         self.amount = amount
@@ -62,6 +69,7 @@ public struct Trade: Codable, Sendable, Equatable {
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         id = try container.decode(String.self, forKey: .id)
+        portfolio = try container.decodeIfPresent(String.self, forKey: .portfolio) ?? Trade.mainPortfolio
         kind = try container.decodeIfPresent(ActivityKind.self, forKey: .kind) ?? .buy
         asset = try container.decode(String.self, forKey: .asset)
         amount = try container.decode(ExactDecimal.self, forKey: .amount)
@@ -97,11 +105,14 @@ public struct AddTradeRequest: Codable, Sendable, Equatable {
     /// Who records it, as the caller names itself (not authenticated: the bus does not tell handlers the caller's key);
     /// kept in the audit history, `anonymous` when absent.
     public var by: String?
+    /// The portfolio it belongs to: `main` when absent on `trades.add`; on `trades.edit`, absent keeps the activity
+    /// where it is, a name moves it there.
+    public var portfolio: String?
 
-    /// A request to add an activity (a buy unless `kind` says otherwise).
+    /// A request to add an activity (a buy unless `kind` says otherwise) to `portfolio` (`main` when nil).
     public init(
         kind: ActivityKind = .buy, asset: String, amount: ExactDecimal, price: ExactDecimal, currency: String,
-        fee: CurrencyAmount? = nil, date: Date, requestId: String, by: String? = nil
+        fee: CurrencyAmount? = nil, date: Date, requestId: String, by: String? = nil, portfolio: String? = nil
     ) {
         self.kind = kind
         self.asset = asset
@@ -112,11 +123,13 @@ public struct AddTradeRequest: Codable, Sendable, Equatable {
         self.date = date
         self.requestId = requestId
         self.by = by
+        self.portfolio = portfolio
     }
 
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         by = try container.decodeIfPresent(String.self, forKey: .by)
+        portfolio = try container.decodeIfPresent(String.self, forKey: .portfolio)
         kind = try container.decodeIfPresent(ActivityKind.self, forKey: .kind) ?? .buy
         asset = try container.decode(String.self, forKey: .asset)
         fee = try container.decodeIfPresent(CurrencyAmount.self, forKey: .fee)
@@ -188,13 +201,27 @@ public struct RemoveTradeRequest: Codable, Sendable, Equatable {
     }
 }
 
-/// `trades.history {id?}`: the audit history of one activity, or of all.
+/// `trades.list {portfolio?}`: the activities of one portfolio.
+public struct TradesRequest: Codable, Sendable, Equatable {
+    /// The portfolio; `main` when absent.
+    public var portfolio: String?
+
+    /// A request for the activities of `portfolio` (`main` when nil).
+    public init(portfolio: String? = nil) { self.portfolio = portfolio }
+}
+
+/// `trades.history {id?, portfolio?}`: the audit history of one activity, or of all, or of those of one portfolio.
 public struct TradeHistoryRequest: Codable, Sendable, Equatable {
     /// The trade's id; every trade's history when absent.
     public var id: String?
+    /// Only the revisions of activities in this portfolio (before or after the change); every portfolio's when absent.
+    public var portfolio: String?
 
-    /// A request for the history of trade `id` (all when nil).
-    public init(id: String? = nil) { self.id = id }
+    /// A request for the history of trade `id` (all when nil), of the activities of `portfolio` (any when nil).
+    public init(id: String? = nil, portfolio: String? = nil) {
+        self.id = id
+        self.portfolio = portfolio
+    }
 }
 
 /// One change of an activity, as its audit history keeps it.
@@ -239,13 +266,18 @@ public struct TradeRevision: Codable, Sendable, Equatable {
     }
 }
 
-/// `holdings {currency?}` (USD by default).
+/// `holdings {currency?, portfolio?}` (USD and `main` by default).
 public struct HoldingsRequest: Codable, Sendable, Equatable {
     /// The valuation currency.
     public var currency: String?
+    /// The portfolio valued; `main` when absent.
+    public var portfolio: String?
 
-    /// A request for the holdings valued in `currency`.
-    public init(currency: String? = nil) { self.currency = currency }
+    /// A request for the holdings of `portfolio` (`main` when nil) valued in `currency`.
+    public init(currency: String? = nil, portfolio: String? = nil) {
+        self.currency = currency
+        self.portfolio = portfolio
+    }
 }
 
 /// What the user holds of one asset, valued in one currency.
@@ -424,16 +456,43 @@ public struct ProductDetail: Codable, Sendable, Equatable {
     }
 }
 
+/// `portfolios.list`: one portfolio and how many activities it has.
+public struct PortfolioSummary: Codable, Sendable, Equatable {
+    /// Its name.
+    public var name: String
+    /// How many activities belong to it.
+    public var activities: Int
+
+    /// A portfolio's summary.
+    public init(name: String, activities: Int) {
+        self.name = name
+        self.activities = activities
+    }
+}
+
+/// The answer to `portfolios.list`: every portfolio with an activity, and `main` always; `main` first, then by name.
+public struct PortfolioList: Codable, Sendable, Equatable {
+    /// The portfolios.
+    public var portfolios: [PortfolioSummary]
+
+    /// A list of portfolios.
+    public init(portfolios: [PortfolioSummary]) { self.portfolios = portfolios }
+}
+
 /// The payload of `portfolio.changed`.
 public struct PortfolioChange: Codable, Sendable, Equatable {
     /// What changed: `trade.added`, `trade.edited`, `trade.removed`, `trades.imported`, `watchlist.added`, `watchlist.removed`.
     public var reason: String
     /// The trade id or asset concerned; for `trades.imported`, how many activities the import added.
     public var subject: String
+    /// The portfolio the change is about (an edit that moves an activity: the one it moved to); absent for the watch
+    /// list, which all portfolios share.
+    public var portfolio: String?
 
-    /// A change event.
-    public init(reason: String, subject: String) {
+    /// A change event, about `portfolio` when it names one.
+    public init(reason: String, subject: String, portfolio: String? = nil) {
         self.reason = reason
         self.subject = subject
+        self.portfolio = portfolio
     }
 }

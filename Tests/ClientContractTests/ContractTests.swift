@@ -193,7 +193,7 @@ struct ContractTests {
             let trade = try await portfolio.addTrade(request)
             #expect(trade.asset == "BTC")
             #expect(try await portfolio.addTrade(request).id == trade.id)
-            #expect(try await portfolio.trades().map(\.id) == [trade.id])
+            #expect(try await portfolio.trades(TradesRequest()).map(\.id) == [trade.id])
             #expect(await added.value?.subject == trade.id)
 
             var bad = request
@@ -264,18 +264,18 @@ struct ContractTests {
             let preview = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file))
             #expect(preview.dryRun && !preview.written && preview.new == 2 && preview.errors == 0)
             #expect(preview.lines.compactMap(\.activity?.asset) == ["BTC", "BTC"] && preview.lines.map(\.line) == [2, 3])
-            #expect(try await portfolio.trades().isEmpty)
+            #expect(try await portfolio.trades(TradesRequest()).isEmpty)
 
             let bad = file + "2024-02-30,NOPE,USD,1,1,buy,0,\n"
             let refused = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: bad, dryRun: false))
             #expect(!refused.written && refused.errors == 1 && refused.lines.last?.errors.map(\.column) == ["Date", "Code"])
             let notCSV = try await portfolio.importActivities(ImportActivitiesRequest(format: .json, content: file, dryRun: false))
             #expect(!notCSV.written && notCSV.fileErrors.first?.reason.hasPrefix("not JSON") == true)
-            #expect(try await portfolio.trades().isEmpty)
+            #expect(try await portfolio.trades(TradesRequest()).isEmpty)
 
             let imported = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false, by: "contract"))
             #expect(imported.written && imported.new == 2)
-            let trades = try await portfolio.trades()
+            let trades = try await portfolio.trades(TradesRequest())
             #expect(trades.map(\.kind) == [.buy, .sell] && trades.last?.fee == CurrencyAmount(amount: 2, currency: "EUR"))
             #expect(try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false)).duplicates == 2)
 
@@ -283,7 +283,7 @@ struct ContractTests {
             #expect(export.activities == 2 && export.content.contains("\"type\": \"SELL\""))
             let again = try await portfolio.importActivities(ImportActivitiesRequest(format: .json, content: export.content, dryRun: false))
             #expect(again.duplicates == 2 && again.new == 0 && !again.written)
-            #expect(try await portfolio.trades() == trades)
+            #expect(try await portfolio.trades(TradesRequest()) == trades)
         }
     }
 

@@ -24,7 +24,7 @@ struct RecordedAndFailingTests {
         #expect(!(try await converter.rates(RatesRequest(base: "USD")).rates.isEmpty))
         #expect(!(try await converter.sources()).isEmpty)
         #expect(try await converter.health().service == "converter")
-        #expect(try await portfolio.trades().count == 2)
+        #expect(try await portfolio.trades(TradesRequest()).count == 2)
         #expect(try await portfolio.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 1, currency: "USD", date: Date(), requestId: "x")).asset == "BTC")
         #expect(try await portfolio.holdings(HoldingsRequest()).holdings.count == 2)
         #expect(try await portfolio.watchlist() == ["BTC"])

@@ -37,11 +37,11 @@ struct ActivityImportInProcessTests {
         #expect(preview.dryRun && !preview.written && preview.new == 4 && preview.duplicates == 0 && preview.errors == 0)
         #expect(preview.lines.map(\.line) == [2, 3, 4, 5] && preview.lines.allSatisfy { $0.status == .new })
         #expect(preview.lines[1].activity?.fee == CurrencyAmount(amount: 4, currency: "EUR"))
-        #expect(try await client.trades().isEmpty, "a preview writes nothing")
+        #expect(try await client.trades(TradesRequest()).isEmpty, "a preview writes nothing")
 
         let imported = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false, by: "importer"))
         #expect(imported.written && imported.new == 4 && !imported.dryRun)
-        let trades = try await client.trades()
+        let trades = try await client.trades(TradesRequest())
         #expect(trades.map(\.kind) == [.buy, .sell, .fee, .transferIn])
         #expect(trades.map(\.amount) == [2, try dec("0.5"), 0, 3])
         var changes = portfolio.changes.makeAsyncIterator()
@@ -52,7 +52,7 @@ struct ActivityImportInProcessTests {
 
         let again = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false))
         #expect(!again.written && again.new == 0 && again.duplicates == 4 && again.lines.allSatisfy { $0.status == .duplicate })
-        #expect(try await client.trades() == trades, "the same file twice adds nothing")
+        #expect(try await client.trades(TradesRequest()) == trades, "the same file twice adds nothing")
         let gains = try await client.gains(GainsRequest(currency: "USD"))
         #expect(gains.assets.map(\.quantity) == [try dec("1.5"), 3])
     }
@@ -72,12 +72,12 @@ struct ActivityImportInProcessTests {
         let laterBuy = Self.header + "2024-03-01,BTC,USD,100,1,sell,0,\n2024-03-02,BTC,USD,90,1,buy,0,\n2024-03-03,ETH,USD,10,1,buy,0,\n"
         let mixed = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: laterBuy, dryRun: false))
         #expect(!mixed.written && mixed.errors == 1 && mixed.new == 2 && mixed.lines.map(\.status) == [.error, .new, .new])
-        #expect(try await client.trades().isEmpty, "nothing is half-imported")
+        #expect(try await client.trades(TradesRequest()).isEmpty, "nothing is half-imported")
 
         let bad = Self.header + "2024-03-03,ETH,USD,10,1,buy,0,\n2024-03-04,DOGE,USD,1,1,buy,0,\n"
         let refused = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: bad, dryRun: false))
         #expect(!refused.written && refused.lines[1].errors.map(\.column) == ["Code"])
-        #expect(try await client.trades().isEmpty)
+        #expect(try await client.trades(TradesRequest()).isEmpty)
 
         let stored = try await client.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 80, currency: "USD",
                                                                date: try moment("2024-02-01"), requestId: "stored-buy"))
@@ -91,13 +91,13 @@ struct ActivityImportInProcessTests {
         let squeezed = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: outBefore, dryRun: false))
         #expect(!squeezed.written && squeezed.errors == 0 && squeezed.fileErrors == [ImportLineError(line: 0, column: nil, reason:
             "the file's activities would leave the stored sell of 1 ETH on 2024-05-01T00:00:00.000Z (trade \(storedSell.id)) taking more than the 0 ETH held then")])
-        let all = try await client.trades()
+        let all = try await client.trades(TradesRequest())
         #expect(all.count == 4 && all.contains(stored))
 
         let sameDay = Self.header + (1...20).map { _ in "2024-06-01,BTC,USD,100,1,buy,0,\n2024-06-01,BTC,USD,110,1,sell,0,\n" }.joined()
         let ordered = try await client.importActivities(ImportActivitiesRequest(format: .csv, content: sameDay, dryRun: false))
         #expect(ordered.written && ordered.new == 40, "activities of one moment keep the file's order")
-        #expect(try await client.trades().suffix(40).map(\.kind) == Array(repeating: [ActivityKind.buy, .sell], count: 20).flatMap { $0 })
+        #expect(try await client.trades(TradesRequest()).suffix(40).map(\.kind) == Array(repeating: [ActivityKind.buy, .sell], count: 20).flatMap { $0 })
     }
 
     /// Export and import into an empty portfolio give the same activities, in CSV and in JSON; the JSON of the same
@@ -121,7 +121,7 @@ struct ActivityImportInProcessTests {
         func fields(_ trades: [Trade]) -> [String] {
             trades.map { "\($0.kind) \($0.asset) \($0.amount) \($0.price) \($0.currency) \($0.fee?.description ?? "-") \($0.date.timeIntervalSince1970)" }
         }
-        let original = try await client.trades()
+        let original = try await client.trades(TradesRequest())
         for format in ActivityFileFormat.allCases {
             let export = try await client.exportActivities(ExportActivitiesRequest(format: format))
             #expect(export.format == format && export.activities == 5)
@@ -129,7 +129,7 @@ struct ActivityImportInProcessTests {
             defer { target.stop() }
             let imported = try await target.client.importActivities(ImportActivitiesRequest(format: format, content: export.content, dryRun: false))
             #expect(imported.written && imported.new == 5, "\(format): \(imported.lines.flatMap(\.errors)) \(imported.fileErrors)")
-            let copy = try await target.client.trades()
+            let copy = try await target.client.trades(TradesRequest())
             #expect(copy == original.enumerated().map { index, trade in
                 var trade = trade
                 trade.id = copy[index].id
@@ -155,7 +155,7 @@ struct ActivityImportInProcessTests {
             try await portfolio.client.importActivities(ImportActivitiesRequest(format: .csv, content: big))
         }
         #expect(error?.code == RPCError.Code.parseError && error?.message.contains("1048576") == true, "\(error?.message ?? "")")
-        #expect(try await portfolio.client.trades().isEmpty)
+        #expect(try await portfolio.client.trades(TradesRequest()).isEmpty)
         let preview = try await portfolio.state.importActivities(ImportActivitiesRequest(format: .csv, content: big))
         #expect(preview.new == 40_000 && preview.errors == 0)
     }
@@ -179,6 +179,6 @@ struct ActivityImportInProcessTests {
         #expect(preview.new == ActivityImport.maxLines && preview.errors == 0)
         let imported = try await portfolio.state.importActivities(ImportActivitiesRequest(format: .csv, content: text, dryRun: false))
         #expect(imported.written == true && imported.new == ActivityImport.maxLines)
-        #expect(try await portfolio.client.trades().count == ActivityImport.maxLines)
+        #expect(try await portfolio.client.trades(TradesRequest()).count == ActivityImport.maxLines)
     }
 }

@@ -136,7 +136,7 @@ struct ActivityInProcessTests {
         await #expect(throws: RPCError.notFound("no trade with id nope")) {
             try await client.editTrade(EditTradeRequest(id: "nope", activity: AddTradeRequest(asset: "BTC", amount: 1, price: 1, currency: "USD", date: on(1), requestId: "n")))
         }
-        #expect(try await client.trades() == [buy, sell])
+        #expect(try await client.trades(TradesRequest()) == [buy, sell])
         #expect(try await client.tradeHistory(TradeHistoryRequest()).map(\.action) == [.added, .added])
     }
 

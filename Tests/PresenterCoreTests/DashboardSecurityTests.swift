@@ -65,7 +65,7 @@ struct DashboardSecurityTests {
                 }
             }
             #expect(try await presenter.portfolio.watchlist() == [])
-            #expect(try await presenter.portfolio.trades() == [])
+            #expect(try await presenter.portfolio.trades(.init()) == [])
         }
     }
 

@@ -125,7 +125,7 @@ struct InProcessTests {
                 #expect(added.status == .seeOther)
                 #expect(added.headers[.location] == "/coins/BTC?added=1")
             }
-            let trades = try await presenter.portfolio.trades()
+            let trades = try await presenter.portfolio.trades(TradesRequest())
             #expect(trades.map(\.asset) == ["BTC"])
             let page = try await client.execute(uri: "/portfolio", method: .get)
             #expect(page.text.contains("0.25"))
@@ -155,7 +155,7 @@ struct InProcessTests {
                 let added = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
                 #expect(added.status == .seeOther, "\(fields[0])")
             }
-            let trades = try await presenter.portfolio.trades()
+            let trades = try await presenter.portfolio.trades(TradesRequest())
             #expect(trades.map(\.kind) == [.buy, .sell, .fee])
             #expect(trades[1].fee == CurrencyAmount(amount: try ExactDecimal("2.5"), currency: "EUR"))
             #expect(trades[2].fee == CurrencyAmount(amount: try ExactDecimal("1.25"), currency: "USD") && trades[2].amount.isZero)
