@@ -27,6 +27,8 @@ let package = Package(
                 .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),
+                .product(name: "PortfolioCore", package: "tickwire"),
+                .product(name: "PortfolioEngine", package: "tickwire"),
                 .product(name: "ZeroMQ", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

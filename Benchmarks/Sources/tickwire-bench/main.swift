@@ -4,11 +4,13 @@ import Foundation
 import Market
 import TickwireContract
 import Money
+import PortfolioCore
+import PortfolioEngine
 import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import] [--no-peers]
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
@@ -82,7 +84,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -111,7 +113,8 @@ struct Row {
 }
 var rows: [Row] = []
 var notes: [String] = []
-var failed = false
+/// Why the run fails: a Swift figure that differs from its Python peer's.
+var failures: [String] = []
 
 func fmt(_ value: Double, _ digits: Int = 0) -> String { String(format: "%.\(digits)f", value) }
 func rate(_ value: Double) -> String { "\(fmt(value)) msg/s" }
@@ -228,7 +231,7 @@ if only.contains("convert"), let transactions {
         let identical = pyTotal == total.description
         if !identical {
             say("!!! CONVERSION MISMATCH: Swift \(total) != Python \(pyTotal)")
-            failed = true
+            failures.append("Swift and Python conversion totals differ")
         } else {
             say("totals identical to the last digit: \(total)")
         }
@@ -434,6 +437,111 @@ func allFollowed(_ run: [String: Any]?) -> Bool {
                     peer: "-", ratio: "-", target: "p99 < 5 ms", met: sse?.number("p99_ms").map { $0 < 5 ? "yes" : "NO" } ?? "?"))
 }
 
+// 8. Gains and 9. import of the portfolio (issue 34): one generated file of activities, read by both sides.
+let portfolioCount = 100_000
+let portfolioRounds = quick ? 3 : 7
+let importRounds = quick ? 2 : 5
+if only.contains("gains") || only.contains("import") {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-portfolio-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let files = PortfolioBench.generate(count: portfolioCount)
+    let csvPath = folder.appendingPathComponent("activities.csv").path
+    let pricesPath = folder.appendingPathComponent("prices.json").path
+    try files.csv.write(toFile: csvPath, atomically: true, encoding: .utf8)
+    try JSONSerialization.data(withJSONObject: files.prices, options: [.sortedKeys]).write(to: URL(fileURLWithPath: pricesPath))
+    let kinds = Dictionary(grouping: files.csv.split(separator: "\n").dropFirst(), by: { $0.split(separator: ",", omittingEmptySubsequences: false)[6] })
+        .mapValues(\.count).sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+    say("portfolio activities: \(portfolioCount) lines (\(kinds)), \(files.csv.utf8.count) bytes, seed \(PortfolioBench.seed), in \(csvPath)")
+
+    if only.contains("gains") {
+        say("== 8. gains over \(portfolioCount) activities of \(PortfolioBench.assets.count) assets in USD: Gains.compute vs Python decimal, \(portfolioRounds) paired rounds")
+        let trades = try PortfolioBench.trades(files.csv)
+        let prices = try PortfolioBench.storedPrices(files.prices)
+        let methods: [CostBasisMethod] = [.fifo, .average]
+        for method in methods { _ = try PortfolioBench.gains(trades, prices: prices, method: method) }  // warm-up
+        var swift: [CostBasisMethod: [Double]] = [:], python: [CostBasisMethod: [Double]] = [:], ratios: [CostBasisMethod: [Double]] = [:]
+        var digits: [CostBasisMethod: [String: [String: String]]] = [:]
+        var mismatches: [CostBasisMethod: [String]] = [:]
+        var peerRan = false
+        for round in 1...portfolioRounds {
+            var line = "round \(round):"
+            var mine: [CostBasisMethod: Double] = [:]
+            for method in methods {
+                let (gains, elapsed) = try PortfolioBench.gains(trades, prices: prices, method: method)
+                mine[method] = elapsed.seconds * 1000
+                swift[method, default: []].append(elapsed.seconds * 1000)
+                digits[method] = PortfolioBench.digits(gains)
+                line += " tickwire \(method.rawValue) \(fmt(elapsed.seconds * 1000, 1)) ms;"
+            }
+            if runPeers, let py = await peers.run("portfolio_gains.py", ["--csv", csvPath, "--prices", pricesPath]) {
+                peerRan = true
+                for method in methods {
+                    let run = py[method.rawValue] as? [String: Any]
+                    guard let seconds = run?.number("seconds"), let figures = run?["figures"] as? [String: [String: String]] else { continue }
+                    python[method, default: []].append(seconds * 1000)
+                    ratios[method, default: []].append(seconds * 1000 / mine[method]!)
+                    let ours = digits[method] ?? [:]
+                    let differing = Set(ours.keys).union(figures.keys).sorted().flatMap { asset in
+                        Set((ours[asset] ?? [:]).keys).union((figures[asset] ?? [:]).keys).sorted().compactMap { key in
+                            ours[asset]?[key] == figures[asset]?[key] ? nil
+                                : "\(asset).\(key): Swift \(ours[asset]?[key] ?? "none") != Python \(figures[asset]?[key] ?? "none")"
+                        }
+                    }
+                    if !differing.isEmpty { mismatches[method] = differing }
+                    line += " python \(method.rawValue) \(fmt(seconds * 1000, 1)) ms;"
+                }
+            }
+            say(line)
+        }
+        for method in methods {
+            let total = digits[method]?["total"] ?? [:]
+            let label = method == .fifo ? "FIFO" : "average cost"
+            say("\(label): tickwire \(Spread(values: swift[method] ?? []).text(1, " ms")), python \(Spread(values: python[method] ?? []).text(1, " ms")), "
+                + "ratio \(Spread(values: ratios[method] ?? []).text(2, "x")); total realized \(total["realizedGain"] ?? "?"), unrealized \(total["unrealizedGain"] ?? "?") USD")
+            var met = "?"
+            if peerRan {
+                if let differing = mismatches[method] {
+                    say("!!! GAINS MISMATCH (\(label)): \(differing.count) figures differ, e.g. \(differing.prefix(3).joined(separator: "; "))")
+                    failures.append("Swift and Python \(label) gains differ (\(differing.first!))")
+                    met = "NO"
+                    notes.append("Gains (\(label)): **MISMATCH**, \(differing.count) figures differ, e.g. \(differing.prefix(3).joined(separator: "; ")).")
+                } else {
+                    say("\(label): every figure of the \(PortfolioBench.assets.count) assets and the totals identical to the last digit")
+                    met = "yes"
+                    notes.append("Gains (\(label), USD): Swift and Python identical in every figure of the \(PortfolioBench.assets.count) assets and the totals: "
+                        + "realized `\(total["realizedGain"] ?? "?")`, unrealized `\(total["unrealizedGain"] ?? "?")`, cost basis `\(total["costBasis"] ?? "?")`, "
+                        + "fees `\(total["fees"] ?? "?")`.")
+                }
+            }
+            rows.append(Row(benchmark: "8. gains of \(portfolioCount / 1000)k activities, \(PortfolioBench.assets.count) assets, \(label): realized + unrealized, per asset and total",
+                            tickwire: Spread(values: swift[method] ?? []).text(1, " ms"),
+                            peer: python[method].map { "\(Spread(values: $0).text(1, " ms")) (decimal)" } ?? "n/a",
+                            ratio: ratios[method].map { Spread(values: $0).text(2, "x") } ?? "n/a",
+                            target: "identical digits", met: met))
+        }
+    }
+
+    if only.contains("import") {
+        say("== 9. import of a \(portfolioCount)-line Ghostfolio CSV through `activities.import` (PortfolioState), dry run and commit, \(importRounds) rounds")
+        var dry: [Double] = [], commit: [Double] = []
+        for round in 1...importRounds {
+            let path = folder.appendingPathComponent("portfolio-\(round).sqlite").path
+            let state = try await PortfolioBench.state(try PortfolioStore.live(path: path), prices: files.prices)
+            let dryRun = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: true, lines: portfolioCount)
+            let written = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: false, lines: portfolioCount)
+            dry.append(Double(portfolioCount) / dryRun.seconds)
+            commit.append(Double(portfolioCount) / written.seconds)
+            say("round \(round): SQLite dry run \(fmt(dryRun.seconds * 1000, 0)) ms (\(fmt(dry.last!)) lines/s), commit \(fmt(written.seconds * 1000, 0)) ms (\(fmt(commit.last!)) lines/s)")
+            for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        }
+        rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, dry run (preview of every line), SQLite",
+                        tickwire: Spread(values: dry).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
+        rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, commit (one write), SQLite file",
+                        tickwire: Spread(values: commit).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
+    }
+}
+
 // Table and RESULTS.md
 @MainActor func table() -> String {
     var lines = ["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
@@ -514,7 +622,7 @@ do {
 } catch {
     print("could not write \(resultsPath): \(error)")
 }
-if failed {
-    print("FAILED: Swift and Python conversion totals differ")
+if !failures.isEmpty {
+    print("FAILED: \(failures.joined(separator: "; "))")
     exit(1)
 }
