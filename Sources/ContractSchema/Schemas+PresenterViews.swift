@@ -201,7 +201,8 @@ extension CoinView: JSONSchemaDescribable {
             "chart": .optional(.ref(ChartData.self), "The price history to draw, when there is one in the display currency."),
             "chartNote": .optional(.string, "How the history came into the display currency (converted from the source's, at which rate); nil when the source has it in the display currency."),
             "tradePrices": .required(.map(.money), "The price the trade form suggests, by currency: the coin's own current price in each display currency."),
-            "holding": .optional(.ref(HoldingRow.self), "The user's holding of the coin, if any."),
+            "holding": .optional(.ref(HoldingRow.self), "The user's holding of the coin in `portfolio`, if any."),
+            "portfolio": .optional(.string, "The portfolio the holding is of and the trade form adds to, e.g. \"main\" (absent in a view from a presenter of one portfolio, which was \"main\")."),
             "watched": .required(.boolean, "Whether the coin is on the watch list."),
             "locale": .required(.string, "The reader's locale."),
             "currency": .optional(.currency, "The display currency."),
@@ -368,10 +369,23 @@ extension PerformanceSection: JSONSchemaDescribable {
     }
 }
 
+extension PortfolioView.Choice: JSONSchemaDescribable {
+    public static var schemaName: String? { "PortfolioViewChoice" }
+    public static var jsonSchema: JSONSchema {
+        .object("One portfolio the switcher offers: a name with activities, or \"main\", which is always there.", [
+            "name": .required(.string, "Its name, e.g. \"main\", \"Retirement\"."),
+            "activities": .required(.integer(minimum: 0), "How many activities it holds."),
+        ])
+    }
+}
+
 extension PortfolioView: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("The portfolio: trades, holdings valued in the display currency, and totals; works from stored prices offline.", [
             "screen": .required(.constant("portfolio"), "Which screen this is (`portfolio`): what a client reads to know the view's shape."),
+            "portfolio": .optional(.string, "The portfolio shown, e.g. \"main\" (absent in a view from a presenter of one portfolio, which showed \"main\")."),
+            "portfolios": .optional(.array(.ref(PortfolioView.Choice.self)),
+                                    "Every portfolio to switch to, \"main\" first (the portfolio's `portfolios.list`); absent when it could not be listed."),
             "trades": .required(.array(.ref(PortfolioView.TradeRow.self)), "The trades, newest first."),
             "holdings": .required(.array(.ref(HoldingRow.self)), "One row per asset held, in the valuation's order."),
             "totalValue": .required(.ref(DisplayAmount.self), "The sum of the known values."),

@@ -10,10 +10,11 @@ import TickwireContract
 /// reader who posted it (at most 100; the oldest goes first): a preview is a page of its own
 /// (`/portfolio/import?draft=<id>`), which the page's live updates fetch again, and its confirm button names the draft.
 final class ImportDrafts: Sendable {
-    /// A file posted for import.
+    /// A file posted for import into a portfolio.
     struct Draft: Sendable {
         let content: String
         let format: ActivityFileFormat
+        let portfolio: String
         let owner: String
         let expires: ContinuousClock.Instant
     }
@@ -27,14 +28,14 @@ final class ImportDrafts: Sendable {
         self.limit = limit
     }
 
-    /// Keeps `content` for `owner`; its id.
-    func keep(_ content: String, format: ActivityFileFormat, owner: String) -> String {
+    /// Keeps `content`, to go into `portfolio`, for `owner`; its id.
+    func keep(_ content: String, format: ActivityFileFormat, portfolio: String, owner: String) -> String {
         let id = CSRF.randomToken()
         let now = ContinuousClock.now
         drafts.withLock { drafts in
             drafts = drafts.filter { $0.value.expires > now }
             while drafts.count >= limit, let oldest = drafts.min(by: { $0.value.expires < $1.value.expires }) { drafts[oldest.key] = nil }
-            drafts[id] = Draft(content: content, format: format, owner: owner, expires: now + lifetime)
+            drafts[id] = Draft(content: content, format: format, portfolio: portfolio, owner: owner, expires: now + lifetime)
         }
         return id
     }
@@ -53,16 +54,19 @@ final class ImportDrafts: Sendable {
     }
 }
 
-/// The Portfolio screen's import and export: `POST /portfolio/import` keeps a pasted Ghostfolio file and shows its
-/// preview at `GET /portfolio/import?draft=<id>` (`activities.import` with `dryRun` true), `POST /portfolio/import/confirm`
-/// imports it (`dryRun` false; the portfolio checks every line again) and goes back to the Portfolio screen with a
-/// notice, `GET /portfolio/export.csv` and `.json` download every activity. Whatever goes wrong (the portfolio down, a
-/// file too large, not CSV, an expired preview) is a notice on the import page, never a 500.
+/// The Portfolio screen's import and export: `POST /portfolio/import` keeps a pasted Ghostfolio file, with the portfolio it
+/// goes into (its `portfolio` field, a new name included; "main" when empty), and shows its preview at
+/// `GET /portfolio/import?draft=<id>` (`activities.import` with `dryRun` true), `POST /portfolio/import/confirm` imports it
+/// (`dryRun` false; the portfolio checks every line again) and goes back to that portfolio's screen with a notice,
+/// `GET /portfolio/export.csv` and `.json` download every activity of the portfolio in `?portfolio=` ("main" without).
+/// Whatever goes wrong (the portfolio down, a file too large, not CSV, an invalid portfolio name, an expired preview) is a
+/// notice on the import page, never a 500.
 extension WebServer {
-    /// The form's fields: the file's text and its format (`auto`, `csv` or `json`), or the draft to import.
+    /// The form's fields: the file's text, its format (`auto`, `csv` or `json`) and the portfolio it goes into, or the draft to import.
     struct ImportForm: Decodable {
         var content: String?
         var format: String?
+        var portfolio: String?
         var draft: String?
     }
 
@@ -77,15 +81,17 @@ extension WebServer {
         do {
             form = try await decodeImportForm(request)
         } catch {
-            return importPage(nil, content: "", format: nil, notice: "The form could not be read: \(error)", status: .badRequest, context: context)
+            return importPage(nil, content: "", format: nil, portfolio: context.portfolio ?? PortfolioView.mainPortfolio,
+                              notice: "The form could not be read: \(error)", status: .badRequest, context: context)
         }
+        let portfolio = Self.portfolioName(form.portfolio)
         let content = form.content ?? ""
         guard !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
-            return importPage(nil, content: content, format: nil, notice: "Paste a Ghostfolio CSV or JSON file first: the form was empty.",
+            return importPage(nil, content: content, format: nil, portfolio: portfolio, notice: "Paste a Ghostfolio CSV or JSON file first: the form was empty.",
                               status: .badRequest, context: context)
         }
         guard content.utf8.count <= importLimitBytes else {
-            return importPage(nil, content: "", format: nil, notice: "The file is \(content.utf8.count / 1024) KiB; the dashboard imports at most "
+            return importPage(nil, content: "", format: nil, portfolio: portfolio, notice: "The file is \(content.utf8.count / 1024) KiB; the dashboard imports at most "
                               + "\(importLimitBytes / 1024) KiB at a time: split it into parts of whole lines (a part imported twice adds nothing).",
                               status: .contentTooLarge, context: context)
         }
@@ -94,12 +100,12 @@ extension WebServer {
         case "auto": format = content.drop { $0.isWhitespace || $0 == "\u{FEFF}" }.first == "{" ? .json : .csv
         case let name:
             guard let named = ActivityFileFormat(rawValue: name) else {
-                return importPage(nil, content: content, format: nil, notice: "Unknown format \"\(name)\": pick CSV or JSON.",
+                return importPage(nil, content: content, format: nil, portfolio: portfolio, notice: "Unknown format \"\(name)\": pick CSV or JSON.",
                                   status: .badRequest, context: context)
             }
             format = named
         }
-        let id = importDrafts.keep(content, format: format, owner: context.csrfToken)
+        let id = importDrafts.keep(content, format: format, portfolio: portfolio, owner: context.csrfToken)
         return Response.redirect(to: "/portfolio/import?draft=\(id)", type: .normal)
     }
 
@@ -107,7 +113,7 @@ extension WebServer {
     func previewImport(_ request: Request) async -> Response {
         let context = importPageContext(request)
         guard let id = context.query.first(where: { $0.name == "draft" })?.value else {
-            return importPage(nil, content: "", format: nil, status: .ok, context: context)
+            return importPage(nil, content: "", format: nil, portfolio: context.portfolio ?? PortfolioView.mainPortfolio, status: .ok, context: context)
         }
         guard let draft = importDrafts.draft(id, owner: context.csrfToken) else { return expired(context) }
         return await importDraft(draft, id: id, dryRun: true, context: context)
@@ -123,25 +129,28 @@ extension WebServer {
     }
 
     private func expired(_ context: PageContext) -> Response {
-        importPage(nil, content: "", format: nil, notice: "This preview is no longer kept (previews are kept 30 minutes, in this presenter): "
+        importPage(nil, content: "", format: nil, portfolio: context.portfolio ?? PortfolioView.mainPortfolio, notice: "This preview is no longer kept (previews are kept 30 minutes, in this presenter): "
                    + "paste the file again. Nothing was imported.", status: .notFound, context: context)
     }
 
     private func importDraft(_ draft: ImportDrafts.Draft, id: String, dryRun: Bool, context: PageContext) async -> Response {
         let preview: ImportPreview
         do {
-            preview = try await portfolio.importActivities(ImportActivitiesRequest(format: draft.format, content: draft.content, dryRun: dryRun, by: "dashboard"))
+            preview = try await portfolio.importActivities(ImportActivitiesRequest(
+                format: draft.format, content: draft.content, dryRun: dryRun, by: "dashboard", portfolio: draft.portfolio))
         } catch {
-            runtime.logger.warning("import failed", metadata: ["error": "\(ScreenBuilder.describe(error))", "dryRun": "\(dryRun)"])
+            runtime.logger.warning("import failed", metadata: ["error": "\(ScreenBuilder.describe(error))", "dryRun": "\(dryRun)", "portfolio": "\(draft.portfolio)"])
             let bad = (error as? RPCError).map { $0.code == -32602 || $0.code == -32700 } ?? false
-            return importPage(nil, content: draft.content, format: draft.format,
+            return importPage(nil, content: draft.content, format: draft.format, portfolio: draft.portfolio,
                               notice: "Nothing was imported: \(bad ? "" : "the portfolio did not answer: ")" + ScreenBuilder.describe(error),
                               status: bad ? .badRequest : .serviceUnavailable, context: context)
         }
         if !dryRun, preview.written {
             importDrafts.remove(id)
-            runtime.logger.info("activities imported", metadata: ["new": "\(preview.new)", "duplicates": "\(preview.duplicates)"])
-            return Response.redirect(to: "/portfolio?imported=\(preview.new)&duplicates=\(preview.duplicates)", type: .normal)
+            runtime.logger.info("activities imported", metadata: ["new": "\(preview.new)", "duplicates": "\(preview.duplicates)", "portfolio": "\(draft.portfolio)"])
+            let shown = draft.portfolio == PortfolioView.mainPortfolio ? [] : [PageContext.QueryItem(name: "portfolio", value: draft.portfolio)]
+            let query = shown + [.init(name: "imported", value: "\(preview.new)"), .init(name: "duplicates", value: "\(preview.duplicates)")]
+            return Response.redirect(to: PageContext.url(path: "/portfolio", query: query), type: .normal)
         }
         var notices: [String] = []
         if !dryRun {
@@ -150,22 +159,44 @@ extension WebServer {
                 : "Nothing was imported: the portfolio found errors, shown below.")
         }
         if !preview.fileErrors.isEmpty { notices.append("The file cannot be imported: \(preview.fileErrors.map(\.reason).joined(separator: "; "))") }
-        return importPage(preview, draft: id, content: draft.content, format: draft.format, notices: notices, status: .ok, context: context)
+        return importPage(preview, draft: id, content: draft.content, format: draft.format, portfolio: draft.portfolio, notices: notices,
+                          status: .ok, context: context)
     }
 
-    /// `GET /portfolio/export.csv` or `.json`: every activity as a download named `tickwire-activities-<day>.<format>`.
+    /// `GET /portfolio/export.csv` or `.json` (`?portfolio=`, "main" without): every activity of the portfolio as a download
+    /// named `tickwire-activities-<day>.<format>`, with the portfolio's name before the day unless it is "main".
     func exportActivities(_ format: ActivityFileFormat, _ request: Request) async -> Response {
+        let context = importPageContext(request)
+        let name = context.portfolio ?? PortfolioView.mainPortfolio
         do {
-            let exported = try await portfolio.exportActivities(ExportActivitiesRequest(format: format))
+            let exported = try await portfolio.exportActivities(ExportActivitiesRequest(format: format, portfolio: name))
             let type = format == .csv ? "text/csv; charset=utf-8" : "application/json; charset=utf-8"
-            let name = "tickwire-activities-\(DisplayDate.isoDay(Date())).\(format.rawValue)"
-            return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(name)\"", .cacheControl: "no-store"],
+            let file = "tickwire-activities-\(Self.fileNamePart(name))\(DisplayDate.isoDay(Date())).\(format.rawValue)"
+            return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(file)\"", .cacheControl: "no-store"],
                             body: .init(byteBuffer: ByteBuffer(string: exported.content)))
         } catch {
-            runtime.logger.warning("export failed", metadata: ["error": "\(ScreenBuilder.describe(error))"])
-            return importPage(nil, content: "", format: nil, notice: "Nothing was exported: the portfolio did not answer: \(ScreenBuilder.describe(error))",
-                              status: .serviceUnavailable, context: importPageContext(request))
+            runtime.logger.warning("export failed", metadata: ["error": "\(ScreenBuilder.describe(error))", "portfolio": "\(name)"])
+            let bad = (error as? RPCError)?.code == -32602
+            return importPage(nil, content: "", format: nil, portfolio: name,
+                              notice: "Nothing was exported: \(bad ? "" : "the portfolio did not answer: ")\(ScreenBuilder.describe(error))",
+                              status: bad ? .badRequest : .serviceUnavailable, context: context)
         }
+    }
+
+    /// The portfolio a form names: trimmed, "main" when empty or absent (the portfolio checks the rest of its rules).
+    static func portfolioName(_ field: String?) -> String {
+        let name = field?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return name.isEmpty ? PortfolioView.mainPortfolio : name
+    }
+
+    /// A portfolio's name as part of a download's file name ("Savings_2-" for "Savings 2"; nothing for "main"): ASCII letters,
+    /// digits, `-`, `_` and `.`, anything else `_`, so the header stays plain.
+    static func fileNamePart(_ portfolio: String) -> String {
+        guard portfolio != PortfolioView.mainPortfolio else { return "" }
+        let safe = portfolio.unicodeScalars.map { scalar in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "-_.".unicodeScalars.contains(scalar)) ? String(scalar) : "_"
+        }.joined()
+        return safe + "-"
     }
 
     private func decodeImportForm(_ request: Request) async throws -> ImportForm {
@@ -181,9 +212,9 @@ extension WebServer {
         return PageContext(context, path: request.uri.path, query: query, csrfToken: CSRF.token(of: request).value)
     }
 
-    private func importPage(_ preview: ImportPreview?, draft: String? = nil, content: String, format: ActivityFileFormat?, notice: String? = nil,
-                            notices: [String] = [], status: HTTPResponse.Status, context: PageContext) -> Response {
-        let page = Pages.importPreview(preview, draft: draft, content: content, format: format, limitBytes: importLimitBytes,
+    private func importPage(_ preview: ImportPreview?, draft: String? = nil, content: String, format: ActivityFileFormat?, portfolio: String,
+                            notice: String? = nil, notices: [String] = [], status: HTTPResponse.Status, context: PageContext) -> Response {
+        let page = Pages.importPreview(preview, draft: draft, content: content, format: format, portfolio: portfolio, limitBytes: importLimitBytes,
                                        notices: notices + (notice.map { [$0] } ?? []), context: context)
         return Response(status: status, headers: [.contentType: "text/html; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: page)))
     }

@@ -135,8 +135,8 @@ public enum Presenter {
                     // A change (a trade) is taken in in a span of its trace: the pages it tells to reload go on in it.
                     await state.follow(portfolio: changes) { trace, apply in
                         TraceContext.withSpan("portfolio.changed", continuing: trace, apply)
-                    } changed: {
-                        broadcast.send(changed: ["portfolio"])
+                    } changed: { change in
+                        broadcast.send(changed: [StateWatch.kind(of: change)])
                     }
                 },
                 LoopService { await watch.run() },

@@ -1,5 +1,6 @@
 import Foundation
 import PresenterViews
+import TickwireContract
 import Synchronization
 
 /// Looks at the presenter's copy of the streams (``PresenterState``) a few times a second while a page listens,
@@ -68,6 +69,14 @@ final class StateWatch: Sendable {
         }
         for (kind, members) in new.members where old.map({ $0.members[kind] != members }) ?? !members.isEmpty { kinds.insert(kind) }
         return kinds
+    }
+
+    /// The kind of change a portfolio's change is: `portfolio:<name>` for one about a portfolio, which only that portfolio's
+    /// screen (and the pages that follow any portfolio) fetch again; `portfolio` for one about none (the watch list, which
+    /// all share) and for an edit, which may have moved an activity out of the portfolio shown.
+    static func kind(of change: PortfolioChange) -> String {
+        guard let portfolio = change.portfolio, change.reason != "trade.edited" else { return "portfolio" }
+        return "portfolio:\(portfolio)"
     }
 
     /// What the presenter has at hand for its pages now.

@@ -160,8 +160,10 @@ struct WebServer {
     // MARK: Forms
 
     /// The trade form of the coin page: an activity of any kind (a buy when absent), amount and price empty for none
-    /// (a fee activity, a transfer out), an optional fee in its own currency (the trade's when absent).
+    /// (a fee activity, a transfer out), an optional fee in its own currency (the trade's when absent), and the portfolio it
+    /// goes into ("main" when empty; a new name starts a portfolio).
     struct TradeForm: Decodable {
+        var portfolio: String?
         var kind: String?
         var amount: String?
         var price: String?
@@ -172,10 +174,16 @@ struct WebServer {
         var requestId: String
     }
 
+    /// `POST /coins/{symbol}/trades`: the activity added to the form's portfolio, then back to the coin's page showing that
+    /// portfolio (`?portfolio=` unless it is "main") with `added=1`; a refusal (an invalid portfolio name among them) is a
+    /// notice on the coin's page, the form showing the portfolio named.
     private func addTrade(symbol: String, _ request: Request) async -> Response {
         let back = "/coins/\(symbol.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")"
+        var extra = ["symbol": symbol]
         do {
             let form = try await decodeForm(TradeForm.self, request)
+            let name = Self.portfolioName(form.portfolio)
+            extra["portfolio"] = name
             let day = try Date.ISO8601FormatStyle().year().month().day().parse(form.date)
             func decimal(_ text: String?) throws -> ExactDecimal? {
                 guard let text = text?.trimmingCharacters(in: .whitespaces), !text.isEmpty else { return nil }
@@ -187,13 +195,16 @@ struct WebServer {
             let fee = try decimal(form.feeAmount).map { CurrencyAmount(amount: $0, currency: form.feeCurrency ?? form.currency) }
             let trade = AddTradeRequest(
                 kind: kind, asset: symbol, amount: try decimal(form.amount) ?? .zero, price: try decimal(form.price) ?? .zero,
-                currency: form.currency, fee: fee, date: day, requestId: form.requestId)
+                currency: form.currency, fee: fee, date: day, requestId: form.requestId, portfolio: name)
             let added = try await portfolio.addTrade(trade)
-            runtime.logger.info("trade submitted", metadata: ["id": "\(added.id)", "asset": "\(added.asset)", "requestId": "\(form.requestId)"])
-            return Response.redirect(to: "\(back)?added=1", type: .normal)
+            runtime.logger.info("trade submitted", metadata: [
+                "id": "\(added.id)", "asset": "\(added.asset)", "requestId": "\(form.requestId)", "portfolio": "\(added.portfolio)",
+            ])
+            let shown = name == PortfolioView.mainPortfolio ? [] : [PageContext.QueryItem(name: "portfolio", value: name)]
+            return Response.redirect(to: PageContext.url(path: back, query: shown + [.init(name: "added", value: "1")]), type: .normal)
         } catch {
             let message = "The trade was not added: \(ScreenBuilder.describe(error))"
-            return await formError(message, screen: "coin", request, extra: ["symbol": symbol])
+            return await formError(message, screen: "coin", request, extra: extra)
         }
     }
 

@@ -59,8 +59,11 @@ public struct CoinView: Codable, Sendable, Equatable {
     public var chartNote: String?
     /// The price the trade form suggests, by currency: the coin's own current price in each display currency.
     public var tradePrices: [String: ExactDecimal]
-    /// The user's holding of the coin, if any.
+    /// The user's holding of the coin in ``portfolio``, if any.
     public var holding: HoldingRow?
+    /// The portfolio the holding is of and the trade form adds to, e.g. "main" (absent in a view from a presenter of one
+    /// portfolio, which was "main").
+    public var portfolio: String?
     /// Whether the coin is on the watch list.
     public var watched: Bool
     /// The reader's locale.
@@ -76,11 +79,11 @@ public struct CoinView: Codable, Sendable, Equatable {
     /// `holding` must be valued in it (ask the portfolio with that currency). The price is the converter's,
     /// else the quote's last price; the 24 h change the price's, else the quote's, else the coin's.
     /// `marketNote` and `chartNote` say how the quote and history were converted, `tradePrices` what the trade
-    /// form suggests in each currency.
+    /// form suggests in each currency; `holding` is of `portfolio`.
     public static func make(
         coin: CoinSnapshot, quote: Quote?, history: PriceHistory?, holding: Holding?,
         context: ViewContext, notices: [String] = [], marketNote: String? = nil, chartNote: String? = nil,
-        tradePrices: [String: ExactDecimal] = [:]
+        tradePrices: [String: ExactDecimal] = [:], portfolio: String = PortfolioView.mainPortfolio
     ) -> CoinView {
         let locale = context.locale
         let currency = context.currency
@@ -125,7 +128,7 @@ public struct CoinView: Codable, Sendable, Equatable {
             high24h: pricing(market?.high), low24h: pricing(market?.low), allTimeHigh: pricing(market?.allTimeHigh),
             ask: pricing(market?.ask), bid: pricing(market?.bid), marketNote: market == nil ? nil : marketNote,
             supply: supply, chart: chart, chartNote: chart == nil ? nil : chartNote, tradePrices: tradePrices, holding: holdingRow,
-            watched: coin.watched, locale: locale, currency: currency, notices: allNotices, dataAge: age
+            portfolio: portfolio, watched: coin.watched, locale: locale, currency: currency, notices: allNotices, dataAge: age
         )
     }
 

@@ -58,6 +58,24 @@ public struct PortfolioView: Codable, Sendable, Equatable {
         }
     }
 
+    /// One portfolio the switcher offers: a name with activities, or "main", which is always there.
+    public struct Choice: Codable, Sendable, Equatable {
+        /// Its name, e.g. "main", "Retirement".
+        public var name: String
+        /// How many activities it holds.
+        public var activities: Int
+
+        /// A choice.
+        public init(name: String, activities: Int) {
+            self.name = name
+            self.activities = activities
+        }
+    }
+
+    /// The portfolio shown, e.g. "main" (absent in a view from a presenter of one portfolio, which showed "main").
+    public var portfolio: String?
+    /// Every portfolio to switch to, "main" first (the portfolio's `portfolios.list`); absent when it could not be listed.
+    public var portfolios: [Choice]?
     /// The trades, newest first.
     public var trades: [TradeRow]
     /// One row per asset held, in the valuation's order.
@@ -85,11 +103,14 @@ public struct PortfolioView: Codable, Sendable, Equatable {
     /// The age of the oldest price used, when known.
     public var dataAge: DataAge?
 
-    /// Builds the screen from the portfolio's `holdings` answer and the user's trades, with its `gains` and
-    /// `performance` answers when they came.
+    /// The name of the portfolio a request without one acts on: the contract's ``Trade/mainPortfolio``.
+    public static let mainPortfolio = Trade.mainPortfolio
+
+    /// Builds the screen of `portfolio` from the portfolio's `holdings` answer and the user's trades, with its `gains` and
+    /// `performance` answers when they came, and the portfolios to switch to.
     public static func make(
         valuation: Valuation, trades: [Trade], context: ViewContext, notices: [String] = [], gains: PortfolioGains? = nil,
-        performance: PortfolioPerformance? = nil
+        performance: PortfolioPerformance? = nil, portfolio: String = mainPortfolio, portfolios: [Choice]? = nil
     ) -> PortfolioView {
         let locale = context.locale
         let currency = valuation.currency
@@ -110,6 +131,7 @@ public struct PortfolioView: Codable, Sendable, Equatable {
         if trades.isEmpty { allNotices.append("No trades yet: add one from a coin's page.") }
         let newestFirst = trades.enumerated().sorted { $0.element.date == $1.element.date ? $0.offset < $1.offset : $0.element.date > $1.element.date }
         return PortfolioView(
+            portfolio: portfolio, portfolios: portfolios,
             trades: newestFirst.map { tradeRow($0.element, locale: locale) },
             holdings: valuation.holdings.map { HoldingRow.make($0, currency: currency, locale: locale) },
             totalValue: .money(valuation.totalValue, code: currency, locale: locale),

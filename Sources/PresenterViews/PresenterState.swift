@@ -60,13 +60,13 @@ public actor PresenterState {
 
     /// Follows the portfolio's changes until the stream ends, each on the actor `within` what the caller wraps it in
     /// (a span of the change's trace: a trade's): for its health, and `changed` hears of each change (the pages
-    /// ask the portfolio itself, so they are told to fetch themselves again).
+    /// ask the portfolio itself, so they are told to fetch themselves again; the change says which portfolio it is about).
     public func follow(
         portfolio events: some AsyncSequence<StreamEvent<PortfolioChange>, Never>,
-        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }, changed: @escaping @Sendable () -> Void = {}
+        within: @Sendable (TraceContext?, () -> Void) -> Void = { $1() }, changed: @escaping @Sendable (PortfolioChange) -> Void = { _ in }
     ) async {
         for await event in events {
-            within(event.trace) { apply(event, from: "portfolio", reset: {}, apply: { _ in changed() }, remove: { _ in }) }
+            within(event.trace) { apply(event, from: "portfolio", reset: {}, apply: { changed($0.value) }, remove: { _ in }) }
         }
     }
 

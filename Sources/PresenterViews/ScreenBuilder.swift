@@ -11,8 +11,10 @@ public struct ViewSources: Sendable {
     public var wallets: @Sendable () async throws -> WalletGroups
     /// The portfolio's `holdings`.
     public var holdings: @Sendable (HoldingsRequest) async throws -> Valuation
-    /// The portfolio's `trades.list`.
-    public var trades: @Sendable () async throws -> [Trade]
+    /// The portfolio's `trades.list`: one portfolio's activities.
+    public var trades: @Sendable (TradesRequest) async throws -> [Trade]
+    /// The portfolio's `portfolios.list`: the portfolios to switch to.
+    public var portfolios: @Sendable () async throws -> PortfolioList
     /// The portfolio's `gains`.
     public var gains: @Sendable (GainsRequest) async throws -> PortfolioGains
     /// The portfolio's `performance`.
@@ -35,11 +37,11 @@ public struct ViewSources: Sendable {
     public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
 
     /// Sources from their closures; without `knownCoins`, the Coins screen suggests none; without `gains` and
-    /// `performance`, the Portfolio screen says they are unavailable.
+    /// `performance`, the Portfolio screen says they are unavailable; without `portfolios`, it offers no other portfolio.
     public init(
         wallets: @escaping @Sendable () async throws -> WalletGroups,
         holdings: @escaping @Sendable (HoldingsRequest) async throws -> Valuation,
-        trades: @escaping @Sendable () async throws -> [Trade],
+        trades: @escaping @Sendable (TradesRequest) async throws -> [Trade],
         products: @escaping @Sendable () async throws -> [ProductSummary],
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
         watchlist: @escaping @Sendable () async throws -> [String],
@@ -51,8 +53,10 @@ public struct ViewSources: Sendable {
         gains: @escaping @Sendable (GainsRequest) async throws -> PortfolioGains = { _ in throw RPCError.unavailable("no gains source") },
         performance: @escaping @Sendable (PerformanceRequest) async throws -> PortfolioPerformance = { _ in
             throw RPCError.unavailable("no performance source")
-        }
+        },
+        portfolios: @escaping @Sendable () async throws -> PortfolioList = { throw RPCError.unavailable("no portfolios source") }
     ) {
+        self.portfolios = portfolios
         self.gains = gains
         self.performance = performance
         self.wallets = wallets
@@ -116,27 +120,32 @@ public struct ScreenBuilder: Sendable {
                 tracked: tracked, suggestions: suggestions)
             return .coins(view)
         case "coin":
-            let view = try await coin(try required("symbol", parameters).uppercased(), context: context, notices: notices)
+            let view = try await coin(try required("symbol", parameters).uppercased(), portfolio: Self.portfolioName(parameters["portfolio"]),
+                                      context: context, notices: notices)
             return .coin(view)
         case "portfolio":
             let range = try Self.performanceRange(parameters["range"])
-            let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency))
-            let trades = try await sources.trades()
+            let portfolio = Self.portfolioName(parameters["portfolio"])
+            // The list is for the switch: without it the screen still shows the portfolio asked for.
+            async let listed = try? await sources.portfolios()
+            let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency, portfolio: portfolio))
+            let trades = try await sources.trades(TradesRequest(portfolio: portfolio))
+            let portfolios = await listed?.portfolios.map { PortfolioView.Choice(name: $0.name, activities: $0.activities) }
             // With the converter down every conversion waits for its deadline: the offline holdings come first, alone.
             guard !valuation.offline else {
                 return .portfolio(PortfolioView.make(
                     valuation: valuation, trades: trades, context: context,
-                    notices: notices + ["Gains and performance come back with the converter."]))
+                    notices: notices + ["Gains and performance come back with the converter."], portfolio: portfolio, portfolios: portfolios))
             }
-            async let gains = Self.attempt("Gains", { try await sources.gains(GainsRequest(currency: context.currency)) })
+            async let gains = Self.attempt("Gains", { try await sources.gains(GainsRequest(currency: context.currency, portfolio: portfolio)) })
             async let performance = Self.attempt("Performance", {
-                try await sources.performance(PerformanceRequest(currency: context.currency, range: range))
+                try await sources.performance(PerformanceRequest(currency: context.currency, range: range, portfolio: portfolio))
             })
             let (gained, gainsProblem) = await gains
             let (performed, performanceProblem) = await performance
             let view = PortfolioView.make(
                 valuation: valuation, trades: trades, context: context, notices: notices + [gainsProblem, performanceProblem].compactMap { $0 },
-                gains: gained, performance: performed)
+                gains: gained, performance: performed, portfolio: portfolio, portfolios: portfolios)
             return .portfolio(view)
         case "books":
             let books = await state.books.values.sorted { $0.book < $1.book }
@@ -171,6 +180,13 @@ public struct ScreenBuilder: Sendable {
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
         }
+    }
+
+    /// The portfolio a screen's `portfolio` parameter names: trimmed, "main" when empty or absent (the portfolio checks the
+    /// rest of the rules of names, and answers invalid params for a name that breaks them).
+    public static func portfolioName(_ text: String?) -> String {
+        let name = text?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
+        return name.isEmpty ? Trade.mainPortfolio : name
     }
 
     /// The Portfolio screen's `range` parameter (`Max` when absent, letter case aside).
@@ -299,7 +315,7 @@ public struct ScreenBuilder: Sendable {
         return (converted, rate.explanation)
     }
 
-    private func coin(_ symbol: String, context: ViewContext, notices: [String]) async throws -> CoinView {
+    private func coin(_ symbol: String, portfolio: String, context: ViewContext, notices: [String]) async throws -> CoinView {
         var notices = notices
         let (name, image) = await identity(of: symbol)
         let watched = ((try? await sources.watchlist()) ?? []).contains(symbol)
@@ -317,11 +333,11 @@ public struct ScreenBuilder: Sendable {
         let (market, marketNote) = await market(quote, currency: context.currency)
         let change = price?.changePercent24h == nil && market?.changePercent24h == nil
             ? await state.changePercent24h(of: symbol) ?? history?.changePercent24h : nil
-        let valuation = try? await sources.holdings(HoldingsRequest(currency: context.currency))
+        let valuation = try? await sources.holdings(HoldingsRequest(currency: context.currency, portfolio: portfolio))
         return CoinView.make(
             coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched, change24h: change),
             quote: market, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices,
-            marketNote: marketNote, chartNote: chartNote, tradePrices: await state.prices(of: symbol))
+            marketNote: marketNote, chartNote: chartNote, tradePrices: await state.prices(of: symbol), portfolio: portfolio)
     }
 
     /// The currency of the market the converter priced a coin from: the second step of its price's path

@@ -91,10 +91,10 @@ struct TraceContinuationTests {
             heard.record("within \(trace?.traceparent ?? "none")")
             body()
             heard.record("within ends")
-        } changed: {
-            heard.record("changed")
+        } changed: { change in
+            heard.record("changed \(change.subject)")
         }
-        #expect(heard.lines == ["within 00-dddddddddddddddddddddddddddddddd-00f067aa0ba902b7-01", "changed", "within ends"])
+        #expect(heard.lines == ["within 00-dddddddddddddddddddddddddddddddd-00f067aa0ba902b7-01", "changed t1", "within ends"])
         #expect(await state.streams["portfolio"] == "ok")
 
         let price = StreamUpdate(topic: try Topics.price(asset: "BTC", currency: "USD").topic, seq: 2, time: Date(), source: "converter",

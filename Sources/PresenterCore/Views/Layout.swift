@@ -79,13 +79,15 @@ enum Layout {
         }
     }
 
-    /// The `<script>` of ``Scripts/live``, with the page's parameters.
+    /// The `<script>` of ``Scripts/live``, with the page's parameters; the Portfolio screen's names the portfolio it shows, whose
+    /// changes alone it fetches itself again for.
     static func liveScript(_ context: PageContext) -> String {
         let live = live(path: context.path)
+        let portfolio = context.path == "/portfolio" ? [("portfolio", ScreenBuilder.portfolioName(context.portfolio))] : []
         return Scripts.tag("live.js", data: [
             ("currency", context.currency), ("locale", context.locale), ("prices", live.prices ? "1" : "0"),
             ("refresh-on", live.refreshOn.joined(separator: " ")), ("refresh-every", String(live.every)),
-        ])
+        ] + portfolio)
     }
 
     /// The navigation bar; the current page (or the list a detail page belongs to) is marked.

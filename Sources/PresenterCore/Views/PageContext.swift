@@ -78,9 +78,35 @@ public struct PageContext: Sendable, Equatable {
         return Self.url(path: path, query: items)
     }
 
-    /// `path` with the reader's explicit locale and currency choices kept: a navigation link.
+    /// The query items a navigation link keeps: the reader's locale and currency and the portfolio chosen.
+    static let kept: Set<String> = ["locale", "currency", "portfolio"]
+
+    /// `path` with the reader's explicit locale, currency and portfolio choices kept: a navigation link.
     func href(page path: String) -> String {
-        Self.url(path: path, query: query.filter { $0.name == "locale" || $0.name == "currency" })
+        Self.url(path: path, query: query.filter { Self.kept.contains($0.name) })
+    }
+
+    /// `path` with the reader's explicit locale and currency kept and `portfolio` chosen (none for "main", the default): a
+    /// link of a page that acts on one portfolio.
+    func href(page path: String, portfolio: String) -> String {
+        var items = query.filter { $0.name == "locale" || $0.name == "currency" }
+        if portfolio != PortfolioView.mainPortfolio { items.append(QueryItem(name: "portfolio", value: portfolio)) }
+        return Self.url(path: path, query: items)
+    }
+
+    /// This page showing `portfolio` instead: every query item kept (range, locale, currency) but the notices of what was
+    /// just done (`imported`, `duplicates`, `added`), which were about the portfolio shown.
+    func href(switchingTo portfolio: String) -> String {
+        var page = self
+        page.query.removeAll { ["imported", "duplicates", "added"].contains($0.name) }
+        return page.href(setting: "portfolio", to: portfolio)
+    }
+
+    /// The portfolio the page's query chose (`portfolio`, trimmed), nil for none: "main".
+    var portfolio: String? {
+        guard let value = query.first(where: { $0.name == "portfolio" })?.value.trimmingCharacters(in: .whitespacesAndNewlines),
+              !value.isEmpty else { return nil }
+        return value
     }
 
     /// Whether the page at `page` (a navigation target) is this one or a detail below it.
@@ -90,7 +116,8 @@ public struct PageContext: Sendable, Equatable {
 
     private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
-    private static func url(path: String, query: [QueryItem]) -> String {
+    /// `path` with `query` percent-encoded.
+    static func url(path: String, query: [QueryItem]) -> String {
         guard !query.isEmpty else { return path }
         let encoded = query.map { item in
             let name = item.name.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""

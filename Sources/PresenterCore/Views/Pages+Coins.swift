@@ -69,16 +69,19 @@ extension Pages {
         } ?? "<section id=\"chart\"><h2>30 days</h2><p class=\"muted\">No price history to draw.</p></section>"
         let marketTitle = view.marketNote.map { " title=\"\(escapeHTML($0))\"" } ?? ""
         let marketNote = view.marketNote.map { "<p id=\"market-note\" class=\"muted small\">Market data converted: \(escapeHTML($0)).</p>" } ?? ""
+        let portfolio = view.portfolio ?? PortfolioView.mainPortfolio
         let holding = view.holding.map { holdingTable([$0], context: context) }
-            ?? "<p class=\"muted\">You hold no \(symbol) yet.</p>"
+            ?? "<p class=\"muted\">You hold no \(symbol) in \(escapeHTML(portfolio)) yet.</p>"
         let body = """
             <section id="coin" data-asset="\(symbol)"><div class="coin-head">\(HTML.icon(symbol: view.symbol, size: 40)) \
             <span class="symbol">\(symbol)</span> \(price)\(change) \(watchForm(symbol: view.symbol, watched: view.watched, context: context))</div>
             <p class="live-status" id="live-status">live prices starting…</p>
             \(figures.isEmpty ? "<p class=\"muted\">No market data yet.</p>" : "<dl class=\"figures\"\(marketTitle)>\(figures)</dl>\(marketNote)")</section>
             \(chart)
-            <section id="holding"><h2>Your holding</h2>\(holding)</section>
-            <section id="add-trade"><h2>Add a trade</h2>\(tradeForm(symbol: view.symbol, currency: view.currency ?? context.currency, prices: view.tradePrices, context: context))</section>
+            <section id="holding"><h2>Your holding in <a id="holding-portfolio" href="\(escapeHTML(context.href(page: "/portfolio", portfolio: portfolio)))">\
+            \(escapeHTML(portfolio))</a></h2>\(holding)</section>
+            <section id="add-trade"><h2>Add a trade</h2>\(tradeForm(
+                symbol: view.symbol, currency: view.currency ?? context.currency, prices: view.tradePrices, portfolio: portfolio, context: context))</section>
             """
         return Layout.document(
             title: "\(view.name) (\(view.symbol))", context: context, notices: view.notices, dataAge: view.dataAge, body: body,
@@ -139,8 +142,9 @@ extension Pages {
     /// The form that records an activity of `symbol` (a buy, sell, fee or transfer, with an optional fee in its own
     /// currency); a resubmission carries the same `requestId`. Its price field suggests the coin's own current price in
     /// the currency chosen (`prices`, by currency; none when unknown). Amount and price may be left empty for none (a
-    /// fee activity, a transfer out); the portfolio says what a kind needs.
-    static func tradeForm(symbol: String, currency: String, prices: [String: ExactDecimal], context: PageContext) -> String {
+    /// fee activity, a transfer out); the portfolio says what a kind needs. It adds to `portfolio` unless the reader names another
+    /// in its `portfolio` field: a new name starts a new portfolio.
+    static func tradeForm(symbol: String, currency: String, prices: [String: ExactDecimal], portfolio: String, context: PageContext) -> String {
         let today = DisplayDate.isoDay(context.now)
         let currencies = ([currency] + Layout.currencies + ["EUR"]).reduce(into: [String]()) { list, code in
             if !list.contains(code) { list.append(code) }
@@ -163,6 +167,8 @@ extension Pages {
             <label>Fee (optional)<input name="feeAmount" inputmode="decimal" pattern="[0-9]+([.][0-9]+)?" placeholder="0"></label>
             <label>Fee currency<select name="feeCurrency">\(feeOptions)</select></label>
             <label>Date<input name="date" type="date" required value="\(today)" max="\(today)"></label>
+            <label>Portfolio<input name="portfolio" id="trade-portfolio" required autocomplete="off" value="\(escapeHTML(portfolio))" \
+            title="an existing portfolio, or a new name: 1 to 40 letters, digits, spaces, '-', '_' or '.'"></label>
             <button type="submit">Add trade</button>
             </form>
             """

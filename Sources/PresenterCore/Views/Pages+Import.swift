@@ -8,9 +8,12 @@ extension Pages {
     static let importLimitBytes = 32 << 10
 
     /// The Portfolio screen's import and export part: `form#import-form` (a Ghostfolio CSV or JSON pasted in
-    /// `textarea#import-content`, its format picked in `select#import-format`) posted to `/portfolio/import` for a
-    /// preview, and the export links `a#export-csv` and `a#export-json`.
-    static func importSection(content: String = "", format: String = "auto", limitBytes: Int = importLimitBytes, context: PageContext) -> String {
+    /// `textarea#import-content`, its format picked in `select#import-format`, the portfolio it goes into in
+    /// `input#import-portfolio`, `portfolio` unless the reader names another, a new one included) posted to
+    /// `/portfolio/import` for a preview, and the export links `a#export-csv` and `a#export-json` of `portfolio`.
+    static func importSection(
+        content: String = "", format: String = "auto", portfolio: String, limitBytes: Int = importLimitBytes, context: PageContext
+    ) -> String {
         let options = [("auto", "From the text"), ("csv", "CSV"), ("json", "JSON")].map { value, label in
             "<option value=\"\(value)\"\(value == format ? " selected" : "")>\(label)</option>"
         }.joined()
@@ -26,20 +29,31 @@ extension Pages {
             <label>File content<textarea id="import-content" name="content" rows="8" required spellcheck="false" \
             placeholder="Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note">\(escapeHTML(content))</textarea></label>
             <div class="import-actions"><label>Format<select id="import-format" name="format">\(options)</select></label>\
+            <label>Into portfolio<input id="import-portfolio" name="portfolio" required autocomplete="off" value="\(escapeHTML(portfolio))" \
+            title="an existing portfolio, or a new name: 1 to 40 letters, digits, spaces, '-', '_' or '.'"></label>\
             <button type="submit" id="import-preview">Preview import</button></div>
             </form>
-            <p class="export">Export every activity: <a id="export-csv" href="/portfolio/export.csv" download>Export CSV</a> · \
-            <a id="export-json" href="/portfolio/export.json" download>Export JSON</a></p></section>
+            <p class="export">Export every activity of \(escapeHTML(portfolio)): \
+            <a id="export-csv" href="\(escapeHTML(exportLink(.csv, portfolio: portfolio)))" download>Export CSV</a> · \
+            <a id="export-json" href="\(escapeHTML(exportLink(.json, portfolio: portfolio)))" download>Export JSON</a></p></section>
             """
+    }
+
+    /// The download of `portfolio`'s activities: `/portfolio/export.csv`, with `?portfolio=` unless it is "main".
+    static func exportLink(_ format: ActivityFileFormat, portfolio: String) -> String {
+        PageContext.url(path: "/portfolio/export.\(format.rawValue)",
+                        query: portfolio == PortfolioView.mainPortfolio ? [] : [.init(name: "portfolio", value: portfolio)])
     }
 
     /// The preview of an import: every line (`tr.import-line[data-line][data-status]`, an error's `td.problem` naming its
     /// column), the counts (`#import-counts`), the file's errors, and, only when no line has an error and one is new,
-    /// `form#import-confirm` that posts its `draft` to `/portfolio/import/confirm`; the import form again below it.
-    static func importPreview(_ preview: ImportPreview?, draft: String?, content: String, format: ActivityFileFormat?, limitBytes: Int, notices: [String],
-                              context: PageContext) -> String {
-        var body = "<p><a href=\"/portfolio\">← Portfolio</a></p>"
+    /// `form#import-confirm` that posts its `draft` to `/portfolio/import/confirm`; the import form again below it. The portfolio the
+    /// file goes into (`#import-into`) is named above the preview, and the link back goes to it.
+    static func importPreview(_ preview: ImportPreview?, draft: String?, content: String, format: ActivityFileFormat?, portfolio: String, limitBytes: Int,
+                              notices: [String], context: PageContext) -> String {
+        var body = "<p><a id=\"back-to-portfolio\" href=\"\(escapeHTML(context.href(page: "/portfolio", portfolio: portfolio)))\">← \(escapeHTML(portfolioTitle(portfolio)))</a></p>"
         if let preview {
+            body += "<p id=\"import-into\">Into portfolio <b data-portfolio=\"\(escapeHTML(portfolio))\">\(escapeHTML(portfolio))</b></p>"
             body += previewTable(preview)
             if preview.errors == 0, preview.fileErrors.isEmpty, preview.new > 0, let draft {
                 body += """
@@ -56,7 +70,7 @@ extension Pages {
                 body += "<p id=\"import-blocked\" class=\"down\">Nothing can be imported until every error is fixed: correct the lines below and preview again.</p>"
             }
         }
-        body += importSection(content: content, format: format?.rawValue ?? "auto", limitBytes: limitBytes, context: context)
+        body += importSection(content: content, format: format?.rawValue ?? "auto", portfolio: portfolio, limitBytes: limitBytes, context: context)
         return Layout.document(title: "Import activities", context: context, notices: notices, dataAge: nil, withoutAge: "", body: body,
                                scripts: Scripts.tag("import-file.js"))
     }

@@ -4,8 +4,10 @@ extension Pages {
     /// `li[data-range]` per range linking to its chart, `#twr-<range>`, the value chart `svg#price-chart`), gains
     /// (`table#gains-table`, `tr.gain-row[data-asset]`, `#realized-total`, `#unrealized-total`, `#gain-total`), holdings
     /// (`tr.holding-row[data-asset]`, price cells live-updated), activities (`tr.trade-row[data-trade-id]` with kind and fee), the
-    /// import form and export links (``importSection(content:format:limitBytes:context:)``) and, after an import, its notice.
+    /// import form and export links (``importSection(content:format:portfolio:limitBytes:context:)``) and, after an import, its
+    /// notice; above them the portfolio switch (``portfolioSwitch(_:current:context:)``), and the portfolio's name in the title.
     public static func portfolio(_ view: PortfolioView, context: PageContext) -> String {
+        let name = view.portfolio ?? PortfolioView.mainPortfolio
         let trades = view.trades.map { trade in
             """
             <tr class="trade-row" data-trade-id="\(escapeHTML(trade.id))" data-asset="\(escapeHTML(trade.asset))">\
@@ -20,6 +22,7 @@ extension Pages {
             ? "<p class=\"muted\">No activities yet.</p>"
             : "<table id=\"trades\"><thead><tr><th>Date</th><th>Kind</th><th>Asset</th><th class=\"num\">Amount</th><th class=\"num\">Price</th><th class=\"num\">Fee</th></tr></thead><tbody>\(trades.joined(separator: "\n"))</tbody></table>"
         let body = """
+            \(portfolioSwitch(view, current: name, context: context))
             <section id="totals"><dl class="figures">\
             \(HTML.figure("Value", view.totalValue, id: "total-value"))\(HTML.figure("Cost", view.totalCost, id: "total-cost"))\
             <dt>Gain</dt><dd id="total-gain" class="\(HTML.trendClass(view.trend))" data-raw="\(escapeHTML(view.totalGain.raw))">\(escapeHTML(view.totalGain.text))</dd>\
@@ -30,12 +33,50 @@ extension Pages {
             <section id="holdings"><h2>Holdings (\(escapeHTML(view.currency ?? "")))</h2>\
             \(view.holdings.isEmpty ? "<p class=\"muted\">Nothing held.</p>" : holdingTable(view.holdings, context: context))</section>
             <section id="trade-list"><h2>Activities</h2>\(tradesSection)</section>
-            \(importSection(context: context))
+            \(importSection(portfolio: name, context: context))
             """
         return Layout.document(
-            title: "Portfolio", context: context, notices: importedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
+            title: portfolioTitle(name), context: context, notices: importedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
             scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)]) + Scripts.tag("import-file.js")
         )
+    }
+
+    /// The title of a portfolio's page: "Portfolio · Savings".
+    static func portfolioTitle(_ name: String) -> String {
+        "Portfolio · \(name)"
+    }
+
+    /// The portfolios to switch to (`nav#portfolio-switch`, one `a[data-portfolio]` each with its number of activities, the one
+    /// shown marked; it is listed, as new, while it has no activity) and the form that opens another by name
+    /// (`form#new-portfolio`, a GET of this screen keeping locale, currency and range): a new portfolio starts with its first
+    /// activity, added from a coin's page or imported here.
+    static func portfolioSwitch(_ view: PortfolioView, current: String, context: PageContext) -> String {
+        var choices = view.portfolios ?? []
+        let listed = choices.contains { $0.name == current }
+        if !listed { choices.append(PortfolioView.Choice(name: current, activities: view.trades.count)) }
+        let links = choices.map { choice in
+            let selected = choice.name == current ? " aria-current=\"page\" class=\"selected\"" : ""
+            return """
+                <a href="\(escapeHTML(context.href(switchingTo: choice.name)))" data-portfolio="\(escapeHTML(choice.name))"\(selected)>\
+                \(escapeHTML(choice.name)) <span class="count" title="activities">\(choice.activities)</span></a>
+                """
+        }.joined()
+        let kept = context.query.filter { ["locale", "currency", "range"].contains($0.name) }.map {
+            "<input type=\"hidden\" name=\"\(escapeHTML($0.name))\" value=\"\(escapeHTML($0.value))\">"
+        }.joined()
+        let note = listed ? "" : """
+            <p id="portfolio-new" class="muted small">\(escapeHTML(current)) has no activities yet: it starts with the first one you \
+            add from a coin's page or import below.</p>
+            """
+        let unlisted = view.portfolios == nil ? "<p id=\"portfolios-unavailable\" class=\"muted small\">The other portfolios could not be listed.</p>" : ""
+        return """
+            <section id="portfolios" class="portfolios"><nav class="switch portfolio-switch" id="portfolio-switch" aria-label="Portfolio">\
+            <span class="switch-label">Portfolio</span>\(links)</nav>
+            <form id="new-portfolio" class="inline new-portfolio" method="get" action="/portfolio">\(kept)\
+            <label>Another portfolio<input name="portfolio" id="new-portfolio-name" required autocomplete="off" placeholder="Savings" \
+            title="1 to 40 letters, digits, spaces, '-', '_' or '.'"></label><button type="submit">Open</button></form>
+            \(note)\(unlisted)</section>
+            """
     }
 
     /// After an import (`?imported=N&duplicates=M`), how many activities it added and skipped.

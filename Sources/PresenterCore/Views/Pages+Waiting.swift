@@ -26,6 +26,7 @@ extension Pages {
         case "coin": (parameters["symbol"] ?? "").uppercased()
         case "book": (parameters["book"] ?? "").uppercased().replacing("_", with: " ")
         case "product": "Product \(parameters["sku"] ?? "")"
+        case "portfolio": portfolioTitle(ScreenBuilder.portfolioName(parameters["portfolio"]))
         default: screen.prefix(1).uppercased() + screen.dropFirst()
         }
     }

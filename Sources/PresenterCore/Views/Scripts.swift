@@ -25,8 +25,10 @@ enum Scripts {
     /// flashes (`Tickwire.flash`: `flash-up` or `flash-down`, compared exactly as decimal strings), and scripts the new
     /// content needs are loaded. It marks the document with `data-page-id` once at load and counts the updates in
     /// `data-live-updates`. A refresh for a change that came in a trace (a trade's `traceparent` and `tracestate` in the
-    /// `changed` event) sends them as headers, so the page's fetch goes on in that trace. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
-    /// `data-refresh-on`, `data-refresh-every`.
+    /// `changed` event) sends them as headers, so the page's fetch goes on in that trace. A change of one portfolio (kind
+    /// `portfolio:<name>`) counts as `portfolio` on every page but one that shows a portfolio (`data-portfolio`), which fetches
+    /// itself again only for its own. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
+    /// `data-refresh-on`, `data-refresh-every`, `data-portfolio`.
     static let live = """
         (function () {
           var script = document.currentScript;
@@ -34,6 +36,14 @@ enum Scripts {
           var param = function (name) { return script.getAttribute("data-" + name) || ""; };
           var refreshOn = param("refresh-on").split(" ").filter(Boolean);
           var every = parseInt(param("refresh-every"), 10) || 0;
+          var portfolio = script.hasAttribute("data-portfolio") ? param("portfolio") : null;
+          function wanted(kind) {
+            if (kind.indexOf("portfolio:") === 0) {
+              if (portfolio !== null) return kind === "portfolio:" + portfolio;
+              kind = "portfolio";
+            }
+            return refreshOn.indexOf(kind) >= 0;
+          }
           var reduced = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : { matches: false };
           var handlers = {}, source = null, updates = 0, connection = "";
           root.setAttribute("data-page-id", Date.now().toString(36) + Math.random().toString(36).slice(2, 8));
@@ -186,7 +196,7 @@ enum Scripts {
           function incomplete() { return !!(document.getElementById("waiting") || document.getElementById("error")); }
 
           window.Tickwire.on("changed", function (change) {
-            if (!(incomplete() || (!change.initial && change.kinds.some(function (kind) { return refreshOn.indexOf(kind) >= 0; })))) return;
+            if (!(incomplete() || (!change.initial && change.kinds.some(wanted)))) return;
             if (typeof change.traceparent === "string") trace = { traceparent: change.traceparent, tracestate: change.tracestate };
             refresh();
           });

@@ -73,6 +73,11 @@ enum Stylesheet {
         ul.returns .twr { font-size: 1.15rem; font-weight: 700; font-variant-numeric: tabular-nums; }
         dl.gain-totals { margin-bottom: .8rem; }
         form.inline { display: inline; }
+        section.portfolios { display: flex; flex-wrap: wrap; gap: .5rem 1.2rem; align-items: end; margin: 0 0 1rem; }
+        section.portfolios p { flex-basis: 100%; margin: 0; }
+        nav.portfolio-switch { flex-wrap: wrap; font-size: 1rem; }
+        nav.switch a .count { font-size: .75rem; opacity: .75; font-variant-numeric: tabular-nums; }
+        form.new-portfolio { display: inline-flex; gap: .4rem; align-items: end; }
         form.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; align-items: end;
           background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; }
         label { display: grid; gap: .2rem; font-size: .85rem; color: var(--muted); }
