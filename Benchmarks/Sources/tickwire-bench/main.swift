@@ -16,6 +16,7 @@ import ZeroMQ
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
 //   tickwire-bench profile-throughput bus|sockets|raw [N]
 //                                       one throughput run of benchmark 1 (for perf record -e cpu-clock)
+//   tickwire-bench portfolio-files DIR  writes benchmarks 8 and 9's activities.csv and prices.json into DIR
 //   tickwire-bench flood-prices PUB REP SECONDS RATE
 //                                       a stand-in converter publishing price.* flat out (bench/services.py)
 
@@ -73,6 +74,13 @@ if arguments.first == "profile-price" {
         latest[price.asset + "." + price.currency] = price
     }
     print("profile-price \(count) prices \(latest.count)")
+    exit(0)
+}
+if arguments.first == "portfolio-files", arguments.count == 2 {
+    let files = PortfolioBench.generate(count: 100_000)
+    try FileManager.default.createDirectory(atPath: arguments[1], withIntermediateDirectories: true)
+    try files.csv.write(toFile: "\(arguments[1])/activities.csv", atomically: true, encoding: .utf8)
+    try JSONSerialization.data(withJSONObject: files.prices, options: [.sortedKeys]).write(to: URL(fileURLWithPath: "\(arguments[1])/prices.json"))
     exit(0)
 }
 if arguments.first == "profile-convert" {
@@ -523,22 +531,41 @@ if only.contains("gains") || only.contains("import") {
     }
 
     if only.contains("import") {
-        say("== 9. import of a \(portfolioCount)-line Ghostfolio CSV through `activities.import` (PortfolioState), dry run and commit, \(importRounds) rounds")
-        var dry: [Double] = [], commit: [Double] = []
+        say("== 9. import of a \(portfolioCount)-line Ghostfolio CSV through `activities.import` (PortfolioState), dry run then commit on a new "
+            + "database, vs Python (csv, decimal, sqlite3), \(importRounds) paired rounds")
+        /// Lines per second of each round, ours and the peer's, and the peer's over ours.
+        var swift: [String: [Double]] = [:], python: [String: [Double]] = [:], ratios: [String: [Double]] = [:]
         for round in 1...importRounds {
             let path = folder.appendingPathComponent("portfolio-\(round).sqlite").path
             let state = try await PortfolioBench.state(try PortfolioStore.live(path: path), prices: files.prices)
             let dryRun = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: true, lines: portfolioCount)
             let written = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: false, lines: portfolioCount)
-            dry.append(Double(portfolioCount) / dryRun.seconds)
-            commit.append(Double(portfolioCount) / written.seconds)
-            say("round \(round): SQLite dry run \(fmt(dryRun.seconds * 1000, 0)) ms (\(fmt(dry.last!)) lines/s), commit \(fmt(written.seconds * 1000, 0)) ms (\(fmt(commit.last!)) lines/s)")
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            swift["dry", default: []].append(Double(portfolioCount) / dryRun.seconds)
+            swift["commit", default: []].append(Double(portfolioCount) / written.seconds)
+            var line = "round \(round): tickwire SQLite dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms"
+            if runPeers, let py = await peers.run("portfolio_import.py", ["--csv", csvPath, "--prices", pricesPath,
+                                                                           "--database", folder.appendingPathComponent("python-\(round).sqlite").path]),
+               let drySeconds = py.number("dry_seconds"), let commitSeconds = py.number("commit_seconds") {
+                guard py.number("new") == Double(portfolioCount), py.number("stored") == Double(portfolioCount) else {
+                    throw BenchError("the Python import peer did not take every line: \(py)")
+                }
+                python["dry", default: []].append(Double(portfolioCount) / drySeconds)
+                python["commit", default: []].append(Double(portfolioCount) / commitSeconds)
+                ratios["dry", default: []].append(drySeconds / dryRun.seconds)
+                ratios["commit", default: []].append(commitSeconds / written.seconds)
+                line += "; python dry run \(fmt(drySeconds * 1000, 0)) ms, commit \(fmt(commitSeconds * 1000, 0)) ms"
+            }
+            say(line)
         }
-        rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, dry run (preview of every line), SQLite",
-                        tickwire: Spread(values: dry).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
-        rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, commit (one write), SQLite file",
-                        tickwire: Spread(values: commit).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
+        for (key, label) in [("dry", "dry run (preview of every line)"), ("commit", "commit (one write)")] {
+            say("\(label): tickwire \(Spread(values: swift[key] ?? []).text(0, " lines/s")), python \(Spread(values: python[key] ?? []).text(0, " lines/s")), "
+                + "ratio \(Spread(values: ratios[key] ?? []).text(2, "x"))")
+            rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, \(label), SQLite file",
+                            tickwire: Spread(values: swift[key] ?? []).text(0, " lines/s"),
+                            peer: python[key].map { "\(Spread(values: $0).text(0, " lines/s")) (csv+decimal+sqlite3)" } ?? "n/a",
+                            ratio: ratios[key].map { Spread(values: $0).text(2, "x") } ?? "n/a", target: "-", met: "-"))
+        }
     }
 }
 
