@@ -41,7 +41,8 @@ extension PortfolioStore {
                 try await writing { try await database.write { db in
                     if let first = try firstAnswer(request.requestId, action: "add", db) { return first }
                     let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now,
+                                      portfolio: request.portfolio ?? Trade.mainPortfolio)
                     try insert(trade, db)
                     try check(try trades(of: [trade.asset], db))
                     let stored = try storedTrade(id, db)
@@ -62,7 +63,8 @@ extension PortfolioStore {
                     }
                     try db.execute(sql: "DELETE FROM trade WHERE id = ?", arguments: [request.id])
                     try insert(Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount, price: activity.price,
-                                     currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt), db)
+                                     currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt,
+                                     portfolio: activity.portfolio ?? before.portfolio), db)
                     try check(try trades(of: [before.asset, activity.asset], db))
                     let stored = try storedTrade(request.id, db)
                     try remember(activity.requestId, action: "edit", answer: stored, db)
@@ -156,8 +158,8 @@ extension PortfolioStore {
                 try await writing { try await database.write { db in
                     let seen = try seenRequests(requests.map(\.request.requestId), db)
                     let addTrade = try db.cachedStatement(sql: """
-                        INSERT INTO trade (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at)
-                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        INSERT INTO trade (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at, portfolio)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """)
                     let addRequest = try db.cachedStatement(sql: "INSERT INTO request (id, trade_id, trade, action) VALUES (?, ?, ?, 'add')")
                     let addRevision = try db.cachedStatement(
@@ -174,10 +176,11 @@ extension PortfolioStore {
                         let date = Wire.format(request.date)
                         guard let storedDate = Wire.parseDate(date) else { throw StoreError.corrupt("the date \(date) does not read back") }
                         let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                                          currency: request.currency, fee: request.fee, date: storedDate, recordedAt: recordedAt)
+                                          currency: request.currency, fee: request.fee, date: storedDate, recordedAt: recordedAt,
+                                          portfolio: request.portfolio ?? Trade.mainPortfolio)
                         try addTrade.execute(arguments: [
                             id, trade.kind.rawValue, trade.asset, trade.amount.description, trade.price.description, trade.currency,
-                            trade.fee?.amount.description, trade.fee?.currency, date, at])
+                            trade.fee?.amount.description, trade.fee?.currency, date, at, trade.portfolio])
                         let json = String(decoding: try Wire.encode(trade), as: UTF8.self)
                         try addRequest.execute(arguments: [request.requestId, id, json])
                         try addRevision.execute(arguments: [id, by, at, request.requestId, json])
@@ -211,6 +214,7 @@ extension PortfolioStore {
             try db.execute(sql: "ALTER TABLE request ADD COLUMN trade TEXT")
         }
         registerActivities(&migrator)
+        registerPortfolios(&migrator)
         return migrator
     }
 
@@ -228,6 +232,16 @@ extension PortfolioStore {
                     seq INTEGER PRIMARY KEY AUTOINCREMENT, trade_id TEXT NOT NULL, action TEXT NOT NULL, by TEXT NOT NULL,
                     at TEXT NOT NULL, request_id TEXT, before TEXT, after TEXT);
                 CREATE INDEX trade_revision_by_trade ON trade_revision (trade_id, seq);
+                """)
+        }
+    }
+
+    /// Registers the migration of v3 databases (one portfolio) to several: every activity stored so far belongs to `main`.
+    static func registerPortfolios(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v4: portfolios (each activity in a named one, main by default)") { db in
+            try db.execute(sql: """
+                ALTER TABLE trade ADD COLUMN portfolio TEXT NOT NULL DEFAULT 'main';
+                CREATE INDEX trade_by_portfolio ON trade (portfolio, asset, date);
                 """)
         }
     }
@@ -273,11 +287,12 @@ extension PortfolioStore {
     private static func insert(_ trade: Trade, _ db: Database) throws {
         try db.execute(
             sql: """
-            INSERT INTO trade (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO trade (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at, portfolio)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
             arguments: [trade.id, trade.kind.rawValue, trade.asset, trade.amount.description, trade.price.description, trade.currency,
-                        trade.fee?.amount.description, trade.fee?.currency, Wire.format(trade.date), Wire.format(trade.recordedAt)])
+                        trade.fee?.amount.description, trade.fee?.currency, Wire.format(trade.date), Wire.format(trade.recordedAt),
+                        trade.portfolio])
     }
 
     /// The trade as stored (its dates at the wire's milliseconds).
@@ -316,7 +331,7 @@ extension Row {
             amount: try ExactDecimal(self["amount"] as String), price: try ExactDecimal(self["price"] as String),
             currency: self["currency"],
             fee: try feeAmount.map { CurrencyAmount(amount: try ExactDecimal($0), currency: feeCurrency ?? "") },
-            date: try date("date"), recordedAt: try date("recorded_at"))
+            date: try date("date"), recordedAt: try date("recorded_at"), portfolio: self["portfolio"])
     }
 
     /// A `trade_revision` row as a ``TradeRevision``; its activities are stored as wire JSON.

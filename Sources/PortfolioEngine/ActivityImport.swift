@@ -58,17 +58,21 @@ public enum ActivityImport {
         }
     }
 
-    /// Reads `content` in `format` against the assets the portfolio knows, dates not after `now`.
-    public static func read(_ content: String, format: ActivityFileFormat, knownAssets: Set<String>, now: Date) -> File {
+    /// Reads `content` in `format` against the assets the portfolio knows, dates not after `now`, as activities of
+    /// `portfolio` (a valid name: see ``PortfolioNames/validate(_:)``).
+    public static func read(
+        _ content: String, format: ActivityFileFormat, knownAssets: Set<String>, now: Date, portfolio: String = Trade.mainPortfolio
+    ) -> File {
+        let reader = LineReader(knownAssets: knownAssets, now: now, portfolio: portfolio)
         switch format {
-        case .csv: readCSV(content, knownAssets: knownAssets, now: now)
-        case .json: readJSON(content, knownAssets: knownAssets, now: now)
+        case .csv: return readCSV(content, reader: reader)
+        case .json: return readJSON(content, reader: reader)
         }
     }
 
     // MARK: CSV
 
-    static func readCSV(_ content: String, knownAssets: Set<String>, now: Date) -> File {
+    static func readCSV(_ content: String, reader: LineReader) -> File {
         let records: [CSVRecords.Record]
         do {
             records = try CSVRecords.read(content, limit: maxLines + 1)
@@ -104,7 +108,7 @@ public enum ActivityImport {
                 "more than \(maxLines) activity lines: split the file into files of at most \(maxLines) lines and import each (a part imported twice adds nothing)"))
             rows = rows.prefix(maxLines)
         }
-        var reader = LineReader(knownAssets: knownAssets, now: now)
+        var reader = reader
         let lines = rows.map { record in
             guard record.fields.count <= header.fields.count else {
                 return Line(line: record.line, request: nil, errors: [ImportLineError(line: record.line, column: nil, reason:
@@ -161,7 +165,7 @@ public enum ActivityImport {
         var activities: [JSONActivity]
     }
 
-    static func readJSON(_ content: String, knownAssets: Set<String>, now: Date) -> File {
+    static func readJSON(_ content: String, reader: LineReader) -> File {
         let file: JSONFile
         do {
             file = try JSONDecoder().decode(JSONFile.self, from: Data(content.utf8))
@@ -180,7 +184,7 @@ public enum ActivityImport {
                 "more than \(maxLines) activities: split the file into files of at most \(maxLines) activities and import each (a part imported twice adds nothing)"))
             activities = activities.prefix(maxLines)
         }
-        var reader = LineReader(knownAssets: knownAssets, now: now)
+        var reader = reader
         let lines = activities.enumerated().map { offset, activity in
             let number = offset + 1
             guard let members = activity.members else {
@@ -193,11 +197,12 @@ public enum ActivityImport {
 
     // MARK: Lines
 
-    /// Reads lines into requests, giving each its identity (counting lines with the same fields, so two equal lines
-    /// are two activities and a file imported twice gives the same identities).
+    /// Reads lines into requests of one portfolio, giving each its identity (counting lines with the same fields, so two
+    /// equal lines are two activities and a file imported twice into a portfolio gives the same identities).
     struct LineReader {
         let knownAssets: Set<String>
         let now: Date
+        let portfolio: String
         var seen: [String: Int] = [:]
 
         /// The line numbered `number`, its columns' text and names given by `field`.
@@ -270,7 +275,7 @@ public enum ActivityImport {
             }
             let feeAmount = fee.isZero ? nil : CurrencyAmount(amount: fee, currency: feeCurrency)
             var request = AddTradeRequest(kind: kind, asset: asset, amount: quantity, price: price, currency: currency, fee: feeAmount,
-                                          date: date, requestId: "")
+                                          date: date, requestId: "", portfolio: portfolio)
             switch kind {
             case .buy, .sell, .transferIn, .transferOut:
                 if quantity.isZero { fail(.quantity, "Quantity must be more than 0 for a \(kind.rawValue)") }
@@ -431,7 +436,8 @@ public enum ActivityImport {
 
     // MARK: Identity
 
-    /// The fields that make a line's identity, their amounts without trailing zeros (`298.580` and `298.58` are the same).
+    /// The fields that make a line's identity, their amounts without trailing zeros (`298.580` and `298.58` are the same),
+    /// and its portfolio unless it is `main` (whose lines kept the identities they had before there were several portfolios).
     static func identityKey(_ request: AddTradeRequest) -> String {
         func plain(_ value: ExactDecimal) -> String {
             var text = value.description
@@ -444,6 +450,7 @@ public enum ActivityImport {
         let milliseconds = Int64((request.date.timeIntervalSince1970 * 1000).rounded())
         return [request.kind.rawValue, request.asset.uppercased(), plain(request.amount), plain(request.price), request.currency.uppercased(),
                 request.fee.map { plain($0.amount) } ?? "0", request.fee?.currency.uppercased() ?? "", String(milliseconds)].joined(separator: "|")
+            + (request.portfolio.map { $0 == Trade.mainPortfolio ? "" : "|portfolio=" + $0 } ?? "")
     }
 
     /// The identity of the `occurrence`-th line with fields `key`: `import-` and the 128-bit FNV-1a hash of both, in hex.
@@ -459,17 +466,18 @@ public enum ActivityImport {
 
     // MARK: Ledger
 
-    /// Every sell or transfer out among `activities` that takes more than is held at its date (each checked against what
-    /// the ones before it leave, an overdrawing one taking nothing).
+    /// Every sell or transfer out among `activities` that takes more than its portfolio holds at its date (each checked
+    /// against what the ones before it leave, an overdrawing one taking nothing).
     public static func overdrafts(in activities: [Trade]) throws -> [ActivityLedger.Overdraft] {
-        var held: [String: ExactDecimal] = [:]
+        var held: [ActivityLedger.Position: ExactDecimal] = [:]
         var found: [ActivityLedger.Overdraft] = []
         for trade in ActivityLedger.ordered(activities) {
-            let before = held[trade.asset] ?? .zero
+            let position = ActivityLedger.Position(trade)
+            let before = held[position] ?? .zero
             switch trade.kind {
-            case .buy, .transferIn: held[trade.asset] = try before + trade.amount
+            case .buy, .transferIn: held[position] = try before + trade.amount
             case .sell, .transferOut:
-                if trade.amount <= before { held[trade.asset] = try before - trade.amount } else { found.append(.init(trade: trade, held: before)) }
+                if trade.amount <= before { held[position] = try before - trade.amount } else { found.append(.init(trade: trade, held: before)) }
             case .fee: continue
             }
         }

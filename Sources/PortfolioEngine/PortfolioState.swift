@@ -154,17 +154,18 @@ public actor PortfolioState {
 
     /// Records an activity once per `requestId`, refusing a sell or transfer out of more than is held at its date.
     public func addTrade(_ request: AddTradeRequest) async throws -> Trade {
-        let validated = try TradeValidation.validate(request, knownAssets: knownAssets, now: now())
+        var validated = try TradeValidation.validate(request, knownAssets: knownAssets, now: now())
+        validated.portfolio = validated.portfolio ?? Trade.mainPortfolio
         let id = UUID().uuidString.lowercased()
         let trade = try await store.addTrade(validated, id, now(), try TradeValidation.author(request.by)) {
             try ActivityLedger.check($0, changed: id)
         }
-        if trade.id == id { try changed("trade.added", trade.id) }
+        if trade.id == id { try changed("trade.added", trade.id, portfolio: trade.portfolio) }
         return trade
     }
 
     /// Replaces an activity's fields once per `requestId`, refusing a change that would make it or a later sell or
-    /// transfer out take more than is held.
+    /// transfer out take more than is held; it stays in its portfolio unless the request names another.
     public func editTrade(_ request: EditTradeRequest) async throws -> Trade {
         var request = request
         request.activity = try TradeValidation.validate(request.activity, knownAssets: knownAssets, now: now())
@@ -172,7 +173,7 @@ public actor PortfolioState {
         let written = try await store.editTrade(request, now(), try TradeValidation.author(request.activity.by)) {
             try ActivityLedger.check($0, changed: id)
         }
-        if written.acted { try changed("trade.edited", id) }
+        if written.acted { try changed("trade.edited", id, portfolio: written.value.portfolio) }
         return written.value
     }
 
@@ -186,7 +187,10 @@ public actor PortfolioState {
             try ActivityLedger.check($0, changed: id)
         }
         guard written.value else { throw RPCError.notFound("no trade with id \(request.id)") }
-        if written.acted { try changed("trade.removed", id) }
+        if written.acted {
+            let portfolio = try await store.tradeHistory(id).last { $0.action == .removed }?.before?.portfolio
+            try changed("trade.removed", id, portfolio: portfolio)
+        }
         return true
     }
 
@@ -198,22 +202,30 @@ public actor PortfolioState {
     /// Every portfolio with an activity, and `main`, with how many activities each has.
     public func portfolios() async throws -> PortfolioList { PortfolioNames.list(try await store.trades()) }
 
-    /// The audit history of one activity, or of all.
-    public func tradeHistory(_ request: TradeHistoryRequest) async throws -> [TradeRevision] { try await store.tradeHistory(request.id) }
+    /// The audit history of one activity, or of all; with a portfolio, only the revisions of activities that were in it
+    /// before or after the change.
+    public func tradeHistory(_ request: TradeHistoryRequest) async throws -> [TradeRevision] {
+        let history = try await store.tradeHistory(request.id)
+        guard request.portfolio != nil else { return history }
+        let portfolio = try PortfolioNames.validate(request.portfolio)
+        return history.filter { $0.before?.portfolio == portfolio || $0.after?.portfolio == portfolio }
+    }
 
-    /// Reads a Ghostfolio file and previews every line; unless it is a dry run or any line (or the file) has an error,
-    /// adds its new activities in one write, all or none. A line imported before (its identity seen) adds nothing; the
-    /// sells and transfers out of the file are checked against what the stored activities and its earlier lines hold.
+    /// Reads a Ghostfolio file and previews every line as activities of the request's portfolio; unless it is a dry run or
+    /// any line (or the file) has an error, adds its new activities in one write, all or none. A line imported into that
+    /// portfolio before (its identity seen) adds nothing; the sells and transfers out of the file are checked against what
+    /// the portfolio's stored activities and the file's earlier lines hold.
     public func importActivities(_ request: ImportActivitiesRequest) async throws -> ImportPreview {
         let dryRun = request.dryRun ?? true
         let by = try TradeValidation.author(request.by)
-        let file = ActivityImport.read(request.content, format: request.format, knownAssets: knownAssets, now: now())
+        let portfolio = try PortfolioNames.validate(request.portfolio)
+        let file = ActivityImport.read(request.content, format: request.format, knownAssets: knownAssets, now: now(), portfolio: portfolio)
         let seen = try await store.seenRequests(file.lines.compactMap(\.request?.requestId))
         var lines = file.lines
         var fileErrors = file.errors
         let fresh = lines.indices.filter { index in lines[index].request.map { !seen.contains($0.requestId) } ?? false }
         if !fresh.isEmpty {
-            let stored = try await store.trades()
+            let stored = try await store.trades().filter { $0.portfolio == portfolio }
             let recorded = now()
             var byID: [String: Int] = [:]
             let pending = fresh.map { index in
@@ -221,7 +233,7 @@ public actor PortfolioState {
                 let id = "line-" + String(repeating: "0", count: max(0, 9 - String(lines[index].line).count)) + String(lines[index].line)
                 byID[id] = index
                 return Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                             currency: request.currency, fee: request.fee, date: request.date, recordedAt: recorded)
+                             currency: request.currency, fee: request.fee, date: request.date, recordedAt: recorded, portfolio: portfolio)
             }
             for overdraft in try ActivityImport.overdrafts(in: stored + pending) {
                 let trade = overdraft.trade
@@ -247,7 +259,7 @@ public actor PortfolioState {
             errors: preview.count { $0.status == .error }, fileErrors: fileErrors, lines: preview)
         if let first = fileErrors.first ?? preview.lazy.flatMap(\.errors).first {
             logger.notice("activities import has errors: nothing written", metadata: [
-                "format": "\(request.format.rawValue)", "lines": "\(preview.count)", "errorLines": "\(result.errors)",
+                "format": "\(request.format.rawValue)", "portfolio": "\(portfolio)", "lines": "\(preview.count)", "errorLines": "\(result.errors)",
                 "fileErrors": "\(fileErrors.count)", "first": "line \(first.line) \(first.column ?? "-"): \(first.reason)"])
         }
         guard !dryRun, result.errors == 0, fileErrors.isEmpty, !new.isEmpty else { return result }
@@ -259,42 +271,45 @@ public actor PortfolioState {
         let written = try await store.addTrades(requests, now(), by) { try ActivityLedger.check($0, changed: "") }
         let added = written.count(where: \.acted)
         result.written = true
-        logger.info("activities imported", metadata: ["format": "\(request.format.rawValue)", "added": "\(added)", "duplicates": "\(result.duplicates)"])
-        if added > 0 { try changed("trades.imported", String(added)) }
+        logger.info("activities imported", metadata: [
+            "format": "\(request.format.rawValue)", "portfolio": "\(portfolio)", "added": "\(added)", "duplicates": "\(result.duplicates)"])
+        if added > 0 { try changed("trades.imported", String(added), portfolio: portfolio) }
         return result
     }
 
-    /// Every activity, oldest first, as a Ghostfolio file.
+    /// Every activity of the request's portfolio, oldest first, as a Ghostfolio file.
     public func exportActivities(_ request: ExportActivitiesRequest) async throws -> ExportedActivities {
-        let trades = try await store.trades()
+        let trades = try await activities(of: request.portfolio)
         return ExportedActivities(format: request.format, activities: trades.count, content: ActivityExport.write(trades, format: request.format, now: now()))
     }
 
-    /// What is held, valued in one currency, with the cost basis of the service's method.
+    /// What one portfolio holds, valued in one currency, with the cost basis of the service's method.
     public func holdings(_ request: HoldingsRequest) async throws -> Valuation {
         let currency = try Currency(code: request.currency ?? "USD")
-        let trades = try await store.trades()
+        let trades = try await activities(of: request.portfolio)
         let (converted, warnings) = await convert(trades, to: currency)
         return try Valuations.valuation(
             activities: trades, prices: prices, currency: currency, converted: converted, method: costBasis,
             offline: converterStream != "ok", now: now(), warnings: warnings)
     }
 
-    /// Realized and unrealized gains per asset and in total, in one currency, by the request's method or the service's.
+    /// One portfolio's realized and unrealized gains per asset and in total, in one currency, by the request's method or
+    /// the service's.
     public func gains(_ request: GainsRequest) async throws -> PortfolioGains {
         let currency = try Currency(code: request.currency ?? "USD")
-        let trades = try await store.trades()
+        let trades = try await activities(of: request.portfolio)
         let (converted, warnings) = await convert(trades, to: currency)
         return try Gains.compute(
             activities: trades, method: request.method ?? costBasis, currency: currency, prices: prices, converted: converted,
             offline: converterStream != "ok", warnings: warnings)
     }
 
-    /// The value over `request.range` and the time-weighted return of every range, in one currency, at the prices of
-    /// each held asset's history (the last day's in detail) and its latest price; a history that cannot be had is a warning.
+    /// One portfolio's value over `request.range` and the time-weighted return of every range, in one currency, at the
+    /// prices of each held asset's history (the last day's in detail) and its latest price; a history that cannot be had
+    /// is a warning.
     public func performance(_ request: PerformanceRequest) async throws -> PortfolioPerformance {
         let currency = try Currency(code: request.currency ?? "USD")
-        let trades = try await store.trades()
+        let trades = try await activities(of: request.portfolio)
         let now = now()
         let (converted, warnings) = await convert(trades, to: currency)
         let assets = Set(trades.filter { $0.kind != .fee }.map(\.asset)).sorted()
@@ -409,7 +424,7 @@ public actor PortfolioState {
         Set(masterdata.assets.map { $0.symbol.uppercased() } + prices.values.map { $0.asset.uppercased() })
     }
 
-    private func changed(_ reason: String, _ subject: String) throws {
-        try publish(PortfolioChange(reason: reason, subject: subject))
+    private func changed(_ reason: String, _ subject: String, portfolio: String? = nil) throws {
+        try publish(PortfolioChange(reason: reason, subject: subject, portfolio: portfolio))
     }
 }

@@ -5,8 +5,9 @@ import TickwireContract
 
 extension PortfolioStore {
     /// A store that keeps everything in memory, with the SQLite store's rules: a request id answers its
-    /// first write again, trades come ordered by date, every change is kept in the history, the watch list
-    /// in the order assets were added. What mocks and in-process tests use; nothing survives the process.
+    /// first write again, trades come ordered by date, each in its portfolio (`main` unless the request names one; an
+    /// edit without one keeps it where it is), every change is kept in the history, the watch list in the order assets
+    /// were added. What mocks and in-process tests use; nothing survives the process.
     public static func memory() -> Self {
         struct State {
             var trades: [String: Trade] = [:]
@@ -40,7 +41,8 @@ extension PortfolioStore {
                         return trade
                     }
                     let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now,
+                                      portfolio: request.portfolio ?? Trade.mainPortfolio)
                     try check(state.after(id, trade, assets: [trade.asset]))
                     state.trades[id] = trade
                     state.answers[request.requestId] = ("add", trade)
@@ -60,7 +62,8 @@ extension PortfolioStore {
                     }
                     guard let before = state.trades[request.id] else { throw RPCError.notFound("no trade with id \(request.id)") }
                     let trade = Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount, price: activity.price,
-                                      currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt)
+                                      currency: activity.currency, fee: activity.fee, date: activity.date, recordedAt: before.recordedAt,
+                                      portfolio: activity.portfolio ?? before.portfolio)
                     try check(state.after(request.id, trade, assets: [before.asset, trade.asset]))
                     state.trades[request.id] = trade
                     state.answers[activity.requestId] = ("edit", trade)
@@ -122,7 +125,8 @@ extension PortfolioStore {
                             continue
                         }
                         let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
-                                          currency: request.currency, fee: request.fee, date: request.date, recordedAt: now)
+                                          currency: request.currency, fee: request.fee, date: request.date, recordedAt: now,
+                                          portfolio: request.portfolio ?? Trade.mainPortfolio)
                         next.trades[id] = trade
                         next.answers[request.requestId] = ("add", trade)
                         next.revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: trade)

@@ -12,9 +12,11 @@ public enum TradeValidation {
     ///
     /// A buy, sell or transfer has a positive amount and a price that is not negative (a transfer out none: its cost
     /// comes from the lots it moves); a fee on a buy or sell is not negative; a fee activity has a positive `fee` and
-    /// neither amount nor price. Every currency is an ISO 4217 fiat, a metal or an asset the portfolio knows.
+    /// neither amount nor price. Every currency is an ISO 4217 fiat, a metal or an asset the portfolio knows. A portfolio
+    /// name, when given, keeps ``PortfolioNames``' rule and comes back trimmed.
     public static func validate(_ request: AddTradeRequest, knownAssets: Set<String>, now: Date) throws -> AddTradeRequest {
         var request = request
+        if let portfolio = request.portfolio { request.portfolio = try PortfolioNames.validate(portfolio) }
         request.asset = try knownAsset(request.asset, knownAssets: knownAssets)
         if var fee = request.fee {
             fee.currency = try knownCurrency(fee.currency, knownAssets: knownAssets, what: "fee currency")

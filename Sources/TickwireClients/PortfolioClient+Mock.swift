@@ -60,7 +60,8 @@ extension PortfolioClient {
         importActivities: { request in
             // The recorded masterdata's assets are known; the preview is the real reader's, and nothing is ever written.
             let known = Set(try Fixtures.load("portfolio", "assets", as: Masterdata.self).assets.map { $0.symbol.uppercased() })
-            let file = ActivityImport.read(request.content, format: request.format, knownAssets: known, now: Date())
+            let file = ActivityImport.read(request.content, format: request.format, knownAssets: known, now: Date(),
+                                           portfolio: try PortfolioNames.validate(request.portfolio))
             let lines = file.lines.map { ImportLine(line: $0.line, status: $0.errors.isEmpty ? .new : .error, activity: $0.request, errors: $0.errors) }
             return ImportPreview(format: request.format, dryRun: request.dryRun ?? true, written: false, new: lines.count { $0.status == .new },
                                  duplicates: 0, errors: lines.count { $0.status == .error }, fileErrors: file.errors, lines: lines)

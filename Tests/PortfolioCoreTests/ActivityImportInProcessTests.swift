@@ -45,7 +45,7 @@ struct ActivityImportInProcessTests {
         #expect(trades.map(\.kind) == [.buy, .sell, .fee, .transferIn])
         #expect(trades.map(\.amount) == [2, try dec("0.5"), 0, 3])
         var changes = portfolio.changes.makeAsyncIterator()
-        #expect(await changes.next() == PortfolioChange(reason: "trades.imported", subject: "4"))
+        #expect(await changes.next() == PortfolioChange(reason: "trades.imported", subject: "4", portfolio: "main"))
         let history = try await client.tradeHistory(TradeHistoryRequest())
         #expect(history.map(\.by) == Array(repeating: "importer", count: 4) && history.map(\.action) == Array(repeating: .added, count: 4))
         #expect(Set(history.compactMap(\.requestId)) == Set(preview.lines.compactMap(\.activity?.requestId)))

@@ -34,7 +34,7 @@ struct ActivityInProcessTests {
         ]
         #expect(added.map(\.kind) == [.buy, .buy, .sell, .fee])
         var changes = portfolio.changes.makeAsyncIterator()
-        for trade in added { #expect(await changes.next() == PortfolioChange(reason: "trade.added", subject: trade.id)) }
+        for trade in added { #expect(await changes.next() == PortfolioChange(reason: "trade.added", subject: trade.id, portfolio: "main")) }
 
         let fifo = try #require(try await client.gains(GainsRequest(currency: "USD")).assets.first)
         #expect(fifo.quantity == (try dec("2.5")))
@@ -85,8 +85,8 @@ struct ActivityInProcessTests {
 
         var changes = portfolio.changes.makeAsyncIterator()
         #expect(await changes.next()?.reason == "trade.added")
-        #expect(await changes.next() == PortfolioChange(reason: "trade.edited", subject: buy.id))
-        #expect(await changes.next() == PortfolioChange(reason: "trade.removed", subject: buy.id), "retries announce nothing")
+        #expect(await changes.next() == PortfolioChange(reason: "trade.edited", subject: buy.id, portfolio: "main"))
+        #expect(await changes.next() == PortfolioChange(reason: "trade.removed", subject: buy.id, portfolio: "main"), "retries announce nothing")
 
         let history = try await client.tradeHistory(TradeHistoryRequest(id: buy.id))
         #expect(history.map(\.action) == [.added, .edited, .removed])
@@ -140,8 +140,9 @@ struct ActivityInProcessTests {
         #expect(try await client.tradeHistory(TradeHistoryRequest()).map(\.action) == [.added, .added])
     }
 
-    /// An older client's `trades.add` (no kind, no fee) is a buy, and its answer is the JSON it knew plus `kind`;
-    /// a fee activity needs only its asset, fee, date and request id; a transfer in without a price costs nothing.
+    /// An older client's `trades.add` (no kind, no fee, no portfolio) is a buy in `main`, and its answer is the JSON it knew
+    /// plus `kind` and `portfolio`; a fee activity needs only its asset, fee, date and request id; a transfer in without a
+    /// price costs nothing.
     @Test func olderClientsJSON() async throws {
         let fetcher = RatesFetcherClient.mock(seed: 5, interval: .seconds(60))
         let portfolio = try await InProcessPortfolio(converter: .failing, fetcher: fetcher)
@@ -154,7 +155,8 @@ struct ActivityInProcessTests {
         let old = try await call("trades.add", #"{"asset":"btc","amount":"0.50","price":"30000.00","currency":"USD","date":"2026-01-15T00:00:00.000Z","requestId":"old"}"#)
         let trade = try #require(old["result"] as? [String: Any])
         #expect(trade["kind"] as? String == "buy" && trade["amount"] as? String == "0.50" && trade["fee"] == nil)
-        #expect(Set(trade.keys) == ["id", "kind", "asset", "amount", "price", "currency", "date", "recordedAt"])
+        #expect(Set(trade.keys) == ["id", "portfolio", "kind", "asset", "amount", "price", "currency", "date", "recordedAt"])
+        #expect(trade["portfolio"] as? String == "main")
 
         let fee = try await call("trades.add", #"{"kind":"fee","asset":"BTC","fee":{"amount":"2.5","currency":"EUR"},"date":"2026-01-16T00:00:00.000Z","requestId":"fee"}"#)
         let feeTrade = try #require(fee["result"] as? [String: Any])

@@ -252,7 +252,7 @@ struct ActivityLedgerTests {
         let error = #expect(throws: RPCError.self) { try ActivityLedger.check([buy, sell], changed: "s") }
         #expect(error?.code == RPCError.Code.invalidParams)
         #expect(error?.message == "invalid params: cannot sell 0.5 BTC on \(Wire.format(sell.date)): 0 BTC held then")
-        #expect(error?.data == ["asset": "BTC", "date": Wire.format(sell.date), "held": "0", "asked": "0.5", "trade": "s"])
+        #expect(error?.data == ["asset": "BTC", "portfolio": "main", "date": Wire.format(sell.date), "held": "0", "asked": "0.5", "trade": "s"])
     }
 
     /// Units held at a later date do not cover an earlier transfer out; another asset's units never do.

@@ -54,7 +54,7 @@ struct InProcessTests {
         let first = try await portfolio.client.addTrade(trade)
         #expect(try await portfolio.client.addTrade(trade) == first)
         var changes = portfolio.changes.makeAsyncIterator()
-        #expect(await changes.next() == PortfolioChange(reason: "trade.added", subject: first.id))
+        #expect(await changes.next() == PortfolioChange(reason: "trade.added", subject: first.id, portfolio: "main"))
 
         #expect(await poll { (try? await portfolio.client.holdings(HoldingsRequest(currency: "SEK")))?.holdings.first?.price != nil })
         let valuation = try await portfolio.client.holdings(HoldingsRequest(currency: "SEK"))
