@@ -570,10 +570,41 @@ if only.contains("gains") || only.contains("import") {
 }
 
 // Table and RESULTS.md
-@MainActor func table() -> String {
-    var lines = ["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
-    for row in rows { lines.append("| \(row.benchmark) | \(row.tickwire) | \(row.peer) | \(row.ratio) | \(row.target) | \(row.met) |") }
-    return lines.joined(separator: "\n")
+@MainActor func table(_ lines: [String]? = nil) -> String {
+    (["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
+        + (lines ?? rows.map { "| \($0.benchmark) | \($0.tickwire) | \($0.peer) | \($0.ratio) | \($0.target) | \($0.met) |" }))
+        .joined(separator: "\n")
+}
+
+/// The rows and notes each `--only` name writes, by how they begin.
+let sections: [String: (rows: [String], notes: [String])] = [
+    "bus": (["1. ", "1a. ", "1b. ", "1c. "], []), "latency": (["2. publish"], []), "rpc": (["2. RPC"], ["RPC:"]),
+    "convert": (["3. "], ["Conversion totals"]), "format": (["4. "], ["Formatting samples"]),
+    "services": (["5. ", "6. ", "6b. "], ["Services:"]), "repricing": (["7a. ", "7b. ", "7c. ", "7d. "], ["Repricing:"]),
+    "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]),
+]
+
+/// With `--only`, the results file's rows and notes of the benchmarks this run left out, to keep beside this run's.
+func carriedOver() -> (rows: [String], notes: [String]) {
+    guard option("--only") != nil, let old = try? String(contentsOfFile: resultsPath, encoding: .utf8) else { return ([], []) }
+    let ran = only.compactMap { sections[$0] }
+    let lines = old.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    let oldRows = lines.filter { $0.hasPrefix("| ") && !$0.hasPrefix("| benchmark |") }
+        .filter { line in !ran.contains { $0.rows.contains { line.hasPrefix("| " + $0) } } }
+    let end = lines.firstIndex { $0.hasPrefix("How each figure is taken") } ?? lines.count
+    let tableEnd = (lines.lastIndex { $0.hasPrefix("| ") } ?? end)
+    let oldNotes = lines[min(tableEnd + 1, end)..<end].filter { $0.hasPrefix("- ") }.map { String($0.dropFirst(2)) }
+        .filter { note in !ran.contains { $0.notes.contains { note.hasPrefix($0) } } }
+    return (oldRows, oldNotes)
+}
+
+/// Rows in benchmark order (1, 1a, ..., 9), each group in the order it came.
+func ordered(_ lines: [String]) -> [String] {
+    func key(_ line: String) -> (Int, String) {
+        let label = line.dropFirst(2).prefix { $0 != " " }
+        return (Int(label.prefix { $0.isNumber }) ?? 99, String(label.drop { $0.isNumber }))
+    }
+    return lines.enumerated().sorted { (key($0.element).0, key($0.element).1, $0.offset) < (key($1.element).0, key($1.element).1, $1.offset) }.map(\.element)
 }
 
 print("")
@@ -591,16 +622,19 @@ let machine = """
     - libzmq: \(ZMQContext.libraryVersion) (Swift, linked); pyzmq \(pyzmqVersion), orjson \(orjsonVersion), \(pythonVersion)
     - load average (1/5/15 min) at the start: \(loadAtStart), at the end: \(loadAtEnd) (above 2 means other work shared the 2 cores; the figures are then noisier)
     """
+let carried = carriedOver()
+let runRows = rows.map { "| \($0.benchmark) | \($0.tickwire) | \($0.peer) | \($0.ratio) | \($0.target) | \($0.met) |" }
+let runNames = option("--only").map { " (`--only \($0)`; the other rows and notes are kept from the run before)" } ?? ""
 let markdown = """
     # Benchmark results
 
-    Latest run of `\(command)` on \(ISO8601DateFormatter().string(from: Date())) (release build).
+    Latest run of `\(command)`\(runNames) on \(ISO8601DateFormatter().string(from: Date())) (release build).
 
     \(machine)
 
-    \(table())
+    \(table(ordered(carried.rows + runRows)))
 
-    \(notes.map { "- \($0)" }.joined(separator: "\n"))
+    \((carried.notes + notes).map { "- \($0)" }.joined(separator: "\n"))
 
     How each figure is taken (see `Benchmarks/Sources/tickwire-bench/` and `bench/*.py`):
 
@@ -642,9 +676,54 @@ let markdown = """
        numbers, heartbeats, `snapshot`) publishing BTC-USD quotes at 1,000/s (7b), 200/s (7d), or quotes of 20 assets
        flat out (7c: every `price.*` counted, BTC timed in the first and the last tenth). The peer is the same
        pipeline in Python (`repricing.py peer`: pyzmq SUB, snapshot, `fractions` + `decimal` half-even, pyzmq PUB).
+    8. Gains (`bench/portfolio_gains.py`): \(portfolioCount) activities of \(PortfolioBench.assets.count) assets in USD (buys, sells never of more
+       than is held, fees on buys and sells and of their own, transfers in and out; quantities with 0-8 decimals, prices 2-6,
+       fees 0-4), made by splitmix64 (seed \(PortfolioBench.seed), `PortfolioBench.generate`) and written as one Ghostfolio CSV and
+       a JSON of each asset's price, which both sides read. Swift reads the CSV with the import's own reader into trades and times
+       `Gains.compute` (grouping, time order, lots, every figure) by FIFO and by average cost; the peer parses untimed and times the
+       same rules in `decimal`. Every figure (quantity, cost basis, value, realized, unrealized, fees of each asset, and the totals)
+       is compared as text: a difference fails the row and the run. Paired rounds (\(portfolioRounds), \(quick ? "quick" : "full") run):
+       each round runs Swift and then its peer; a figure is the median of the rounds with the lowest and highest in brackets, the
+       ratio the median of the rounds' peer time over Swift's.
+    9. Import: the same CSV through `PortfolioState.importActivities` (the `activities.import` method without its socket) on a
+       new database: a dry run (read every line, its identity, the stored requests looked up, the ledger checked, a preview of
+       every line), then the commit of the same file (the same again, then one write of the \(portfolioCount) trades with their
+       requests and audit revisions, and the ledger checked as stored); lines/s = lines / the call's time. SQLite: a file in WAL
+       mode, synchronous FULL. The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
+       file of its own. Paired rounds (\(importRounds)) as in 8.
     """
+/// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
+func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: String)]) {
+    guard let range = text.range(of: "How each figure is taken") else { return (text, []) }
+    let lines = text[range.lowerBound...].split(separator: "\n", omittingEmptySubsequences: false)
+    var items: [(number: Int, text: String)] = []
+    var head = String(text[..<range.lowerBound]) + lines[0]
+    for line in lines.dropFirst() {
+        if let number = Int(line.prefix { $0.isNumber }), line.dropFirst(String(number).count).hasPrefix(". ") {
+            items.append((number, String(line)))
+        } else if items.isEmpty {
+            head += "\n" + line
+        } else {
+            items[items.count - 1].text += "\n" + line
+        }
+    }
+    return (head, items)
+}
+
+/// `markdown` with the descriptions of the benchmarks this run left out (`--only`) as the results file had them.
+func keepingDescriptions(_ markdown: String) -> String {
+    guard option("--only") != nil, let old = try? String(contentsOfFile: resultsPath, encoding: .utf8) else { return markdown }
+    let names = [1: ["bus"], 2: ["latency", "rpc"], 3: ["convert"], 4: ["format"], 5: ["services"], 6: ["services"], 7: ["repricing"],
+                 8: ["gains"], 9: ["import"]]
+    let before = Dictionary(descriptions(old).items.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
+    let (head, items) = descriptions(markdown)
+    return ([head] + items.map { item in
+        (names[item.number] ?? []).contains(where: only.contains) ? item.text : before[item.number] ?? item.text
+    }).joined(separator: "\n")
+}
+
 do {
-    try markdown.write(toFile: resultsPath, atomically: true, encoding: .utf8)
+    try keepingDescriptions(markdown).write(toFile: resultsPath, atomically: true, encoding: .utf8)
     print("\nwrote \(resultsPath)")
 } catch {
     print("could not write \(resultsPath): \(error)")
