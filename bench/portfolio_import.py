@@ -42,6 +42,7 @@ CREATE TABLE trade (id TEXT PRIMARY KEY, kind TEXT NOT NULL, asset TEXT NOT NULL
     currency TEXT NOT NULL, fee_amount TEXT, fee_currency TEXT, date TEXT NOT NULL, recorded_at TEXT NOT NULL,
     portfolio TEXT NOT NULL DEFAULT 'main');
 CREATE INDEX trade_by_asset ON trade (asset, date);
+CREATE INDEX trade_by_portfolio ON trade (portfolio, asset, date);
 CREATE TABLE request (id TEXT PRIMARY KEY, trade_id TEXT NOT NULL, trade TEXT, action TEXT NOT NULL DEFAULT 'add');
 CREATE TABLE trade_revision (seq INTEGER PRIMARY KEY AUTOINCREMENT, trade_id TEXT NOT NULL, action TEXT NOT NULL,
     by TEXT NOT NULL, at TEXT NOT NULL, request_id TEXT, before TEXT, after TEXT);
@@ -187,9 +188,9 @@ def overdrafts(activities):
 
 
 def stored(db, assets=None):
-    sql = "SELECT date, recorded_at, id, kind, asset, amount FROM trade"
+    sql = "SELECT date, recorded_at, id, kind, asset, amount FROM trade WHERE portfolio = 'main'"
     if assets is not None:
-        sql += f" WHERE asset IN ({','.join('?' * len(assets))})"
+        sql += f" AND asset IN ({','.join('?' * len(assets))})"
     return [(d, r, i, k, a, Decimal(q)) for d, r, i, k, a, q in db.execute(sql, list(assets or []))]
 
 
