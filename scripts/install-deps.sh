@@ -3,7 +3,8 @@
 # (safe to run again):
 # - through apt-get: pkg-config, libzmq3-dev (the services' libzmq), libsqlite3-dev (GRDB's SQLite) and
 #   zlib1g-dev (the static Foundation of the release builds);
-#   WITH_BROWSER=1 chromium; WITH_DEPLOY=1 iproute2 and systemd (systemd-analyze);
+#   WITH_BROWSER=1 chromium; WITH_DEPLOY=1 iproute2 and systemd (systemd-analyze); WITH_POSTGRES=1 postgresql
+#   (the server scripts/postgres-test.sh starts for the tests);
 # - PYTHON_PACKAGES="pyzmq kubernetes-validate ...": the Python tools of the tests, benchmarks and deploy
 #   checks, with pip into the project's virtual environment .venv (made here with `python3 -m venv`,
 #   installing Debian's python3-venv when that fails), never into the system's Python (Debian marks it
@@ -36,6 +37,10 @@ fi
 if [ "${WITH_DEPLOY:-0}" = 1 ]; then
     command -v ip >/dev/null 2>&1 || apt_packages+=(iproute2)
     command -v systemd-analyze >/dev/null 2>&1 || apt_packages+=(systemd)
+fi
+# Debian's PostgreSQL server (initdb, pg_ctl, postgres) and its client, for the PostgreSQL store's tests.
+if [ "${WITH_POSTGRES:-0}" = 1 ] && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then
+    apt_packages+=(postgresql)
 fi
 if [ ${#apt_packages[@]} -gt 0 ]; then
     apt_install "${apt_packages[@]}"
