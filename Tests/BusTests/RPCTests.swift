@@ -67,6 +67,24 @@ struct RPCTests {
         #expect(errorCode(none) == -32602)
     }
 
+    /// Params that are all optional may be left out or null (read as `{}`); required ones are still "missing".
+    @Test func absentParamsReadAsAnEmptyObject() async throws {
+        struct Filter: Codable, Sendable { var name: String? }
+        var methods = RPCMethods()
+        methods.register(RPCMethod<Filter, String>("filter")) { $0.name ?? "all" }
+        methods.register(SampleAPI.echo) { $0 }
+        for params in ["", #","params":null"#, #","params":{}"#] {
+            let reply = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"filter"\#(params)}"#)
+            #expect(reply["result"] as? String == "all", "params \(params)")
+        }
+        let named = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"filter","params":{"name":"x"}}"#)
+        #expect(named["result"] as? String == "x")
+        for params in ["", #","params":null"#] {
+            let required = try await response(methods, #"{"jsonrpc":"2.0","id":1,"method":"echo"\#(params)}"#)
+            #expect(errorCode(required) == -32602 && errorMessage(required) == #"invalid params: missing "params""#)
+        }
+    }
+
     /// A handler's own error goes out as is; anything else as -32603.
     @Test func handlerErrors() async throws {
         let methods = sampleMethods()

@@ -136,7 +136,7 @@ for name in services:
             continue
         required = [p["name"] for p in method["params"] if p["required"]]
         if method["name"] in ("health", "metrics", "sources", "feeds", "coins.list", "trades.list", "watchlist.list",
-                              "wallets", "assets", "products", "alerts.list"):
+                              "wallets", "assets", "products", "alerts.list", "portfolios.list"):
             result = call(name, method["name"], {})
         elif method["name"] == "snapshot":
             result = call(name, "snapshot", {"prefix": ""})

@@ -170,7 +170,8 @@ class ProtocolExampleTests(unittest.TestCase):
         self.assertTrue(deleted.deleted)
         self.assertIsNone(deleted.data)
         change = next(envelope for envelope in envelopes if envelope.type == "portfolio").data
-        self.assertEqual(change, PortfolioChange(reason="trade.added", subject="aaccb15b-2881-42ae-b6d7-549e92459f50"))
+        self.assertEqual(change, PortfolioChange(reason="trade.added", subject="aaccb15b-2881-42ae-b6d7-549e92459f50",
+                                                 portfolio="main"))
 
     def test_the_error_example_reads(self):
         errors = [JSONRPCError.from_json(example["error"]) for example in self.examples() if "error" in example]
@@ -200,6 +201,14 @@ class ReadingTests(unittest.TestCase):
         envelope = Envelope.from_json(newer)
         self.assertEqual(envelope.data.price, decimal.Decimal("653697.15144300"))
         self.assertIsNone(envelope.data.quote_time)
+
+    def test_a_portfolio_change_names_its_portfolio(self):
+        change = PortfolioChange.from_json({"reason": "trades.imported", "subject": "4", "portfolio": "Pension"})
+        self.assertEqual((change.reason, change.subject, change.portfolio), ("trades.imported", "4", "Pension"))
+        self.assertIsNone(PortfolioChange.from_json({"reason": "watchlist.added", "subject": "BTC"}).portfolio)
+        with self.assertRaises(MessageError) as raised:
+            PortfolioChange.from_json({"reason": "trade.added", "subject": "t", "portfolio": 7})
+        self.assertEqual(raised.exception.path, "PortfolioChange.portfolio")
 
     def test_a_snapshots_retracted_topics(self):
         answer = {"publisher": "converter", "instance": "i-1", "entries": [],

@@ -236,9 +236,11 @@ class AssetPrice(Message):
 
 @dataclasses.dataclass(frozen=True)
 class PortfolioChange(Message):
-    """The portfolio's `portfolio.changed`: `reason` (``trade.added``, ...) and its `subject`."""
+    """The portfolio's `portfolio.changed`: `reason` (``trade.added``, ...), its `subject`, and the `portfolio` (named
+    account) it is about, ``None`` for the watch list, which every portfolio shares."""
     reason: str
     subject: str
+    portfolio: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
