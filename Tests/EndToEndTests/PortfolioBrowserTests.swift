@@ -15,6 +15,8 @@ private struct Activity: Encodable {
     let fee: Fee?
     let date: String
     let requestId: String
+    /// The portfolio it goes into; `main` when absent.
+    var portfolio: String?
 }
 
 /// The recorded activity, read loosely.
@@ -23,7 +25,7 @@ private struct Recorded: Decodable {
     let kind: String
 }
 
-@Suite("the Portfolio screen in a browser: gains and performance (issue 34)", .serialized)
+@Suite("the Portfolio screen in a browser: gains, performance and several portfolios (issue 34)", .serialized)
 struct PortfolioBrowserTests {
     /// Over the mock stack, buys 40 and 20 days ago and a sell with a fee 10 days ago: headless Chromium loads the
     /// Portfolio screen in USD and in SEK, which shows realized and unrealized gains, the cost basis method, a TWR per
@@ -82,6 +84,110 @@ struct PortfolioBrowserTests {
             }
             let sek = try await stack.get("/api/views/portfolio?currency=SEK&range=30D").body
             #expect(sek.contains("\"performance\"") && sek.contains("\"gains\""))
+        }
+    }
+
+    /// Over the mock stack, with a BTC buy in main: headless Chromium opens the Portfolio screen, whose switch lists main; it opens
+    /// a new portfolio "Second" by name, imports a Ghostfolio CSV into it through the import form (the preview names it), is back
+    /// on its screen with the four activities and both portfolios in the switch. A trade into main does not make that screen
+    /// fetch itself again; one into Second does, and shows. The switch's main link shows main's activities alone. Screenshots of
+    /// the preview and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios.
+    @Test func switchPortfoliosAndImportIntoASecond() async throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        try await FullStack.with(feeds: "mock") { stack in
+            let priced = try await eventually(within: .seconds(30)) {
+                try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")
+            }
+            #expect(priced, "the mock stack prices ETH")
+            func day(_ daysAgo: Double) -> Date { Date(timeIntervalSinceNow: -daysAgo * 86_400) }
+            func wire(_ daysAgo: Double) -> String { day(daysAgo).formatted(.iso8601.year().month().day()) + "T00:00:00.000Z" }
+            func ghostfolio(_ daysAgo: Double) -> String {
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = TimeZone(identifier: "UTC")!
+                let parts = calendar.dateComponents([.year, .month, .day], from: day(daysAgo))
+                return String(format: "%02d-%02d-%04d", parts.day!, parts.month!, parts.year!)
+            }
+            func add(_ asset: String, _ amount: String, at price: String, into portfolio: String?, id: String) async throws {
+                let activity = Activity(kind: "buy", asset: asset, amount: amount, price: price, currency: "USD", fee: nil, date: wire(25),
+                                        requestId: id, portfolio: portfolio)
+                _ = try await stack.portfolioRPC.call("trades.add", params: activity, as: Recorded.self)
+            }
+            try await add("BTC", "0.1", at: "60000", into: nil, id: "portfolios-browser-1")
+            let csv = """
+                Date,Code,DataSource,Currency,Price,Quantity,Action,Fee,Note
+                \(ghostfolio(30)),BTC,MANUAL,USD,60000,0.5,buy,12.00,My first order
+                \(ghostfolio(20)),BTC,MANUAL,USD,65000.50,0.2,sell,5,
+                \(ghostfolio(15)),BTC,MANUAL,USD,0,0,fee,2.50,Custody fee
+                \(ghostfolio(10)),ETH,MANUAL,USD,2500,1.5,transfer_in,0,From my wallet
+                """
+            let browser = try await DevToolsBrowser.launch(executable, ["--window-size=1280,1300", "--force-prefers-reduced-motion"], in: stack.endpoints.directory)
+            do {
+                let page = try await browser.open(URL(string: "/portfolio?currency=USD&locale=en_US", relativeTo: stack.baseURL)!)
+                func js(_ expression: String) async throws -> String { try await browser.string(page, expression) }
+                func until(_ expression: String, is expected: String, within seconds: Int = 20) async throws -> Bool {
+                    try await eventually(within: .seconds(seconds)) { try await js(expression) == expected }
+                }
+                let switchText = "[...document.querySelectorAll('#portfolio-switch a')].map(a => a.dataset.portfolio + ':' + a.querySelector('.count').textContent).join(',')"
+                let complete = "!!document.getElementById('portfolio-switch') && !document.getElementById('waiting') && !document.getElementById('error')"
+                #expect(try await until(complete, is: "true", within: 30), "the Portfolio screen is complete")
+                #expect(try await js(switchText) == "main:1")
+                #expect(try await js("document.querySelector('#portfolio-switch a.selected').dataset.portfolio") == "main")
+
+                _ = try await js("(document.getElementById('new-portfolio-name').value = 'Second', document.getElementById('new-portfolio').requestSubmit(), 'sent')")
+                #expect(try await until("document.querySelector('h1').textContent", is: "Portfolio · Second"), "the new portfolio opens")
+                #expect(try await js("location.search") == "?currency=USD&locale=en_US&portfolio=Second", "it keeps the currency and locale")
+                #expect(try await js("!!document.getElementById('portfolio-new') && document.querySelectorAll('tr.trade-row').length") == "0")
+                #expect(try await js("document.getElementById('import-portfolio').value") == "Second", "the import goes into it")
+                #expect(try await until(complete + " && window.tickwireImportFile === true", is: "true"))
+
+                let content = String(decoding: try JSONEncoder().encode(csv), as: UTF8.self)
+                _ = try await js("(document.getElementById('import-content').value = \(content), document.getElementById('import-form').requestSubmit(), 'sent')")
+                #expect(try await until("location.pathname + ' ' + document.querySelectorAll('tr.import-line').length", is: "/portfolio/import 4"), "the preview came")
+                #expect(try await js("document.getElementById('import-into').textContent") == "Into portfolio Second")
+                let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/portfolios")
+                try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+                try await browser.screenshot(page).write(to: screenshots.appendingPathComponent("import-preview-second.png"))
+                _ = try await js("(document.querySelector('#import-confirm button').click(), 'clicked')")
+                #expect(try await until("location.pathname + location.search", is: "/portfolio?portfolio=Second&imported=4&duplicates=0"))
+                #expect(try await until("document.querySelectorAll('tr.trade-row').length", is: "4"), "Second's four activities")
+                #expect(try await js(switchText) == "main:1,Second:4")
+                #expect(try await js("document.title") == "Portfolio · Second · Tickwire")
+                #expect(try await js("document.querySelector('.notices').innerText").contains("Imported 4 activities."))
+
+                let fetches = "performance.getEntriesByType('resource').filter(e => e.initiatorType === 'fetch' && e.name.includes('/portfolio?')).length"
+                let before = try await js(fetches)
+                try await add("ETH", "1", at: "2000", into: "main", id: "portfolios-browser-2")
+                try await Task.sleep(for: .seconds(3))
+                #expect(try await js(fetches) == before, "a change of main does not reload Second's screen")
+                try await add("ETH", "0.5", at: "2100", into: "Second", id: "portfolios-browser-3")
+                #expect(try await until("document.querySelectorAll('tr.trade-row').length", is: "5"), "a change of Second shows on its screen")
+                #expect(try await js(fetches) != before)
+
+                _ = try await js("(document.querySelector('#portfolio-switch a[data-portfolio=\"main\"]').click(), 'clicked')")
+                #expect(try await until("location.search", is: "?portfolio=main"), "the switch drops the import's notice")
+                #expect(try await until("document.querySelectorAll('tr.trade-row').length", is: "2"), "main's two activities alone")
+                #expect(try await js("[...document.querySelectorAll('tr.trade-row')].map(r => r.dataset.asset).sort().join(',')") == "BTC,ETH")
+                #expect(browser.errors.isEmpty, "\(browser.errors)")
+            } catch {
+                await browser.quit()
+                throw error
+            }
+            await browser.quit()
+
+            let view = try await stack.get("/api/views/portfolio?portfolio=Second&currency=SEK")
+            #expect(view.status == 200 && view.body.contains("\"portfolio\":\"Second\""), "\(view.body.prefix(300))")
+            let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/portfolios")
+            for (currency, locale) in [("USD", "en_US"), ("SEK", "sv_SE")] {
+                let url = URL(string: "/portfolio?portfolio=Second&currency=\(currency)&locale=\(locale)&range=30D", relativeTo: stack.baseURL)!.absoluteString
+                for (name, flags) in [("light", [String]()), ("dark", ["--force-dark-mode"])] {
+                    let file = screenshots.appendingPathComponent("portfolio-second-\(currency.lowercased())-\(name).png")
+                    try? FileManager.default.removeItem(at: file)
+                    _ = try await Chromium.run(executable, flags + ["--hide-scrollbars", "--window-size=1280,2500", "--force-prefers-reduced-motion",
+                                                                    "--screenshot=\(file.path)", url], in: stack.endpoints.directory)
+                    #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot \(currency) \(name)")
+                }
+            }
         }
     }
 
