@@ -287,6 +287,42 @@ struct ContractTests {
         }
     }
 
+    /// Several portfolios: an activity goes to the portfolio it names, each method sees only its own, a sell may take
+    /// only what its portfolio holds, the same file imports into two, and a bad name is invalid params.
+    @Test(arguments: Stack.allCases)
+    func portfolios(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let portfolio = clients.portfolio
+            #expect(await eventually { try await !portfolio.assets().assets.isEmpty })
+            #expect(try await portfolio.portfolios() == PortfolioList(portfolios: [PortfolioSummary(name: "main", activities: 0)]))
+            let buy = AddTradeRequest(asset: "BTC", amount: 1, price: 60_000, currency: "USD", date: Date(timeIntervalSinceNow: -86_400),
+                                      requestId: "contract-pension-buy", portfolio: "Pension")
+            let added = try await portfolio.addTrade(buy)
+            #expect(added.portfolio == "Pension")
+            #expect(try await portfolio.trades(TradesRequest()).isEmpty)
+            #expect(try await portfolio.trades(TradesRequest(portfolio: "Pension")) == [added])
+            #expect(try await portfolio.holdings(HoldingsRequest(currency: "USD")).holdings.isEmpty)
+            #expect(try await portfolio.holdings(HoldingsRequest(currency: "USD", portfolio: "Pension")).holdings.map(\.asset) == ["BTC"])
+            #expect(try await portfolio.gains(GainsRequest(currency: "USD", portfolio: "Pension")).assets.first?.costBasis == (try ExactDecimal("60000.00")))
+            let sell = AddTradeRequest(kind: .sell, asset: "BTC", amount: 1, price: 70_000, currency: "USD", date: Date(timeIntervalSinceNow: -3_600),
+                                       requestId: "contract-main-sell")
+            let refused = await rpcError { try await portfolio.addTrade(sell) }
+            #expect(refused?.code == RPCError.Code.invalidParams && refused?.message.contains("0 BTC held then") == true, "main holds none")
+            #expect(await code { try await portfolio.trades(TradesRequest(portfolio: "a/b")) } == RPCError.Code.invalidParams)
+
+            let file = "Date,Code,Currency,Price,Quantity,Action,Fee\n2024-01-02,BTC,USD,40000,1,buy,0\n"
+            for name in ["main", "Kids"] {
+                let imported = try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false, portfolio: name))
+                #expect(imported.written && imported.new == 1, "into \(name)")
+            }
+            #expect(try await portfolio.importActivities(ImportActivitiesRequest(format: .csv, content: file, dryRun: false, portfolio: "Kids")).duplicates == 1)
+            #expect(try await portfolio.exportActivities(ExportActivitiesRequest(format: .csv, portfolio: "Pension")).activities == 1)
+            #expect(try await portfolio.portfolios() == PortfolioList(portfolios: [
+                PortfolioSummary(name: "main", activities: 1), PortfolioSummary(name: "Kids", activities: 1), PortfolioSummary(name: "Pension", activities: 1),
+            ]))
+        }
+    }
+
     /// The presenter: every screen in the asked locale and currency, and its errors.
     @Test(arguments: Stack.allCases)
     func presenter(_ stack: Stack) async throws {

@@ -25,6 +25,8 @@ struct RecordedAndFailingTests {
         #expect(!(try await converter.sources()).isEmpty)
         #expect(try await converter.health().service == "converter")
         #expect(try await portfolio.trades(TradesRequest()).count == 2)
+        #expect(try await portfolio.trades(TradesRequest(portfolio: "Pension")).isEmpty, "the recorded trades are main's")
+        #expect(try await portfolio.portfolios() == PortfolioList(portfolios: [PortfolioSummary(name: "main", activities: 2)]))
         #expect(try await portfolio.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 1, currency: "USD", date: Date(), requestId: "x")).asset == "BTC")
         #expect(try await portfolio.holdings(HoldingsRequest()).holdings.count == 2)
         #expect(try await portfolio.watchlist() == ["BTC"])
@@ -62,6 +64,7 @@ struct RecordedAndFailingTests {
     /// A `failing` client's closures throw an error naming the client and the closure; its streams say so.
     @Test func failingNamesWhatWasReached() async throws {
         await #expect(throws: Unimplemented("PortfolioClient.holdings")) { try await PortfolioClient.failing.holdings(HoldingsRequest()) }
+        await #expect(throws: Unimplemented("PortfolioClient.portfolios")) { try await PortfolioClient.failing.portfolios() }
         await #expect(throws: Unimplemented("ConverterClient.total")) { try await ConverterClient.failing.total(TotalRequest(items: [], to: "EUR")) }
         await #expect(throws: Unimplemented("RatesFetcherClient.history")) { try await RatesFetcherClient.failing.history(HistoryRequest(asset: "BTC")) }
         await #expect(throws: Unimplemented("RatesFetcherClient.ratesHistory")) {
