@@ -91,7 +91,8 @@ struct PortfolioBrowserTests {
     /// a new portfolio "Second" by name, imports a Ghostfolio CSV into it through the import form (the preview names it), is back
     /// on its screen with the four activities and both portfolios in the switch. A trade into main does not make that screen
     /// fetch itself again; one into Second does, and shows. The switch's main link shows main's activities alone. Screenshots of
-    /// the preview and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios.
+    /// the preview and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios, with its ETH page (its holding in
+    /// Second, the trade form adding to Second) in SEK, dark.
     @Test func switchPortfoliosAndImportIntoASecond() async throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
@@ -188,6 +189,15 @@ struct PortfolioBrowserTests {
                     #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot \(currency) \(name)")
                 }
             }
+            let coin = URL(string: "/coins/ETH?portfolio=Second&currency=SEK&locale=sv_SE", relativeTo: stack.baseURL)!.absoluteString
+            let (dom, _) = try await Chromium.run(executable, ["--dump-dom", coin], in: stack.endpoints.directory)
+            #expect(dom.contains("Your holding in <a id=\"holding-portfolio\" href=\"/portfolio?currency=SEK&amp;locale=sv_SE&amp;portfolio=Second\">Second</a>"))
+            #expect(dom.contains("<tr class=\"holding-row\" data-asset=\"ETH\">") && dom.contains("id=\"trade-portfolio\" required=\"\" autocomplete=\"off\" value=\"Second\""))
+            let file = screenshots.appendingPathComponent("coin-eth-second-sek-dark.png")
+            try? FileManager.default.removeItem(at: file)
+            _ = try await Chromium.run(executable, ["--force-dark-mode", "--hide-scrollbars", "--window-size=1280,1600", "--force-prefers-reduced-motion",
+                                                    "--screenshot=\(file.path)", coin], in: stack.endpoints.directory)
+            #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot of the coin page")
         }
     }
 

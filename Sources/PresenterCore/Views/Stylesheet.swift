@@ -78,6 +78,7 @@ enum Stylesheet {
         nav.portfolio-switch { flex-wrap: wrap; font-size: 1rem; }
         nav.switch a .count { font-size: .75rem; opacity: .75; font-variant-numeric: tabular-nums; }
         form.new-portfolio { display: inline-flex; gap: .4rem; align-items: end; }
+        h2 a, #back-to-portfolio { color: var(--accent); }
         form.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; align-items: end;
           background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; }
         label { display: grid; gap: .2rem; font-size: .85rem; color: var(--muted); }
