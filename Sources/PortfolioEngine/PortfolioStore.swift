@@ -9,18 +9,20 @@ import Money
 /// A `requestId` names one write: a retried add or edit answers the first result, a retried removal `true`; one
 /// used by a write of another kind is refused. Every add, edit and removal is kept as a ``TradeRevision``.
 public struct PortfolioStore: Sendable {
-    /// Checks the activities of the assets a change touches, as they would be after it, inside the write: throwing
-    /// refuses the change and nothing is written.
+    /// Checks the activities of the assets a change touches (in every portfolio: the ledger keeps each portfolio's
+    /// apart), as they would be after it, inside the write: throwing refuses the change and nothing is written.
     public typealias Check = @Sendable (_ after: [Trade]) throws -> Void
 
-    /// Records an activity as `id` unless `requestId` was seen before; either way returns the activity of that request.
+    /// Records an activity as `id`, in the request's portfolio (`main` when nil), unless `requestId` was seen before;
+    /// either way returns the activity of that request.
     public var addTrade: @Sendable (_ request: AddTradeRequest, _ id: String, _ now: Date, _ by: String, _ check: Check) async throws -> Trade
-    /// Replaces the fields of activity `request.id` (keeping its `recordedAt`) unless the request's `requestId` was seen
-    /// before; either way answers the activity of that request. Throws not-found for an unknown id.
+    /// Replaces the fields of activity `request.id` (keeping its `recordedAt`, and its portfolio unless the request names
+    /// one) unless the request's `requestId` was seen before; either way answers the activity of that request. Throws
+    /// not-found for an unknown id.
     public var editTrade: @Sendable (_ request: EditTradeRequest, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Trade>
     /// Removes an activity; `false` when there was none with that id (and `requestId` was not seen before).
     public var removeTrade: @Sendable (_ id: String, _ requestId: String?, _ now: Date, _ by: String, _ check: Check) async throws -> Written<Bool>
-    /// Every activity, oldest first (by date, then when recorded, then id).
+    /// Every activity of every portfolio, oldest first (by date, then when recorded, then id); callers pick a portfolio's.
     public var trades: @Sendable () async throws -> [Trade]
     /// The audit history of activity `id` (every activity's when nil), oldest first.
     public var tradeHistory: @Sendable (_ id: String?) async throws -> [TradeRevision]
