@@ -62,6 +62,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.23.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
+        // The portfolio's PostgreSQL store (`--database postgres://...`).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
@@ -187,6 +189,14 @@ let package = Package(
             "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
         ]),
+        // The portfolio's store in PostgreSQL, behind the same witness as SQLite's (`--database postgres://...`).
+        .target(name: "PortfolioPostgres", dependencies: [
+            "PortfolioEngine", "TickwireContract", "BusContract", "Bus", "Money",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+        ]),
         // portfolio, converter, rates-fetcher -> presenter
         .target(name: "PresenterCore", dependencies: [
             "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
@@ -208,7 +218,7 @@ let package = Package(
 
         service("rates-fetcher", core: "RatesFetcherCore"),
         service("converter", core: "ConverterCore"),
-        service("portfolio", core: "PortfolioCore"),
+        service("portfolio", core: "PortfolioCore", also: ["PortfolioPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
         service("presenter", core: "PresenterCore", also: ["Feeds"]),  // Feeds: the icons it fetches once
         // Makes a stack's CURVE certificates.
         .executableTarget(name: "tickwire-keys", dependencies: [
@@ -268,6 +278,12 @@ let package = Package(
             "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
             .product(name: "GRDB", package: "GRDB.swift"),
         ], resources: [.copy("Fixtures")]),
+        // The store contract over memory, SQLite and a real PostgreSQL (scripts/postgres-test.sh), and two replicas on one database.
+        .testTarget(name: "PortfolioPostgresTests", dependencies: [
+            "PortfolioPostgres", "PortfolioCore", "PortfolioEngine", "TickwireContract", "BusContract", "Money",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "PresenterCoreTests", dependencies: [
             "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",
             .product(name: "Hummingbird", package: "hummingbird"),

@@ -1,0 +1,471 @@
+import Bus
+import BusContract
+import Foundation
+import Logging
+import Money
+import PortfolioEngine
+import PostgresNIO
+import Synchronization
+import TickwireContract
+
+extension PortfolioStore {
+    /// A store in the PostgreSQL database `client` reaches, with the SQLite store's rules; its schema is created or
+    /// migrated first. `client` must be running (``PostgresClient/run()``) for as long as the store is used.
+    ///
+    /// Every activity write is one transaction that first takes an advisory lock of its schema, so writes from any
+    /// number of replicas on one database follow each other: a retried `requestId` finds its first answer, and the
+    /// check sees every committed activity. A database that cannot be reached (down, restarting, gone mid-write) is
+    /// ``PostgresStoreError/unavailable(_:)``, -32000: retrying with the same `requestId` is safe.
+    /// A request waits at most `leaseTimeout` for a connection (while the database is down, the pool waits for it).
+    public static func postgres(client: PostgresClient, logger: Logger, leaseTimeout: Duration = .milliseconds(1_500)) async throws -> Self {
+        let database = PostgresPortfolio(client: client, logger: logger, leaseTimeout: leaseTimeout)
+        try await database.read { try await PostgresSchema.migrate($0, logger: logger) }
+        return Self(
+            addTrade: { request, id, now, by, check in
+                try await database.write { connection in
+                    if let first = try await database.firstAnswer(request.requestId, action: "add", connection) { return first }
+                    let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                      currency: request.currency, fee: request.fee, date: request.date, recordedAt: now,
+                                      portfolio: request.portfolio ?? Trade.mainPortfolio)
+                    try await database.insert(trade, connection)
+                    try check(try await database.trades(of: [trade.asset], connection))
+                    let stored = try await database.storedTrade(id, connection)
+                    try await database.remember(request.requestId, action: "add", answer: stored, connection)
+                    try await database.revise(id, .added, by: by, at: now, requestId: request.requestId, before: nil, after: stored, connection)
+                    return stored
+                }
+            },
+            editTrade: { request, now, by, check in
+                try await database.write { connection in
+                    let activity = request.activity
+                    if let first = try await database.firstAnswer(activity.requestId, action: "edit", connection) {
+                        guard first.id == request.id else { throw RequestReuse.error(activity.requestId, editOf: first.id, now: request.id) }
+                        return Written(first, acted: false)
+                    }
+                    guard let before = try await database.trade(request.id, connection) else {
+                        throw RPCError.notFound("no trade with id \(request.id)")
+                    }
+                    try await connection.query("DELETE FROM trade WHERE id = \(request.id)", logger: database.logger)
+                    try await database.insert(Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount,
+                                                    price: activity.price, currency: activity.currency, fee: activity.fee, date: activity.date,
+                                                    recordedAt: before.recordedAt, portfolio: activity.portfolio ?? before.portfolio), connection)
+                    try check(try await database.trades(of: [before.asset, activity.asset], connection))
+                    let stored = try await database.storedTrade(request.id, connection)
+                    try await database.remember(activity.requestId, action: "edit", answer: stored, connection)
+                    try await database.revise(request.id, .edited, by: by, at: now, requestId: activity.requestId, before: before, after: stored, connection)
+                    return Written(stored, acted: true)
+                }
+            },
+            removeTrade: { id, requestId, now, by, check in
+                try await database.write { connection in
+                    if let requestId, try await database.priorRequest(requestId, action: "remove", connection) != nil {
+                        return Written(true, acted: false)
+                    }
+                    guard let before = try await database.trade(id, connection) else { return Written(false, acted: false) }
+                    try await connection.query("DELETE FROM trade WHERE id = \(id)", logger: database.logger)
+                    try check(try await database.trades(of: [before.asset], connection))
+                    if let requestId { try await database.remember(requestId, action: "remove", answer: nil, connection) }
+                    try await database.revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil, connection)
+                    return Written(true, acted: true)
+                }
+            },
+            trades: {
+                try await database.read { connection in
+                    try await database.trades(
+                        connection.query("SELECT \(unescaped: PostgresPortfolio.tradeColumns) FROM trade ORDER BY date, recorded_at, id",
+                                         logger: database.logger))
+                }
+            },
+            tradeHistory: { id in
+                try await database.read { connection in
+                    let columns = "seq, trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade"
+                    let rows = if let id {
+                        try await connection.query(
+                            "SELECT \(unescaped: columns) FROM trade_revision WHERE trade_id = \(id) ORDER BY seq", logger: database.logger)
+                    } else {
+                        try await connection.query("SELECT \(unescaped: columns) FROM trade_revision ORDER BY seq", logger: database.logger)
+                    }
+                    var revisions: [TradeRevision] = []
+                    for try await (seq, tradeID, actionText, by, at, requestID, before, after) in rows.decode(
+                        (Int, String, String, String, String, String?, String?, String?).self
+                    ) {
+                        guard let action = TradeRevision.Action(rawValue: actionText) else {
+                            throw PostgresStoreError.corrupt("action is not a revision's: \(actionText)")
+                        }
+                        revisions.append(TradeRevision(
+                            seq: seq, tradeId: tradeID, action: action, by: by, at: try PostgresPortfolio.date(at, "changed_at"),
+                            requestId: requestID, before: try before.map(PostgresPortfolio.decodeTrade), after: try after.map(PostgresPortfolio.decodeTrade)))
+                    }
+                    return revisions
+                }
+            },
+            watch: { asset, now in
+                try await database.read { connection in
+                    let rows = try await connection.query(
+                        "INSERT INTO watch (asset, added_at) VALUES (\(asset), \(Wire.format(now))) ON CONFLICT DO NOTHING RETURNING asset",
+                        logger: database.logger)
+                    return try await rows.collect().count > 0
+                }
+            },
+            unwatch: { asset in
+                try await database.read { connection in
+                    let rows = try await connection.query("DELETE FROM watch WHERE asset = \(asset) RETURNING asset", logger: database.logger)
+                    return try await rows.collect().count > 0
+                }
+            },
+            watchlist: {
+                try await database.read { connection in
+                    var assets: [String] = []
+                    let rows = try await connection.query("SELECT asset FROM watch ORDER BY added_at, asset", logger: database.logger)
+                    for try await asset in rows.decode(String.self) { assets.append(asset) }
+                    return assets
+                }
+            },
+            savePrices: { prices in
+                guard !prices.isEmpty else { return }
+                try await database.read { connection in
+                    _ = try await connection.query("""
+                        INSERT INTO price (asset, currency, price, change_percent_24h, updated_at)
+                        SELECT asset, currency, price, NULLIF(change, ''), updated_at
+                        FROM unnest(\(prices.map(\.asset))::text[], \(prices.map(\.currency))::text[],
+                                    \(prices.map(\.price.description))::text[], \(prices.map { $0.changePercent24h?.description ?? "" })::text[],
+                                    \(prices.map { Wire.format($0.updatedAt) })::text[])
+                            AS saved (asset, currency, price, change, updated_at)
+                        ON CONFLICT (asset, currency) DO UPDATE SET price = excluded.price,
+                            change_percent_24h = excluded.change_percent_24h, updated_at = excluded.updated_at
+                        """, logger: database.logger)
+                }
+            },
+            prices: {
+                try await database.read { connection in
+                    var prices: [StoredPrice] = []
+                    let rows = try await connection.query(
+                        "SELECT asset, currency, price, change_percent_24h, updated_at FROM price ORDER BY asset, currency", logger: database.logger)
+                    for try await (asset, currency, price, change, updatedAt) in rows.decode((String, String, String, String?, String).self) {
+                        prices.append(StoredPrice(
+                            asset: asset, currency: currency, price: try PostgresPortfolio.decimal(price, "price"),
+                            changePercent24h: try change.map { try PostgresPortfolio.decimal($0, "change_percent_24h") },
+                            updatedAt: try PostgresPortfolio.date(updatedAt, "updated_at")))
+                    }
+                    return prices
+                }
+            },
+            saveDocument: { key, body in
+                try await database.read { connection in
+                    _ = try await connection.query(
+                        "INSERT INTO document (key, body) VALUES (\(key), \(body)) ON CONFLICT (key) DO UPDATE SET body = excluded.body",
+                        logger: database.logger)
+                }
+            },
+            document: { key in
+                try await database.read { connection in
+                    let rows = try await connection.query("SELECT body FROM document WHERE key = \(key)", logger: database.logger)
+                    for try await body in rows.decode(Data.self) { return body }
+                    return nil
+                }
+            },
+            seenRequests: { ids in
+                try await database.read { connection in Set(try await database.requests(ids, connection).keys) }
+            },
+            addTrades: { requests, now, by, check in
+                try await database.write { connection in
+                    let known = try await database.requests(requests.map(\.request.requestId), connection)
+                    let at = Wire.format(now)
+                    guard let recordedAt = Wire.parseDate(at) else { throw PostgresStoreError.corrupt("the time \(at) does not read back") }
+                    var written: [Written<Trade>] = []
+                    var added: [(trade: Trade, requestId: String)] = []
+                    var fresh: Set<String> = []
+                    for (request, id) in requests {
+                        if let first = known[request.requestId] {
+                            written.append(Written(try PostgresPortfolio.answer(of: request.requestId, first, action: "add"), acted: false))
+                            continue
+                        }
+                        if fresh.contains(request.requestId), let earlier = added.first(where: { $0.requestId == request.requestId }) {
+                            written.append(Written(earlier.trade, acted: false))
+                            continue
+                        }
+                        let date = Wire.format(request.date)
+                        guard let storedDate = Wire.parseDate(date) else { throw PostgresStoreError.corrupt("the date \(date) does not read back") }
+                        let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
+                                          currency: request.currency, fee: request.fee, date: storedDate, recordedAt: recordedAt,
+                                          portfolio: request.portfolio ?? Trade.mainPortfolio)
+                        added.append((trade, request.requestId))
+                        fresh.insert(request.requestId)
+                        written.append(Written(trade, acted: true))
+                    }
+                    try await database.insert(added, by: by, at: at, connection)
+                    let assets = Set(added.map(\.trade.asset))
+                    if !assets.isEmpty { try check(try await database.trades(of: assets, connection)) }
+                    return written
+                }
+            }
+        )
+    }
+}
+
+extension PortfolioStore {
+    /// ``postgres(client:logger:)``, trying again every second while the database cannot be reached, for at most `limit`
+    /// (a replica may start before its database does).
+    public static func postgres(client: PostgresClient, logger: Logger, waitingUpTo limit: Duration) async throws -> Self {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            do {
+                return try await postgres(client: client, logger: logger)
+            } catch PostgresStoreError.unavailable(let reason) where ContinuousClock.now < deadline {
+                logger.notice("waiting for the portfolio's PostgreSQL database", metadata: ["reason": "\(reason)"])
+                try await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+}
+
+/// The PostgreSQL store's queries, over the connections of one client.
+struct PostgresPortfolio: Sendable {
+    /// The columns of a `trade` row, in the order ``trades(_:)`` reads them.
+    static let tradeColumns = "id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at, portfolio"
+    /// How many rows one statement of a bulk insert carries.
+    static let batch = 5_000
+
+    let client: PostgresClient
+    let logger: Logger
+    /// How long a request waits for a connection before answering that the database is unavailable.
+    let leaseTimeout: Duration
+
+    /// Runs `body` in a transaction holding the schema's write lock, so the writes of every replica follow each other;
+    /// the database being unreachable is ``PostgresStoreError/unavailable(_:)``.
+    func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        // `body` runs in a child task of ``leased(_:)``, which ends before this returns.
+        try await withoutActuallyEscaping(body) { body in
+            try await leased { connection in
+                try await connection.locked(PostgresSchema.writeLock, logger: logger) { try await body(connection) }
+            }
+        }
+    }
+
+    /// Runs `body` (one statement, or reads) on a connection; the database being unreachable is
+    /// ``PostgresStoreError/unavailable(_:)``.
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await leased(body)
+    }
+
+    /// Runs `body` on a connection of the pool, unless none is had within `leaseTimeout` (the pool waits for a database
+    /// that is down, trying to connect again and again): then ``PostgresStoreError/unavailable(_:)`` at once, so a
+    /// caller hears it within its own deadline. Once leased, `body` takes as long as it takes.
+    func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
+        try await available {
+            try await withThrowingTaskGroup(of: T?.self) { group in
+                let lease = LeaseFlag()
+                group.addTask { [client] in
+                    try await client.withConnection { connection in
+                        lease.taken()
+                        return try await body(connection)
+                    }
+                }
+                group.addTask { [leaseTimeout] in
+                    try await Task.sleep(for: leaseTimeout)
+                    guard lease.isTaken else { throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)") }
+                    return nil
+                }
+                while let result = try await group.next() {
+                    if let value = result {
+                        group.cancelAll()
+                        return value
+                    }
+                }
+                throw PostgresStoreError.corrupt("a query ended without an answer")
+            }
+        }
+    }
+
+    /// Runs `body`, turning the errors of a database that cannot be reached into ``PostgresStoreError/unavailable(_:)``
+    /// (logged and counted); others pass through.
+    func available<T>(_ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            let reason: String
+            if case PostgresStoreError.unavailable(let why) = error {
+                reason = why
+            } else if let why = PostgresStoreError.unavailability(error) {
+                reason = why
+            } else {
+                throw error
+            }
+            logger.warning("the portfolio's PostgreSQL database is unavailable", metadata: ["reason": "\(reason)"])
+            PostgresStoreError.counter.increment()
+            throw PostgresStoreError.unavailable(reason)
+        }
+    }
+
+    /// The request row of `requestId` if it was seen before, refused when it named a write of another kind than `action`.
+    func priorRequest(_ requestId: String, action: String, _ connection: PostgresConnection) async throws -> StoredRequest? {
+        guard let request = try await requests([requestId], connection)[requestId] else { return nil }
+        guard request.action == action else { throw RequestReuse.error(requestId, first: request.action, now: action) }
+        return request
+    }
+
+    /// The trade an add or edit of `requestId` already answered with, even if it was removed or edited since; nil when
+    /// the request is new.
+    func firstAnswer(_ requestId: String, action: String, _ connection: PostgresConnection) async throws -> Trade? {
+        guard let request = try await priorRequest(requestId, action: action, connection) else { return nil }
+        return try Self.answer(of: requestId, request, action: action)
+    }
+
+    /// The trade `request` (of `requestId`) answered, refused when it named a write of another kind than `action`.
+    static func answer(of requestId: String, _ request: StoredRequest, action: String) throws -> Trade {
+        guard request.action == action else { throw RequestReuse.error(requestId, first: request.action, now: action) }
+        guard let json = request.trade else { throw PostgresStoreError.corrupt("request \(requestId) has no answer stored") }
+        return try decodeTrade(json)
+    }
+
+    /// The stored requests among `ids`, by id.
+    func requests(_ ids: [String], _ connection: PostgresConnection) async throws -> [String: StoredRequest] {
+        var found: [String: StoredRequest] = [:]
+        guard !ids.isEmpty else { return found }
+        let rows = try await connection.query("SELECT id, action, trade FROM request WHERE id = ANY(\(ids))", logger: logger)
+        for try await (id, action, trade) in rows.decode((String, String, String?).self) {
+            found[id] = StoredRequest(action: action, trade: trade)
+        }
+        return found
+    }
+
+    /// Remembers what `requestId` answered.
+    func remember(_ requestId: String, action: String, answer: Trade?, _ connection: PostgresConnection) async throws {
+        let json = try answer.map(Self.encode)
+        try await connection.query(
+            "INSERT INTO request (id, action, trade_id, trade) VALUES (\(requestId), \(action), \(answer?.id ?? ""), \(json))", logger: logger)
+    }
+
+    func insert(_ trade: Trade, _ connection: PostgresConnection) async throws {
+        try await connection.query("""
+            INSERT INTO trade (\(unescaped: Self.tradeColumns))
+            VALUES (\(trade.id), \(trade.kind.rawValue), \(trade.asset), \(trade.amount.description), \(trade.price.description),
+                    \(trade.currency), \(trade.fee?.amount.description), \(trade.fee?.currency), \(Wire.format(trade.date)),
+                    \(Wire.format(trade.recordedAt)), \(trade.portfolio))
+            """, logger: logger)
+    }
+
+    /// Inserts `added` with their requests and `added` revisions, a batch of rows a statement.
+    func insert(_ added: [(trade: Trade, requestId: String)], by: String, at: String, _ connection: PostgresConnection) async throws {
+        for start in stride(from: 0, to: added.count, by: Self.batch) {
+            let rows = added[start..<min(start + Self.batch, added.count)]
+            let trades = rows.map(\.trade)
+            let json = try trades.map(Self.encode)
+            try await connection.query("""
+                INSERT INTO trade (\(unescaped: Self.tradeColumns))
+                SELECT id, kind, asset, amount, price, currency, NULLIF(fee_amount, ''), NULLIF(fee_currency, ''), date, recorded_at, portfolio
+                FROM unnest(\(trades.map(\.id))::text[], \(trades.map(\.kind.rawValue))::text[], \(trades.map(\.asset))::text[],
+                            \(trades.map(\.amount.description))::text[], \(trades.map(\.price.description))::text[],
+                            \(trades.map(\.currency))::text[], \(trades.map { $0.fee?.amount.description ?? "" })::text[],
+                            \(trades.map { $0.fee?.currency ?? "" })::text[], \(trades.map { Wire.format($0.date) })::text[],
+                            \(trades.map { Wire.format($0.recordedAt) })::text[], \(trades.map(\.portfolio))::text[])
+                    AS added (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at, portfolio)
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO request (id, action, trade_id, trade)
+                SELECT id, 'add', trade_id, trade FROM unnest(\(rows.map(\.requestId))::text[], \(trades.map(\.id))::text[], \(json)::text[])
+                    AS added (id, trade_id, trade)
+                """, logger: logger)
+            try await connection.query("""
+                INSERT INTO trade_revision (trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade)
+                SELECT trade_id, 'added', \(by), \(at), request_id, NULL, after_trade
+                FROM unnest(\(trades.map(\.id))::text[], \(rows.map(\.requestId))::text[], \(json)::text[]) WITH ORDINALITY
+                    AS added (trade_id, request_id, after_trade, n)
+                ORDER BY n
+                """, logger: logger)
+        }
+    }
+
+    func revise(
+        _ id: String, _ action: TradeRevision.Action, by: String, at: Date, requestId: String?, before: Trade?, after: Trade?,
+        _ connection: PostgresConnection
+    ) async throws {
+        try await connection.query("""
+            INSERT INTO trade_revision (trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade)
+            VALUES (\(id), \(action.rawValue), \(by), \(Wire.format(at)), \(requestId), \(try before.map(Self.encode)), \(try after.map(Self.encode)))
+            """, logger: logger)
+    }
+
+    /// Activity `id`, if there is one.
+    func trade(_ id: String, _ connection: PostgresConnection) async throws -> Trade? {
+        try await trades(connection.query("SELECT \(unescaped: Self.tradeColumns) FROM trade WHERE id = \(id)", logger: logger)).first
+    }
+
+    /// The trade as stored (its dates at the wire's milliseconds).
+    func storedTrade(_ id: String, _ connection: PostgresConnection) async throws -> Trade {
+        guard let stored = try await trade(id, connection) else { throw PostgresStoreError.corrupt("trade \(id) vanished while being written") }
+        return stored
+    }
+
+    /// Every activity of `assets`.
+    func trades(of assets: Set<String>, _ connection: PostgresConnection) async throws -> [Trade] {
+        try await trades(connection.query(
+            "SELECT \(unescaped: Self.tradeColumns) FROM trade WHERE asset = ANY(\(Array(assets)))", logger: logger))
+    }
+
+    /// `trade` rows as ``Trade``s; amounts are stored as exact decimal text.
+    func trades(_ rows: PostgresRowSequence) async throws -> [Trade] {
+        var trades: [Trade] = []
+        for try await (id, kindText, asset, amount, price, currency, feeAmount, feeCurrency, date, recordedAt, portfolio) in rows.decode(
+            (String, String, String, String, String, String, String?, String?, String, String, String).self
+        ) {
+            guard let kind = ActivityKind(rawValue: kindText) else { throw PostgresStoreError.corrupt("kind is not an activity kind: \(kindText)") }
+            trades.append(Trade(
+                id: id, kind: kind, asset: asset, amount: try Self.decimal(amount, "amount"), price: try Self.decimal(price, "price"),
+                currency: currency,
+                fee: try feeAmount.map { CurrencyAmount(amount: try Self.decimal($0, "fee_amount"), currency: feeCurrency ?? "") },
+                date: try Self.date(date, "date"), recordedAt: try Self.date(recordedAt, "recorded_at"), portfolio: portfolio))
+        }
+        return trades
+    }
+
+    static func encode(_ trade: Trade) throws -> String { String(decoding: try Wire.encode(trade), as: UTF8.self) }
+
+    static func decodeTrade(_ json: String) throws -> Trade { try Wire.decode(Trade.self, from: Data(json.utf8)) }
+
+    /// A column holding exact decimal text.
+    static func decimal(_ text: String, _ column: String) throws -> ExactDecimal {
+        do {
+            return try ExactDecimal(text)
+        } catch {
+            throw PostgresStoreError.corrupt("\(column) is not a decimal: \(text)")
+        }
+    }
+
+    /// A column holding a wire-format date.
+    static func date(_ text: String, _ column: String) throws -> Date {
+        guard let date = Wire.parseDate(text) else { throw PostgresStoreError.corrupt("\(column) is not a date: \(text)") }
+        return date
+    }
+}
+
+/// Whether a request got its connection.
+final class LeaseFlag: Sendable {
+    private let flag = Atomic(false)
+
+    func taken() { flag.store(true, ordering: .releasing) }
+    var isTaken: Bool { flag.load(ordering: .acquiring) }
+}
+
+/// A stored request: the write it named and, for an add or edit, the activity it answered (wire JSON).
+struct StoredRequest: Sendable {
+    var action: String
+    var trade: String?
+}
+
+extension PostgresConnection {
+    /// Runs `body` in a transaction that first takes the advisory lock `lockClass` of the connection's schema (held until
+    /// the transaction ends): committed when `body` returns, rolled back when it throws.
+    nonisolated(nonsending) func locked<T>(_ lockClass: Int32, logger: Logger, _ body: () async throws -> T) async throws -> T {
+        try await query("BEGIN", logger: logger)
+        do {
+            try await query("SELECT pg_advisory_xact_lock(\(lockClass), hashtext(current_schema()))", logger: logger)
+            let value = try await body()
+            try await query("COMMIT", logger: logger)
+            return value
+        } catch {
+            _ = try? await query("ROLLBACK", logger: logger)
+            throw error
+        }
+    }
+}
