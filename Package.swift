@@ -37,9 +37,10 @@ let package = Package(
         .library(name: "Money", targets: ["Money"]),
         .library(name: "Market", targets: ["Market"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
-        // The portfolio's engine (gains, import) and its SQLite store, for the benchmarks (bench/RESULTS.md, 8).
+        // The portfolio's engine (gains, import) and its SQLite and PostgreSQL stores, for the benchmarks (bench/RESULTS.md, 8 and 9).
         .library(name: "PortfolioEngine", targets: ["PortfolioEngine"]),
         .library(name: "PortfolioCore", targets: ["PortfolioCore"]),
+        .library(name: "PortfolioPostgres", targets: ["PortfolioPostgres"]),
         // What the libFuzzer targets of Fuzz/ run on each input (and FuzzReplayTests on the corpus).
         .library(name: "FuzzWireJSON", targets: ["FuzzWireJSON"]),
         .library(name: "FuzzSubscriber", targets: ["FuzzSubscriber"]),
