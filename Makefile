@@ -101,14 +101,19 @@ test-otlp: test-deps
 # Benchmarks against the Python peers and raw libzmq (issue 6): builds Benchmarks/ in release,
 # runs every benchmark and peer, prints the table and writes bench/RESULTS.md. The services are
 # built in release inside Benchmarks/.build too (their own scratch path, so no lock on .build).
-# BENCH_FLAGS=--quick for a shorter run; BENCH_FLAGS="--only bus,convert" for some.
+# BENCH_FLAGS=--quick for a shorter run; BENCH_FLAGS="--only bus,convert" for some. The import benchmark (9) also
+# imports into the PostgreSQL of scripts/postgres-test.sh (installed where missing; stopped after unless it ran before).
 bench: deps
 	@PYTHON_PACKAGES="pyzmq orjson" bash scripts/install-deps.sh
 	@PYTHON_PACKAGES=babel bash scripts/install-deps.sh || echo "babel not installed: the formatting peer is skipped"
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --product tickwire-bench
 	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
 	    $(SWIFT) build $(RELEASE_FLAGS) --product $$service || exit 1; done
-	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release --command "make bench" $(BENCH_FLAGS)
+	@running=0; bash scripts/postgres-test.sh status 2>/dev/null && running=1; \
+	url=$$(bash scripts/postgres-test.sh start) || { echo "no PostgreSQL: the import into it is skipped"; url=; }; \
+	Benchmarks/.build/release/tickwire-bench --bench-dir bench --results bench/RESULTS.md --services-bin Benchmarks/.build/release \
+	    --command "make bench" $${url:+--postgres $$url} $(BENCH_FLAGS); status=$$?; \
+	[ $$running = 1 ] || bash scripts/postgres-test.sh stop; exit $$status
 
 # Deploy (issue 25; README "Deploy"). `make images`: one image per service, localhost/tickwire-<service>,
 # from the release binaries (stripped, their debug information in .build/images/debug) on

@@ -16,6 +16,7 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
     ],
     targets: [
         .executableTarget(
@@ -29,6 +30,8 @@ let package = Package(
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "PortfolioCore", package: "tickwire"),
                 .product(name: "PortfolioEngine", package: "tickwire"),
+                .product(name: "PortfolioPostgres", package: "tickwire"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ZeroMQ", package: "tickwire"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),

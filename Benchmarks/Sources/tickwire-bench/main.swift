@@ -6,11 +6,13 @@ import TickwireContract
 import Money
 import PortfolioCore
 import PortfolioEngine
+import PortfolioPostgres
 import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
 //   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import] [--no-peers]
+//                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
@@ -558,6 +560,21 @@ if only.contains("gains") || only.contains("import") {
             }
             say(line)
         }
+        if let postgres = option("--postgres") {
+            let url = try PostgresDatabaseURL(postgres)
+            say("== 9. the same into PostgreSQL (\(url)), a new database each round, \(importRounds) rounds")
+            for round in 1...importRounds {
+                let (dryRun, written) = try await PortfolioPostgresBench.round(round, url: url, csv: files.csv, prices: files.prices, lines: portfolioCount)
+                swift["pg dry", default: []].append(Double(portfolioCount) / dryRun.seconds)
+                swift["pg commit", default: []].append(Double(portfolioCount) / written.seconds)
+                say("round \(round): tickwire PostgreSQL dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms")
+            }
+            let version = await shell("psql '\(postgres)' -Atc 'SHOW server_version' 2>/dev/null")
+            notes.append("Import into PostgreSQL \(version.isEmpty ? "" : version + " ")on \(url.host):\(url.port) (`scripts/postgres-test.sh`, the same machine): "
+                + "no Python peer (the peers use the standard library only).")
+        } else {
+            notes.append("Import into PostgreSQL: skipped, no `--postgres URL` (`make bench` passes the server of `scripts/postgres-test.sh`).")
+        }
         for (key, label) in [("dry", "dry run (preview of every line)"), ("commit", "commit (one write)")] {
             say("\(label): tickwire \(Spread(values: swift[key] ?? []).text(0, " lines/s")), python \(Spread(values: python[key] ?? []).text(0, " lines/s")), "
                 + "ratio \(Spread(values: ratios[key] ?? []).text(2, "x"))")
@@ -565,6 +582,12 @@ if only.contains("gains") || only.contains("import") {
                             tickwire: Spread(values: swift[key] ?? []).text(0, " lines/s"),
                             peer: python[key].map { "\(Spread(values: $0).text(0, " lines/s")) (csv+decimal+sqlite3)" } ?? "n/a",
                             ratio: ratios[key].map { Spread(values: $0).text(2, "x") } ?? "n/a", target: "-", met: "-"))
+        }
+        for (key, label) in [("pg dry", "dry run (preview of every line)"), ("pg commit", "commit (one write)")] {
+            guard let values = swift[key] else { continue }
+            say("\(label), PostgreSQL: tickwire \(Spread(values: values).text(0, " lines/s"))")
+            rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, \(label), PostgreSQL",
+                            tickwire: Spread(values: values).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
         }
     }
 }
@@ -689,7 +712,8 @@ let markdown = """
        new database: a dry run (read every line, its identity, the stored requests looked up, the ledger checked, a preview of
        every line), then the commit of the same file (the same again, then one write of the \(portfolioCount) trades with their
        requests and audit revisions, and the ledger checked as stored); lines/s = lines / the call's time. SQLite: a file in WAL
-       mode, synchronous FULL. The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
+       mode, synchronous FULL; PostgreSQL (`--postgres URL`, which `make bench` starts with `scripts/postgres-test.sh`): a new
+       database on that server each round, the store of `--database postgres://...`. The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
        file of its own. Paired rounds (\(importRounds)) as in 8.
     """
 /// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
