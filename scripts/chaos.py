@@ -233,12 +233,12 @@ class Environment:
 
 class PostgresServer:
     """A throwaway PostgreSQL server for the portfolio: Debian's binaries (the newest of /usr/lib/postgresql/*/bin),
-    a cluster made with initdb in `directory`, the user `tickwire` trusted from `hosts` (no password: nothing but
-    this run reaches it), listening on `hosts` at `port`. As root, every command runs as the user postgres (which
+    a cluster made with initdb in `directory`, listening on `hosts` at `port`, the user `tickwire` trusted from the
+    addresses `clients` (no password: nothing but this run reaches it). As root, every command runs as the user postgres (which
     the package makes), since postgres refuses to run as root."""
 
-    def __init__(self, directory, hosts, port):
-        self.directory, self.hosts, self.port = directory, hosts, port
+    def __init__(self, directory, hosts, clients, port):
+        self.directory, self.hosts, self.clients, self.port = directory, hosts, clients, port
         self.data = os.path.join(directory, "data")
         self.log = os.path.join(directory, "postgres.log")
         self.started = 0
@@ -269,8 +269,8 @@ class PostgresServer:
             os.chown(self.directory, self.user.pw_uid, self.user.pw_gid)
         run(self.command("initdb", "-D", self.data, "-U", "tickwire", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"))
         with open(os.path.join(self.data, "pg_hba.conf"), "a") as hba:
-            for host in self.hosts:
-                hba.write(f"host all tickwire {host}/32 trust\n")
+            for client in self.clients:
+                hba.write(f"host all tickwire {client}/32 trust\n")
         self.start()
         run(self.command("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "tickwire", "tickwire"))
 
@@ -752,7 +752,7 @@ class Chaos:
         os.makedirs(self.work_dir, exist_ok=True)
         began, totals = time.monotonic(), None
         try:
-            available = self.env.create()
+            available = self.env.create() | (POSTGRES_KINDS if args.postgres else set())
             missing = [kind for kind in self.kinds if kind not in available]
             if missing and args.strict:
                 raise RuntimeError(f"fault kinds {missing} cannot run on this machine (run as root, with ip, tc, "
@@ -769,7 +769,8 @@ class Chaos:
             if args.postgres:
                 # The portfolio's namespace reaches the harness's end of the veth; the loopback serves the rest.
                 listen = [self.env.root_ip, "127.0.0.1"] if hosts else ["127.0.0.1"]
-                self.postgres = PostgresServer(os.path.join(self.work_dir, "postgres"), listen, free_port())
+                clients = [self.env.ns_ip, "127.0.0.1"] if hosts else ["127.0.0.1"]
+                self.postgres = PostgresServer(os.path.join(self.work_dir, "postgres"), listen, clients, free_port())
                 self.postgres.create()
                 portfolio_db = self.postgres.url
                 print(f"chaos: the portfolio on PostgreSQL ({self.postgres.bin}) at {portfolio_db}", flush=True)
