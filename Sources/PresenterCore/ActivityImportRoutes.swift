@@ -84,7 +84,7 @@ extension WebServer {
             return importPage(nil, content: "", format: nil, portfolio: context.portfolio ?? PortfolioView.mainPortfolio,
                               notice: "The form could not be read: \(error)", status: .badRequest, context: context)
         }
-        let portfolio = Self.portfolioName(form.portfolio)
+        let portfolio = ScreenBuilder.portfolioName(form.portfolio)
         let content = form.content ?? ""
         guard !content.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
             return importPage(nil, content: content, format: nil, portfolio: portfolio, notice: "Paste a Ghostfolio CSV or JSON file first: the form was empty.",
@@ -181,12 +181,6 @@ extension WebServer {
                               notice: "Nothing was exported: \(bad ? "" : "the portfolio did not answer: ")\(ScreenBuilder.describe(error))",
                               status: bad ? .badRequest : .serviceUnavailable, context: context)
         }
-    }
-
-    /// The portfolio a form names: trimmed, "main" when empty or absent (the portfolio checks the rest of its rules).
-    static func portfolioName(_ field: String?) -> String {
-        let name = field?.trimmingCharacters(in: .whitespacesAndNewlines) ?? ""
-        return name.isEmpty ? PortfolioView.mainPortfolio : name
     }
 
     /// A portfolio's name as part of a download's file name ("Savings_2-" for "Savings 2"; nothing for "main"): ASCII letters,

@@ -73,6 +73,9 @@ struct WebServer {
         router.post("/portfolio/import/confirm") { request, _ in await confirmImport(request) }
         router.get("/portfolio/export.csv") { request, _ in await exportActivities(.csv, request) }
         router.get("/portfolio/export.json") { request, _ in await exportActivities(.json, request) }
+        router.get("/portfolio/trades/:id/remove") { request, context in await confirmRemoval(id: context.parameters.get("id") ?? "", request) }
+        router.post("/portfolio/trades/:id/remove") { request, context in await removeActivity(id: context.parameters.get("id") ?? "", request) }
+        router.get("/portfolio/history") { request, _ in await activityHistory(request) }
         router.post("/coins/add") { request, _ in await addCoin(request) }
         router.post("/coins/:symbol/remove") { request, context in await removeCoin(context.parameters.get("symbol") ?? "", request) }
         router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }
@@ -182,7 +185,7 @@ struct WebServer {
         var extra = ["symbol": symbol]
         do {
             let form = try await decodeForm(TradeForm.self, request)
-            let name = Self.portfolioName(form.portfolio)
+            let name = ScreenBuilder.portfolioName(form.portfolio)
             extra["portfolio"] = name
             let day = try Date.ISO8601FormatStyle().year().month().day().parse(form.date)
             func decimal(_ text: String?) throws -> ExactDecimal? {

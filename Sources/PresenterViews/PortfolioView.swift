@@ -132,7 +132,7 @@ public struct PortfolioView: Codable, Sendable, Equatable {
         let newestFirst = trades.enumerated().sorted { $0.element.date == $1.element.date ? $0.offset < $1.offset : $0.element.date > $1.element.date }
         return PortfolioView(
             portfolio: portfolio, portfolios: portfolios,
-            trades: newestFirst.map { tradeRow($0.element, locale: locale) },
+            trades: newestFirst.map { row($0.element, locale: locale) },
             holdings: valuation.holdings.map { HoldingRow.make($0, currency: currency, locale: locale) },
             totalValue: .money(valuation.totalValue, code: currency, locale: locale),
             totalCost: .money(valuation.totalCost, code: currency, locale: locale),
@@ -155,7 +155,8 @@ public struct PortfolioView: Codable, Sendable, Equatable {
         }
     }
 
-    private static func tradeRow(_ trade: Trade, locale: String) -> TradeRow {
+    /// An activity as the screen shows it, in `locale`.
+    public static func row(_ trade: Trade, locale: String) -> TradeRow {
         TradeRow(
             id: trade.id, kind: trade.kind.rawValue, kindText: kindText(trade.kind), asset: trade.asset,
             amount: .money(trade.amount, code: trade.asset, locale: locale),

@@ -164,6 +164,60 @@ struct PortfolioSwitcherTests {
         }
     }
 
+    /// Removing an activity and the history are of the portfolio shown: each activity links to its confirm page, which posts the
+    /// portfolio back; a removal that would leave a later sell short is refused with the portfolio's reason; a done one lands on
+    /// the portfolio's screen with a notice; the history lists that portfolio's revisions alone, newest first.
+    @Test func removeAndHistoryOfOnePortfolio() async throws {
+        let presenter = try InProcessPresenter.mocks()
+        try await presenter.test { client in
+            let csrf = try await CSRFToken(from: client, path: "/coins/BTC")
+            var sell = Self.buy("0.5", at: "65000", into: "Savings 2", requestId: "history-2")
+            sell[0] = ("kind", "sell")
+            sell[4] = ("date", "2026-02-02")
+            for (symbol, fields) in [("BTC", Self.buy("1", at: "60000", into: "Savings 2", requestId: "history-1")), ("BTC", sell),
+                                     ("ETH", Self.buy("3", at: "2000", into: "main", requestId: "history-3"))] {
+                let added = try await client.execute(uri: "/coins/\(symbol)/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
+                #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+            }
+            let trades = try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2"))
+            #expect(trades.map(\.kind) == [.buy, .sell])
+            let (buyID, sellID) = (trades[0].id, trades[1].id)
+
+            let screen = try await client.execute(uri: "/portfolio?portfolio=Savings%202&currency=SEK", method: .get).text
+            #expect(screen.contains("<a class=\"remove-activity\" href=\"/portfolio/trades/\(buyID)/remove?currency=SEK&amp;portfolio=Savings%202\">Remove</a>"))
+            #expect(screen.contains("<a id=\"history-link\" class=\"small\" href=\"/portfolio/history?currency=SEK&amp;portfolio=Savings%202\">History</a>"))
+
+            let ask = try await client.execute(uri: "/portfolio/trades/\(buyID)/remove?portfolio=Savings%202", method: .get)
+            #expect(ask.status == .ok)
+            #expect(ask.text.contains("Remove this activity from <b>Savings 2</b>?") && ask.text.contains("data-trade-id=\"\(buyID)\""))
+            #expect(ask.text.contains("<input type=\"hidden\" name=\"portfolio\" value=\"Savings 2\">"))
+            let elsewhere = try await client.execute(uri: "/portfolio/trades/\(buyID)/remove", method: .get)
+            #expect(elsewhere.status == .notFound && elsewhere.text.contains("main has no activity \(buyID)"))
+
+            let refused = try await client.execute(uri: "/portfolio/trades/\(buyID)/remove", method: .post, headers: csrf.headers,
+                                                   body: csrf.form([("requestId", "remove-1"), ("portfolio", "Savings 2")]))
+            #expect(refused.status == .badRequest)
+            #expect(refused.text.contains("The activity was not removed: invalid params:"), "\(refused.text.prefix(3000))")
+            #expect(refused.text.contains("data-trade-id=\"\(buyID)\""), "the activity is shown again")
+            let removed = try await client.execute(uri: "/portfolio/trades/\(sellID)/remove", method: .post, headers: csrf.headers,
+                                                   body: csrf.form([("requestId", "remove-2"), ("portfolio", "Savings 2")]))
+            #expect(removed.status == .seeOther && removed.headers[.location] == "/portfolio?portfolio=Savings%202&removed=1")
+            #expect(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).map(\.id) == [buyID])
+            let after = try await client.execute(uri: "/portfolio?portfolio=Savings%202&removed=1", method: .get).text
+            #expect(after.contains("<li>Removed the activity; the history keeps it.</li>"))
+
+            let history = try await client.execute(uri: "/portfolio/history?portfolio=Savings%202", method: .get)
+            #expect(history.status == .ok)
+            #expect(history.text.contains("<title>History · Savings 2 · Tickwire</title>"))
+            let actions = history.text.components(separatedBy: "class=\"revision-row\"").dropFirst().compactMap { row in
+                row.firstRange(of: "data-action=\"").map { String(row[$0.upperBound...].prefix { $0 != "\"" }) }
+            }
+            #expect(actions == ["removed", "added", "added"], "newest first, Savings 2's alone")
+            #expect(history.text.contains("data-trade-id=\"\(sellID)\" data-action=\"removed\"") && history.text.contains("<td class=\"by\">dashboard</td>"))
+            #expect(history.text.contains("Sell BTC\u{A0}0.50000000 at $65,000.00, Feb 2, 2026"), "the removed activity as it was")
+        }
+    }
+
     /// Names that came from elsewhere (an older or hostile portfolio's list) reach the page only escaped.
     @Test func hostileNamesAreEscaped() async throws {
         let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))

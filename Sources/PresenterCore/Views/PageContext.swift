@@ -95,10 +95,10 @@ public struct PageContext: Sendable, Equatable {
     }
 
     /// This page showing `portfolio` instead: every query item kept (range, locale, currency) but the notices of what was
-    /// just done (`imported`, `duplicates`, `added`), which were about the portfolio shown.
+    /// just done (`imported`, `duplicates`, `added`, `removed`), which were about the portfolio shown.
     func href(switchingTo portfolio: String) -> String {
         var page = self
-        page.query.removeAll { ["imported", "duplicates", "added"].contains($0.name) }
+        page.query.removeAll { ["imported", "duplicates", "added", "removed"].contains($0.name) }
         return page.href(setting: "portfolio", to: portfolio)
     }
 
@@ -114,7 +114,8 @@ public struct PageContext: Sendable, Equatable {
         path == page || path.hasPrefix(page + "/")
     }
 
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+    /// The characters a URL carries as they are (RFC 3986's unreserved); every other is percent-encoded.
+    static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 
     /// `path` with `query` percent-encoded.
     static func url(path: String, query: [QueryItem]) -> String {

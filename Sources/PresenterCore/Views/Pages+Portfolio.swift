@@ -3,7 +3,8 @@ extension Pages {
     /// The portfolio: totals (`#total-value`, `#total-cost`, `#total-gain`), performance (`ul#returns` with one
     /// `li[data-range]` per range linking to its chart, `#twr-<range>`, the value chart `svg#price-chart`), gains
     /// (`table#gains-table`, `tr.gain-row[data-asset]`, `#realized-total`, `#unrealized-total`, `#gain-total`), holdings
-    /// (`tr.holding-row[data-asset]`, price cells live-updated), activities (`tr.trade-row[data-trade-id]` with kind and fee), the
+    /// (`tr.holding-row[data-asset]`, price cells live-updated), activities (`tr.trade-row[data-trade-id]` with kind and fee, and
+    /// `a.remove-activity` to its confirm page; `a#history-link` to the portfolio's history), the
     /// import form and export links (``importSection(content:format:portfolio:limitBytes:context:)``) and, after an import, its
     /// notice; above them the portfolio switch (``portfolioSwitch(_:current:context:)``), and the portfolio's name in the title.
     public static func portfolio(_ view: PortfolioView, context: PageContext) -> String {
@@ -15,12 +16,17 @@ extension Pages {
             <td class="kind" data-kind="\(escapeHTML(trade.kind))">\(escapeHTML(trade.kindText))</td>\
             <td><a href="\(escapeHTML(context.href(page: "/coins/\(trade.asset)")))">\(escapeHTML(trade.asset))</a></td>\
             \(HTML.amountCell(trade.amount, classes: "num amount"))\(HTML.amountCell(trade.price, classes: "num price"))\
-            \(HTML.amountCell(trade.fee, classes: "num fee"))</tr>
+            \(HTML.amountCell(trade.fee, classes: "num fee"))\
+            <td class="actions"><a class="remove-activity" href="\(escapeHTML(removeLink(trade.id, portfolio: name, context: context)))">Remove</a></td></tr>
             """
         }
         let tradesSection = trades.isEmpty
             ? "<p class=\"muted\">No activities yet.</p>"
-            : "<table id=\"trades\"><thead><tr><th>Date</th><th>Kind</th><th>Asset</th><th class=\"num\">Amount</th><th class=\"num\">Price</th><th class=\"num\">Fee</th></tr></thead><tbody>\(trades.joined(separator: "\n"))</tbody></table>"
+            : """
+            <table id="trades"><thead><tr><th>Date</th><th>Kind</th><th>Asset</th><th class="num">Amount</th><th class="num">Price</th>\
+            <th class="num">Fee</th><th></th></tr></thead><tbody>\(trades.joined(separator: "\n"))</tbody></table>
+            """
+        let history = "<a id=\"history-link\" class=\"small\" href=\"\(escapeHTML(context.href(page: "/portfolio/history", portfolio: name)))\">History</a>"
         let body = """
             \(portfolioSwitch(view, current: name, context: context))
             <section id="totals"><dl class="figures">\
@@ -32,11 +38,11 @@ extension Pages {
             \(gainsSection(view.gains, currency: view.currency ?? context.currency))
             <section id="holdings"><h2>Holdings (\(escapeHTML(view.currency ?? "")))</h2>\
             \(view.holdings.isEmpty ? "<p class=\"muted\">Nothing held.</p>" : holdingTable(view.holdings, context: context))</section>
-            <section id="trade-list"><h2>Activities</h2>\(tradesSection)</section>
+            <section id="trade-list"><h2>Activities \(history)</h2>\(tradesSection)</section>
             \(importSection(portfolio: name, context: context))
             """
         return Layout.document(
-            title: portfolioTitle(name), context: context, notices: importedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
+            title: portfolioTitle(name), context: context, notices: importedNotice(context) + removedNotice(context) + view.notices, dataAge: view.dataAge, body: body,
             scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)]) + Scripts.tag("import-file.js")
         )
     }
@@ -86,6 +92,11 @@ extension Pages {
         let skipped = number("duplicates") ?? 0
         return ["Imported \(imported) \(imported == 1 ? "activity" : "activities")"
             + (skipped > 0 ? "; \(skipped) already imported, skipped." : ".")]
+    }
+
+    /// After a removal (`?removed=1`), that it was done.
+    static func removedNotice(_ context: PageContext) -> [String] {
+        context.query.contains { $0.name == "removed" } ? ["Removed the activity; the history keeps it."] : []
     }
 
     /// The time-weighted return of every range (each a link to its chart) and the value chart of the range shown.
