@@ -86,6 +86,8 @@ test: test-deps
 	bash clients/python/test-installed.sh
 	python3 scripts/chaos.py --seed 7 --faults 7 --seconds 120 --no-flood --best-effort \
 	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
+	python3 scripts/chaos.py --postgres --seed 7 --faults 6 --seconds 120 --no-flood --best-effort \
+	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
 
 clean:
 	rm -rf .build .build-otlp $(PLUGIN)/.build $(STACK)/.build $(STACK)/.build-otlp
