@@ -111,13 +111,14 @@ PY
 }
 
 # check_postgres_image: localhost/tickwire-postgres:15 (Containerfile.postgres) makes its cluster on the first
-# start, runs as postgres (uid 999), takes a password login over TCP and refuses a wrong one; its container and
+# start, runs as postgres (uid 999) on a read-only root file system with /tmp its only other writable place (as
+# the overlay's manifest runs it), takes a password login over TCP and refuses a wrong one; its container and
 # volume are removed after.
 check_postgres_image() {
     local name="tickwire-postgres-test-$$" port=25439 status=0
     [ "$(podman image inspect localhost/tickwire-postgres:15 --format '{{.Config.User}}')" = 999:999 ] \
         || { echo "tickwire-postgres does not run as 999:999" >&2; return 1; }
-    podman run -d --name "$name" --network host --no-healthcheck -e POSTGRES_PASSWORD=test-deploy \
+    podman run -d --name "$name" --network host --no-healthcheck --read-only --tmpfs /tmp -e POSTGRES_PASSWORD=test-deploy \
         localhost/tickwire-postgres:15 -c port=$port >/dev/null || return 1
     # psql inside the container (over TCP, so the password is asked): the host needs no PostgreSQL client.
     login() { podman exec -e PGPASSWORD="$1" "$name" psql -h 127.0.0.1 -p $port -U tickwire -d tickwire -Atc "$2"; }
