@@ -121,7 +121,8 @@ bench: deps
 # from the release binaries (stripped, their debug information in .build/images/debug) on
 # localhost/tickwire-runtime (the Swift libraries and tickwire-probe, shared), on a base made locally from
 # Debian's packages (no registry needed).
-# `make kube-up` / `make kube-down`: the Kubernetes manifests played by podman on this host.
+# `make kube-up` / `make kube-down`: the Kubernetes manifests played by podman on this host (KUBE_OVERLAY=postgres:
+# with the PostgreSQL overlay, one portfolio replica on PostgreSQL at 127.0.0.1:5432).
 # `make test-deploy`: the images, the manifests validated and played (prices flow, the dashboard
 # answers, kube down stops every pod), and compose where podman-compose is present; it prints each image's own
 # layers and all images' distinct layers and fails above 40 MB and 400 MB.
@@ -137,10 +138,10 @@ images: release podman-deps
 	@bash deploy/containers/build-images.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
 
 kube-up: images
-	@bash deploy/kubernetes/local/kube-play.sh up
+	@bash deploy/kubernetes/local/kube-play.sh up $(KUBE_OVERLAY)
 
 kube-down: podman-deps
-	@bash deploy/kubernetes/local/kube-play.sh down
+	@bash deploy/kubernetes/local/kube-play.sh down $(KUBE_OVERLAY)
 
 test-deploy: images test-deps
 	@bash deploy/test-deploy.sh $(KUBE_MANIFESTS)

@@ -5,7 +5,8 @@
 # 400 MB of distinct layers; printed), the PostgreSQL image takes a password login and refuses a wrong one,
 # the manifests MANIFEST... validate against Kubernetes' schemas, the kustomizations (the base and the
 # PostgreSQL overlay) render with `kubectl kustomize` and validate where kubectl is installed,
-# the stack plays from them with podman (kubernetes/local/test-kube-play.sh), and from compose.yaml
+# the stack plays from them with podman (kubernetes/local/test-kube-play.sh), also with the PostgreSQL overlay
+# (one portfolio replica, its trade a row of PostgreSQL), and from compose.yaml
 # with podman-compose where it is installed (test-compose.sh). Ends with "test-deploy: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -160,6 +161,8 @@ else
 fi
 step "podman kube play of the manifests: prices flow, the dashboard answers, kube down stops it" \
     bash "$here/kubernetes/local/test-kube-play.sh"
+step "podman kube play of the PostgreSQL overlay (one portfolio replica): prices flow, a trade is a row of PostgreSQL" \
+    bash "$here/kubernetes/local/test-kube-play.sh" postgres
 if command -v podman-compose >/dev/null 2>&1; then
     step "compose.yaml with podman-compose: prices flow, the dashboard answers, down stops it" bash "$here/test-compose.sh"
 else

@@ -12,7 +12,13 @@ What podman needs changed, and nothing else:
   which has none);
 - Services, NetworkPolicies and the Namespace are left out (no cluster network to route or police).
 
-Usage: overlay.py DATA_DIR > tickwire-local.yaml
+With --postgres, the PostgreSQL overlay (deploy/kubernetes/postgres) the same way: its PostgreSQL StatefulSet,
+bound to 127.0.0.1 only, and the portfolio patched as the overlay patches it, with one replica (two would bind the
+same ports of the one host); the Secret's values are put in the environment that names them (podman 4.3 reads a
+Kubernetes Secret's values as JSON, and refuses them), its URL's host the loopback, and `$(VAR)` in args is
+replaced by the variable's value.
+
+Usage: overlay.py [--postgres] DATA_DIR > tickwire-local.yaml
 """
 import pathlib
 import re
@@ -67,12 +73,59 @@ def workload(doc, data_dir):
     return doc
 
 
+def patched(doc, patch):
+    """The base's portfolio with the PostgreSQL overlay's patch: its containers' args replaced and env added to (by
+    name, as a strategic merge does), one replica."""
+    containers = {c["name"]: c for c in doc["spec"]["template"]["spec"]["containers"]}
+    for change in patch["spec"]["template"]["spec"]["containers"]:
+        container = containers[change["name"]]
+        if "args" in change:
+            container["args"] = change["args"]
+        names = {e["name"] for e in change.get("env", [])}
+        container["env"] = change.get("env", []) + [e for e in container.get("env", []) if e["name"] not in names]
+    doc["spec"]["replicas"] = 1
+    return doc
+
+
+def resolved(doc, secrets):
+    """Each secretKeyRef replaced by the Secret's value (a postgres:// URL's host by the loopback), and `$(VAR)` in
+    the args by the variable's value."""
+    for container in doc["spec"]["template"]["spec"]["containers"]:
+        values = {}
+        for variable in container.get("env", []):
+            reference = variable.get("valueFrom", {}).get("secretKeyRef")
+            if reference:
+                value = secrets[reference["name"]][reference["key"]]
+                variable.pop("valueFrom")
+                variable["value"] = re.sub(r"^(postgres(?:ql)?://[^@/]*@)[^:/]+", r"\g<1>127.0.0.1", value)
+            values[variable["name"]] = variable.get("value", "")
+        if "args" in container:
+            container["args"] = [re.sub(r"\$\((\w+)\)", lambda m: values.get(m.group(1), m.group(0)), a) for a in container["args"]]
+    return doc
+
+
 def main():
-    if len(sys.argv) != 2:
+    arguments = sys.argv[1:]
+    with_postgres = "--postgres" in arguments
+    arguments = [a for a in arguments if a != "--postgres"]
+    if len(arguments) != 1:
         sys.exit(__doc__.strip().splitlines()[-1])
-    data_dir = sys.argv[1]
-    here = pathlib.Path(__file__).resolve().parent.parent / "base"
-    out = []
+    data_dir = arguments[0]
+    kubernetes = pathlib.Path(__file__).resolve().parent.parent
+    here = kubernetes / "base"
+    extra, secrets, patch = [], {}, None
+    if with_postgres:
+        overlay = kubernetes / "postgres"
+        patch = yaml.safe_load((overlay / "portfolio-replicas.yaml").read_text())
+        for doc in yaml.safe_load_all((overlay / "postgres.yaml").read_text()):
+            if doc and doc["kind"] == "Secret":
+                secrets[doc["metadata"]["name"]] = doc["stringData"]
+            elif doc and doc["kind"] in PLAYED:
+                # PostgreSQL on the loopback only (the entrypoint's own listen_addresses is every interface).
+                doc["spec"]["template"]["spec"]["containers"][0]["args"] = ["-c", "listen_addresses=127.0.0.1"]
+                extra.append(doc)
+    # PostgreSQL first, so it is making its cluster while the services start.
+    out = [resolved(workload(doc, data_dir), secrets) for doc in extra]
     for manifest in MANIFESTS:
         for doc in yaml.safe_load_all((here / manifest).read_text()):
             if doc is None or doc["kind"] not in PLAYED:
@@ -81,8 +134,11 @@ def main():
                 doc["data"] = {k: loopback(v) for k, v in doc["data"].items()}
                 out.append(doc)
             else:
-                out.append(workload(doc, data_dir))
-    sys.stdout.write("# Made by deploy/kubernetes/local/overlay.py from deploy/kubernetes/base/*.yaml: do not edit.\n")
+                if patch and doc["kind"] == patch["kind"] and doc["metadata"]["name"] == patch["metadata"]["name"]:
+                    doc = patched(doc, patch)
+                out.append(resolved(workload(doc, data_dir), secrets))
+    sources = "deploy/kubernetes/base/*.yaml" + (" and deploy/kubernetes/postgres" if with_postgres else "")
+    sys.stdout.write(f"# Made by deploy/kubernetes/local/overlay.py from {sources}: do not edit.\n")
     yaml.safe_dump_all(out, sys.stdout, sort_keys=False)
 
 
