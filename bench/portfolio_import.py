@@ -1,4 +1,4 @@
-"""Benchmark 9 peer: import of a Ghostfolio CSV into SQLite in plain Python (csv, decimal, hashlib, json, sqlite3).
+"""Benchmark 9 peer: import of a Ghostfolio CSV into SQLite (sqlite3) or PostgreSQL (psycopg) in plain Python.
 
 The same steps as the portfolio's `activities.import` (Sources/PortfolioEngine/PortfolioState.swift,
 ActivityImport.swift, and the SQLite store's addTrades in Sources/PortfolioCore/PortfolioStore+SQLite.swift), on the
@@ -8,7 +8,9 @@ one of the assets priced), quantity, price and fee (exact decimals, no comma) ch
 trailing zeros dropped, and the how-manieth line with those fields, hashed to 128 bits) looked up among the requests
 stored; every sell and transfer out checked against what the stored activities and the earlier lines hold; a preview
 of every line. The commit then writes, in one transaction (WAL, synchronous=FULL), each new line as its trade, its
-request (with the trade's JSON) and its audit revision, and checks the ledger of the touched assets as stored.
+request (with the trade's JSON) and its audit revision, and checks the ledger of the touched assets as stored. On
+PostgreSQL (`--postgres URL`: a new database of that server, dropped after) the write first takes a transaction-level
+advisory lock, as the PostgreSQL store does.
 
 Timed: a dry run on a new database, then a commit on it (the file's text is read before the clock starts).
 The last stdout line is JSON: seconds of each, lines new and written.
@@ -48,6 +50,30 @@ CREATE TABLE trade_revision (seq INTEGER PRIMARY KEY AUTOINCREMENT, trade_id TEX
     by TEXT NOT NULL, at TEXT NOT NULL, request_id TEXT, before TEXT, after TEXT);
 CREATE INDEX trade_revision_by_trade ON trade_revision (trade_id, seq);
 """
+POSTGRES_SCHEMA = SCHEMA.replace("seq INTEGER PRIMARY KEY AUTOINCREMENT", "seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+
+
+class Database:
+    """sqlite3 or psycopg behind the few calls the import makes; SQL is written with ? marks."""
+
+    def __init__(self, connection, postgres):
+        self.connection, self.postgres = connection, postgres
+
+    def sql(self, text):
+        return text.replace("?", "%s") if self.postgres else text
+
+    def rows(self, text, arguments=()):
+        return self.connection.execute(self.sql(text), arguments).fetchall()
+
+    def execute(self, text, arguments=()):
+        self.connection.execute(self.sql(text), arguments)
+
+    def executemany(self, text, rows):
+        if self.postgres:
+            with self.connection.cursor() as cursor:
+                cursor.executemany(self.sql(text), rows)
+        else:
+            self.connection.executemany(text, rows)
 
 
 def parse_date(text, now):
@@ -168,7 +194,7 @@ def seen_requests(db, ids):
     seen = set()
     for start in range(0, len(ids), 500):
         batch = ids[start:start + 500]
-        seen.update(row[0] for row in db.execute(f"SELECT id FROM request WHERE id IN ({','.join('?' * len(batch))})", batch))
+        seen.update(row[0] for row in db.rows(f"SELECT id FROM request WHERE id IN ({','.join('?' * len(batch))})", batch))
     return seen
 
 
@@ -191,7 +217,7 @@ def stored(db, assets=None):
     sql = "SELECT date, recorded_at, id, kind, asset, amount FROM trade WHERE portfolio = 'main'"
     if assets is not None:
         sql += f" AND asset IN ({','.join('?' * len(assets))})"
-    return [(d, r, i, k, a, Decimal(q)) for d, r, i, k, a, q in db.execute(sql, list(assets or []))]
+    return [(d, r, i, k, a, Decimal(q)) for d, r, i, k, a, q in db.rows(sql, list(assets or []))]
 
 
 def preview(db, lines, now):
@@ -230,8 +256,10 @@ def import_file(db, content, known, dry_run):
     if dry_run or errors or not new:
         return len(new), False
     batch = os.urandom(16).hex()
-    db.execute("BEGIN IMMEDIATE")
+    db.execute("BEGIN" if db.postgres else "BEGIN IMMEDIATE")
     try:
+        if db.postgres:
+            db.execute("SELECT pg_advisory_xact_lock(hashtext('public'))")
         seen = seen_requests(db, [entry["activity"]["requestId"] for entry in new])
         trades, requests, revisions, assets = [], [], [], set()
         for entry in new:
@@ -260,33 +288,62 @@ def import_file(db, content, known, dry_run):
     return len(trades), True
 
 
-def run(csv_path, prices_path, database):
-    with open(csv_path, encoding="utf-8") as handle:
-        content = handle.read()
-    with open(prices_path, encoding="utf-8") as handle:
-        known = set(json.load(handle))
-    db = sqlite3.connect(database, isolation_level=None)
-    db.execute("PRAGMA journal_mode = WAL")
-    db.execute("PRAGMA synchronous = FULL")
-    db.executescript(SCHEMA)
+def timed(db, content, known):
     start = time.perf_counter()
     new, _ = import_file(db, content, known, dry_run=True)
     dry = time.perf_counter() - start
     start = time.perf_counter()
     written, committed = import_file(db, content, known, dry_run=False)
     commit = time.perf_counter() - start
-    count = db.execute("SELECT count(*) FROM trade").fetchone()[0]
-    db.close()
-    for suffix in ("", "-wal", "-shm"):
-        if os.path.exists(database + suffix):
-            os.remove(database + suffix)
+    count = db.rows("SELECT count(*) FROM trade")[0][0]
     return {"dry_seconds": dry, "commit_seconds": commit, "new": new, "written": written if committed else 0, "stored": count}
+
+
+def run_sqlite(content, known, database):
+    connection = sqlite3.connect(database, isolation_level=None)
+    connection.execute("PRAGMA journal_mode = WAL")
+    connection.execute("PRAGMA synchronous = FULL")
+    connection.executescript(SCHEMA)
+    try:
+        return timed(Database(connection, postgres=False), content, known)
+    finally:
+        connection.close()
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(database + suffix):
+                os.remove(database + suffix)
+
+
+def run_postgres(content, known, url, name):
+    import psycopg  # here, so the SQLite peer runs without it
+    base = url.rsplit("/", 1)[0]
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
+        admin.execute(f"CREATE DATABASE {name}")
+    try:
+        with psycopg.connect(f"{base}/{name}", autocommit=True) as connection:
+            connection.execute(POSTGRES_SCHEMA)
+            result = timed(Database(connection, postgres=True), content, known)
+            result["server"] = connection.info.parameter_status("server_version")
+            result["psycopg"] = psycopg.__version__
+            return result
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--csv", required=True)
     parser.add_argument("--prices", required=True)
-    parser.add_argument("--database", required=True)
+    parser.add_argument("--database", help="a new SQLite file, removed after")
+    parser.add_argument("--postgres", help="a server's URL: the import goes to a new database of it, --postgres-database")
+    parser.add_argument("--postgres-database", default="tickwire_bench_import_python")
     args = parser.parse_args()
-    emit(run(args.csv, args.prices, args.database))
+    with open(args.csv, encoding="utf-8") as handle:
+        text = handle.read()
+    with open(args.prices, encoding="utf-8") as handle:
+        assets = set(json.load(handle))
+    if args.postgres:
+        emit(run_postgres(text, assets, args.postgres, args.postgres_database))
+    else:
+        emit(run_sqlite(text, assets, args.database))

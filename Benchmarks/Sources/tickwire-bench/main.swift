@@ -534,7 +534,7 @@ if only.contains("gains") || only.contains("import") {
 
     if only.contains("import") {
         say("== 9. import of a \(portfolioCount)-line Ghostfolio CSV through `activities.import` (PortfolioState), dry run then commit on a new "
-            + "database, vs Python (csv, decimal, sqlite3), \(importRounds) paired rounds")
+            + "database, vs Python (csv, decimal, sqlite3 / psycopg), \(importRounds) paired rounds")
         /// Lines per second of each round, ours and the peer's, and the peer's over ours.
         var swift: [String: [Double]] = [:], python: [String: [Double]] = [:], ratios: [String: [Double]] = [:]
         for round in 1...importRounds {
@@ -567,11 +567,23 @@ if only.contains("gains") || only.contains("import") {
                 let (dryRun, written) = try await PortfolioPostgresBench.round(round, url: url, csv: files.csv, prices: files.prices, lines: portfolioCount)
                 swift["pg dry", default: []].append(Double(portfolioCount) / dryRun.seconds)
                 swift["pg commit", default: []].append(Double(portfolioCount) / written.seconds)
-                say("round \(round): tickwire PostgreSQL dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms")
+                var line = "round \(round): tickwire PostgreSQL dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms"
+                if runPeers, let py = await peers.run("portfolio_import.py", ["--csv", csvPath, "--prices", pricesPath, "--postgres", postgres]),
+                   let drySeconds = py.number("dry_seconds"), let commitSeconds = py.number("commit_seconds") {
+                    guard py.number("new") == Double(portfolioCount), py.number("stored") == Double(portfolioCount) else {
+                        throw BenchError("the Python import peer did not take every line into PostgreSQL: \(py)")
+                    }
+                    python["pg dry", default: []].append(Double(portfolioCount) / drySeconds)
+                    python["pg commit", default: []].append(Double(portfolioCount) / commitSeconds)
+                    ratios["pg dry", default: []].append(drySeconds / dryRun.seconds)
+                    ratios["pg commit", default: []].append(commitSeconds / written.seconds)
+                    line += "; python (psycopg \(py["psycopg"] ?? "?")) dry run \(fmt(drySeconds * 1000, 0)) ms, commit \(fmt(commitSeconds * 1000, 0)) ms"
+                }
+                say(line)
             }
             let version = await shell("psql '\(postgres)' -Atc 'SHOW server_version' 2>/dev/null")
-            notes.append("Import into PostgreSQL \(version.isEmpty ? "" : version + " ")on \(url.host):\(url.port) (`scripts/postgres-test.sh`, the same machine): "
-                + "no Python peer (the peers use the standard library only).")
+            notes.append("Import into PostgreSQL \(version.isEmpty ? "" : version + " ")on \(url.host):\(url.port) (`scripts/postgres-test.sh`, the same machine); "
+                + "its Python peer writes with psycopg\(python["pg dry"] == nil ? " (not installed: no peer figures)" : "").")
         } else {
             notes.append("Import into PostgreSQL: skipped, no `--postgres URL` (`make bench` passes the server of `scripts/postgres-test.sh`).")
         }
@@ -585,9 +597,12 @@ if only.contains("gains") || only.contains("import") {
         }
         for (key, label) in [("pg dry", "dry run (preview of every line)"), ("pg commit", "commit (one write)")] {
             guard let values = swift[key] else { continue }
-            say("\(label), PostgreSQL: tickwire \(Spread(values: values).text(0, " lines/s"))")
+            say("\(label), PostgreSQL: tickwire \(Spread(values: values).text(0, " lines/s")), python \(Spread(values: python[key] ?? []).text(0, " lines/s")), "
+                + "ratio \(Spread(values: ratios[key] ?? []).text(2, "x"))")
             rows.append(Row(benchmark: "9. import of a \(portfolioCount / 1000)k-line Ghostfolio CSV, \(label), PostgreSQL",
-                            tickwire: Spread(values: values).text(0, " lines/s"), peer: "-", ratio: "-", target: "-", met: "-"))
+                            tickwire: Spread(values: values).text(0, " lines/s"),
+                            peer: python[key].map { "\(Spread(values: $0).text(0, " lines/s")) (csv+decimal+psycopg)" } ?? "n/a",
+                            ratio: ratios[key].map { Spread(values: $0).text(2, "x") } ?? "n/a", target: "-", met: "-"))
         }
     }
 }
@@ -713,7 +728,8 @@ let markdown = """
        every line), then the commit of the same file (the same again, then one write of the \(portfolioCount) trades with their
        requests and audit revisions, and the ledger checked as stored); lines/s = lines / the call's time. SQLite: a file in WAL
        mode, synchronous FULL; PostgreSQL (`--postgres URL`, which `make bench` starts with `scripts/postgres-test.sh`): a new
-       database on that server each round, the store of `--database postgres://...`. The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
+       database on that server each round, the store of `--database postgres://...` (the peer's: psycopg, a new database too, the
+       write under an advisory lock as the store's). The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
        file of its own. Paired rounds (\(importRounds)) as in 8.
     """
 /// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
