@@ -662,7 +662,7 @@ let machine = """
     """
 let carried = carriedOver()
 let runRows = rows.map { "| \($0.benchmark) | \($0.tickwire) | \($0.peer) | \($0.ratio) | \($0.target) | \($0.met) |" }
-let runNames = option("--only").map { " (`--only \($0)`; the other rows and notes are kept from the run before)" } ?? ""
+let runNames = option("--only").map { " (`--only \($0)`: the machine and load lines are this run's, the other rows and notes are kept from the run before)" } ?? ""
 let markdown = """
     # Benchmark results
 
