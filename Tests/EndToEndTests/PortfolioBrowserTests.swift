@@ -90,8 +90,9 @@ struct PortfolioBrowserTests {
     /// Over the mock stack, with a BTC buy in main: headless Chromium opens the Portfolio screen, whose switch lists main; it opens
     /// a new portfolio "Second" by name, imports a Ghostfolio CSV into it through the import form (the preview names it), is back
     /// on its screen with the four activities and both portfolios in the switch. A trade into main does not make that screen
-    /// fetch itself again; one into Second does, and shows. The switch's main link shows main's activities alone. Screenshots of
-    /// the preview and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios, with its ETH page (its holding in
+    /// fetch itself again; one into Second does, and shows. The switch's main link shows main's activities alone; one of them is
+    /// removed through its confirm page, and main's history lists its three revisions, newest first. Screenshots of
+    /// the preview, the confirm page, the history and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios, with its ETH page (its holding in
     /// Second, the trade form adding to Second) in SEK, dark.
     @Test func switchPortfoliosAndImportIntoASecond() async throws {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
@@ -169,6 +170,18 @@ struct PortfolioBrowserTests {
                 #expect(try await until("location.search", is: "?portfolio=main"), "the switch drops the import's notice")
                 #expect(try await until("document.querySelectorAll('tr.trade-row').length", is: "2"), "main's two activities alone")
                 #expect(try await js("[...document.querySelectorAll('tr.trade-row')].map(r => r.dataset.asset).sort().join(',')") == "BTC,ETH")
+
+                _ = try await js("(document.querySelector('tr.trade-row[data-asset=\"ETH\"] a.remove-activity').click(), 'clicked')")
+                #expect(try await until("!!document.getElementById('remove-activity') && document.querySelector('#remove-activity input[name=portfolio]').value",
+                                        is: "main"), "the confirm page of main's ETH activity")
+                try await browser.screenshot(page).write(to: screenshots.appendingPathComponent("remove-activity.png"))
+                _ = try await js("(document.querySelector('#remove-activity button').click(), 'clicked')")
+                #expect(try await until("location.pathname + location.search", is: "/portfolio?removed=1"), "back on main's screen")
+                #expect(try await until("document.querySelectorAll('tr.trade-row').length", is: "1"), "the ETH activity is gone")
+                _ = try await js("(document.getElementById('history-link').click(), 'clicked')")
+                #expect(try await until("[...document.querySelectorAll('tr.revision-row')].map(r => r.dataset.action + ' ' + r.cells[3].textContent).join(',')",
+                                        is: "removed ETH,added ETH,added BTC"), "main's history alone, newest first")
+                try await browser.screenshot(page).write(to: screenshots.appendingPathComponent("history-main.png"))
                 #expect(browser.errors.isEmpty, "\(browser.errors)")
             } catch {
                 await browser.quit()

@@ -28,7 +28,8 @@ enum Scripts {
     /// `changed` event) sends them as headers, so the page's fetch goes on in that trace. A change of one portfolio (kind
     /// `portfolio:<name>`) counts as `portfolio` on every page but one that shows a portfolio (`data-portfolio`), which fetches
     /// itself again only for its own. Its parameters: `data-currency`, `data-locale`, `data-prices` (0: no price events),
-    /// `data-refresh-on`, `data-refresh-every`, `data-portfolio`.
+    /// `data-refresh-on`, `data-refresh-every`, `data-portfolio`. It closes its connection when the page is left (`pagehide`) and
+    /// connects again when the page is shown from the back-forward cache.
     static let live = """
         (function () {
           var script = document.currentScript;
@@ -205,10 +206,18 @@ enum Scripts {
           if (!("EventSource" in window)) { status("live updates unavailable"); return; }
           var query = "currency=" + encodeURIComponent(param("currency")) + "&locale=" + encodeURIComponent(param("locale"))
             + "&prices=" + encodeURIComponent(param("prices"));
-          source = new EventSource("/events?" + query);
-          source.onopen = function () { status("live"); };
-          source.onerror = function () { status("reconnecting…"); };
-          Object.keys(handlers).forEach(listen);
+          function connect() {
+            source = new EventSource("/events?" + query);
+            source.onopen = function () { status("live"); };
+            source.onerror = function () { status("reconnecting…"); };
+            Object.keys(handlers).forEach(listen);
+          }
+          connect();
+          // A page left for another closes its stream: kept in the back-forward cache it would hold one of the browser's
+          // six connections to the dashboard, and a few pages later a form's post would wait for ever. Back again, it
+          // connects again and fetches itself.
+          window.addEventListener("pagehide", function () { if (source) source.close(); });
+          window.addEventListener("pageshow", function (event) { if (event.persisted) { connect(); refresh(); } });
         })();
         """
 
