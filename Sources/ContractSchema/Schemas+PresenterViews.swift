@@ -461,7 +461,7 @@ extension Trend: JSONSchemaDescribable {
 
 extension ViewRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?}` over REP.", [
+        .object("`view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?, range?, portfolio?}` over REP.", [
             "screen": .required(.string, "assets, wallets, coins, coin, portfolio, books, book, products or product."),
             "locale": .optional(.string, "A locale such as `de_AT` (default en_US)."),
             "currency": .optional(.currency, "The display currency (default USD)."),
@@ -470,6 +470,8 @@ extension ViewRequest: JSONSchemaDescribable {
             "symbol": .optional(.string, "The coin of the `coin` screen."),
             "book": .optional(.string, "The book of the `book` screen, e.g. `btc_mxn`."),
             "sku": .optional(.string, "The product of the `product` screen."),
+            "range": .optional(.string, "The performance range of the `portfolio` screen: 1D, 7D, 30D, YTD, 1Y or Max (the default)."),
+            "portfolio": .optional(.string, "The portfolio of the `portfolio` and `coin` screens (`main` when absent)."),
         ])
     }
 }

@@ -1,4 +1,4 @@
-/// `view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?}` over REP.
+/// `view {screen, locale?, currency?, filter?, scope?, symbol?, book?, sku?, range?, portfolio?}` over REP.
 public struct ViewRequest: Codable, Sendable, Equatable {
     /// assets, wallets, coins, coin, portfolio, books, book, products or product.
     public var screen: String
@@ -16,10 +16,14 @@ public struct ViewRequest: Codable, Sendable, Equatable {
     public var book: String?
     /// The product of the `product` screen.
     public var sku: String?
+    /// The performance range of the `portfolio` screen: 1D, 7D, 30D, YTD, 1Y or Max (the default).
+    public var range: String?
+    /// The portfolio of the `portfolio` and `coin` screens (`main` when absent).
+    public var portfolio: String?
 
     /// A request for `screen`; only the parameters that screen reads matter.
     public init(screen: String, locale: String? = nil, currency: String? = nil, filter: String? = nil, scope: String? = nil,
-                symbol: String? = nil, book: String? = nil, sku: String? = nil) {
+                symbol: String? = nil, book: String? = nil, sku: String? = nil, range: String? = nil, portfolio: String? = nil) {
         self.screen = screen
         self.locale = locale
         self.currency = currency
@@ -28,11 +32,13 @@ public struct ViewRequest: Codable, Sendable, Equatable {
         self.symbol = symbol
         self.book = book
         self.sku = sku
+        self.range = range
+        self.portfolio = portfolio
     }
 
     /// The screen's parameters by name, as the HTTP query gives them.
     public var parameters: [String: String] {
-        ["filter": filter, "scope": scope, "symbol": symbol, "book": book, "sku": sku].compactMapValues { $0 }
+        ["filter": filter, "scope": scope, "symbol": symbol, "book": book, "sku": sku, "range": range, "portfolio": portfolio].compactMapValues { $0 }
     }
 }
 

@@ -90,6 +90,11 @@ struct PortfolioSwitcherTests {
             #expect(view.gains?.rows.map(\.asset) == ["ETH"])
             let mainView = try await Self.portfolioView(client, "/api/views/portfolio")
             #expect(mainView.portfolio == "main" && mainView.trades.map(\.asset) == ["BTC"])
+            guard case .portfolio(let rep) = try await presenter.core.builder.view(
+                ViewRequest(screen: "portfolio", currency: "SEK", range: "30D", portfolio: "Savings 2")) else {
+                throw PresenterTestFailure("the view method answered another screen")
+            }
+            #expect(rep.portfolio == "Savings 2" && rep.trades.map(\.asset) == ["ETH"] && rep.performance?.range == "30D", "the view method takes portfolio and range")
         }
     }
 
