@@ -24,6 +24,13 @@ command=${1:-start}
 
 say() { echo "postgres-test: $*" >&2; }
 
+# The caller's other open descriptors (a test runner's pipes) must not reach the server, which would keep them open
+# for as long as it runs: a caller reading this script's output to its end would wait for ever.
+for fd in /proc/$$/fd/*; do
+    fd=${fd##*/}
+    case $fd in 0|1|2|255) ;; *) eval "exec $fd>&-" 2>/dev/null || true ;; esac
+done
+
 case "$command" in
     start|stop|restart|url|status) ;;
     *) say "unknown command $command (start, stop, restart, url, status)"; exit 2 ;;

@@ -45,7 +45,7 @@ extension PortfolioStore {
                     guard let before = try await database.trade(request.id, connection) else {
                         throw RPCError.notFound("no trade with id \(request.id)")
                     }
-                    try await connection.query("DELETE FROM trade WHERE id = \(request.id)", logger: database.logger)
+                    try await connection.run("DELETE FROM trade WHERE id = \(request.id)", logger: database.logger)
                     try await database.insert(Trade(id: request.id, kind: activity.kind, asset: activity.asset, amount: activity.amount,
                                                     price: activity.price, currency: activity.currency, fee: activity.fee, date: activity.date,
                                                     recordedAt: before.recordedAt, portfolio: activity.portfolio ?? before.portfolio), connection)
@@ -62,7 +62,7 @@ extension PortfolioStore {
                         return Written(true, acted: false)
                     }
                     guard let before = try await database.trade(id, connection) else { return Written(false, acted: false) }
-                    try await connection.query("DELETE FROM trade WHERE id = \(id)", logger: database.logger)
+                    try await connection.run("DELETE FROM trade WHERE id = \(id)", logger: database.logger)
                     try check(try await database.trades(of: [before.asset], connection))
                     if let requestId { try await database.remember(requestId, action: "remove", answer: nil, connection) }
                     try await database.revise(id, .removed, by: by, at: now, requestId: requestId, before: before, after: nil, connection)
@@ -72,7 +72,7 @@ extension PortfolioStore {
             trades: {
                 try await database.read { connection in
                     try await database.trades(
-                        connection.query("SELECT \(unescaped: PostgresPortfolio.tradeColumns) FROM trade ORDER BY date, recorded_at, id",
+                        connection.run("SELECT \(unescaped: PostgresPortfolio.tradeColumns) FROM trade ORDER BY date, recorded_at, id",
                                          logger: database.logger))
                 }
             },
@@ -80,10 +80,10 @@ extension PortfolioStore {
                 try await database.read { connection in
                     let columns = "seq, trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade"
                     let rows = if let id {
-                        try await connection.query(
+                        try await connection.run(
                             "SELECT \(unescaped: columns) FROM trade_revision WHERE trade_id = \(id) ORDER BY seq", logger: database.logger)
                     } else {
-                        try await connection.query("SELECT \(unescaped: columns) FROM trade_revision ORDER BY seq", logger: database.logger)
+                        try await connection.run("SELECT \(unescaped: columns) FROM trade_revision ORDER BY seq", logger: database.logger)
                     }
                     var revisions: [TradeRevision] = []
                     for try await (seq, tradeID, actionText, by, at, requestID, before, after) in rows.decode(
@@ -101,7 +101,7 @@ extension PortfolioStore {
             },
             watch: { asset, now in
                 try await database.read { connection in
-                    let rows = try await connection.query(
+                    let rows = try await connection.run(
                         "INSERT INTO watch (asset, added_at) VALUES (\(asset), \(Wire.format(now))) ON CONFLICT DO NOTHING RETURNING asset",
                         logger: database.logger)
                     return try await rows.collect().count > 0
@@ -109,14 +109,14 @@ extension PortfolioStore {
             },
             unwatch: { asset in
                 try await database.read { connection in
-                    let rows = try await connection.query("DELETE FROM watch WHERE asset = \(asset) RETURNING asset", logger: database.logger)
+                    let rows = try await connection.run("DELETE FROM watch WHERE asset = \(asset) RETURNING asset", logger: database.logger)
                     return try await rows.collect().count > 0
                 }
             },
             watchlist: {
                 try await database.read { connection in
                     var assets: [String] = []
-                    let rows = try await connection.query("SELECT asset FROM watch ORDER BY added_at, asset", logger: database.logger)
+                    let rows = try await connection.run("SELECT asset FROM watch ORDER BY added_at, asset", logger: database.logger)
                     for try await asset in rows.decode(String.self) { assets.append(asset) }
                     return assets
                 }
@@ -124,7 +124,7 @@ extension PortfolioStore {
             savePrices: { prices in
                 guard !prices.isEmpty else { return }
                 try await database.read { connection in
-                    _ = try await connection.query("""
+                    _ = try await connection.run("""
                         INSERT INTO price (asset, currency, price, change_percent_24h, updated_at)
                         SELECT asset, currency, price, NULLIF(change, ''), updated_at
                         FROM unnest(\(prices.map(\.asset))::text[], \(prices.map(\.currency))::text[],
@@ -139,7 +139,7 @@ extension PortfolioStore {
             prices: {
                 try await database.read { connection in
                     var prices: [StoredPrice] = []
-                    let rows = try await connection.query(
+                    let rows = try await connection.run(
                         "SELECT asset, currency, price, change_percent_24h, updated_at FROM price ORDER BY asset, currency", logger: database.logger)
                     for try await (asset, currency, price, change, updatedAt) in rows.decode((String, String, String, String?, String).self) {
                         prices.append(StoredPrice(
@@ -152,14 +152,14 @@ extension PortfolioStore {
             },
             saveDocument: { key, body in
                 try await database.read { connection in
-                    _ = try await connection.query(
+                    _ = try await connection.run(
                         "INSERT INTO document (key, body) VALUES (\(key), \(body)) ON CONFLICT (key) DO UPDATE SET body = excluded.body",
                         logger: database.logger)
                 }
             },
             document: { key in
                 try await database.read { connection in
-                    let rows = try await connection.query("SELECT body FROM document WHERE key = \(key)", logger: database.logger)
+                    let rows = try await connection.run("SELECT body FROM document WHERE key = \(key)", logger: database.logger)
                     for try await body in rows.decode(Data.self) { return body }
                     return nil
                 }
@@ -322,7 +322,7 @@ struct PostgresPortfolio: Sendable {
     func requests(_ ids: [String], _ connection: PostgresConnection) async throws -> [String: StoredRequest] {
         var found: [String: StoredRequest] = [:]
         guard !ids.isEmpty else { return found }
-        let rows = try await connection.query("SELECT id, action, trade FROM request WHERE id = ANY(\(ids))", logger: logger)
+        let rows = try await connection.run("SELECT id, action, trade FROM request WHERE id = ANY(\(ids))", logger: logger)
         for try await (id, action, trade) in rows.decode((String, String, String?).self) {
             found[id] = StoredRequest(action: action, trade: trade)
         }
@@ -332,12 +332,12 @@ struct PostgresPortfolio: Sendable {
     /// Remembers what `requestId` answered.
     func remember(_ requestId: String, action: String, answer: Trade?, _ connection: PostgresConnection) async throws {
         let json = try answer.map(Self.encode)
-        try await connection.query(
+        try await connection.run(
             "INSERT INTO request (id, action, trade_id, trade) VALUES (\(requestId), \(action), \(answer?.id ?? ""), \(json))", logger: logger)
     }
 
     func insert(_ trade: Trade, _ connection: PostgresConnection) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO trade (\(unescaped: Self.tradeColumns))
             VALUES (\(trade.id), \(trade.kind.rawValue), \(trade.asset), \(trade.amount.description), \(trade.price.description),
                     \(trade.currency), \(trade.fee?.amount.description), \(trade.fee?.currency), \(Wire.format(trade.date)),
@@ -351,7 +351,7 @@ struct PostgresPortfolio: Sendable {
             let rows = added[start..<min(start + Self.batch, added.count)]
             let trades = rows.map(\.trade)
             let json = try trades.map(Self.encode)
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO trade (\(unescaped: Self.tradeColumns))
                 SELECT id, kind, asset, amount, price, currency, NULLIF(fee_amount, ''), NULLIF(fee_currency, ''), date, recorded_at, portfolio
                 FROM unnest(\(trades.map(\.id))::text[], \(trades.map(\.kind.rawValue))::text[], \(trades.map(\.asset))::text[],
@@ -361,12 +361,12 @@ struct PostgresPortfolio: Sendable {
                             \(trades.map { Wire.format($0.recordedAt) })::text[], \(trades.map(\.portfolio))::text[])
                     AS added (id, kind, asset, amount, price, currency, fee_amount, fee_currency, date, recorded_at, portfolio)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO request (id, action, trade_id, trade)
                 SELECT id, 'add', trade_id, trade FROM unnest(\(rows.map(\.requestId))::text[], \(trades.map(\.id))::text[], \(json)::text[])
                     AS added (id, trade_id, trade)
                 """, logger: logger)
-            try await connection.query("""
+            try await connection.run("""
                 INSERT INTO trade_revision (trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade)
                 SELECT trade_id, 'added', \(by), \(at), request_id, NULL, after_trade
                 FROM unnest(\(trades.map(\.id))::text[], \(rows.map(\.requestId))::text[], \(json)::text[]) WITH ORDINALITY
@@ -380,7 +380,7 @@ struct PostgresPortfolio: Sendable {
         _ id: String, _ action: TradeRevision.Action, by: String, at: Date, requestId: String?, before: Trade?, after: Trade?,
         _ connection: PostgresConnection
     ) async throws {
-        try await connection.query("""
+        try await connection.run("""
             INSERT INTO trade_revision (trade_id, action, changed_by, changed_at, request_id, before_trade, after_trade)
             VALUES (\(id), \(action.rawValue), \(by), \(Wire.format(at)), \(requestId), \(try before.map(Self.encode)), \(try after.map(Self.encode)))
             """, logger: logger)
@@ -388,7 +388,7 @@ struct PostgresPortfolio: Sendable {
 
     /// Activity `id`, if there is one.
     func trade(_ id: String, _ connection: PostgresConnection) async throws -> Trade? {
-        try await trades(connection.query("SELECT \(unescaped: Self.tradeColumns) FROM trade WHERE id = \(id)", logger: logger)).first
+        try await trades(connection.run("SELECT \(unescaped: Self.tradeColumns) FROM trade WHERE id = \(id)", logger: logger)).first
     }
 
     /// The trade as stored (its dates at the wire's milliseconds).
@@ -399,7 +399,7 @@ struct PostgresPortfolio: Sendable {
 
     /// Every activity of `assets`.
     func trades(of assets: Set<String>, _ connection: PostgresConnection) async throws -> [Trade] {
-        try await trades(connection.query(
+        try await trades(connection.run(
             "SELECT \(unescaped: Self.tradeColumns) FROM trade WHERE asset = ANY(\(Array(assets)))", logger: logger))
     }
 
@@ -457,15 +457,23 @@ extension PostgresConnection {
     /// Runs `body` in a transaction that first takes the advisory lock `lockClass` of the connection's schema (held until
     /// the transaction ends): committed when `body` returns, rolled back when it throws.
     nonisolated(nonsending) func locked<T>(_ lockClass: Int32, logger: Logger, _ body: () async throws -> T) async throws -> T {
-        try await query("BEGIN", logger: logger)
+        try await run("BEGIN", logger: logger)
         do {
-            try await query("SELECT pg_advisory_xact_lock(\(lockClass), hashtext(current_schema()))", logger: logger)
+            try await run("SELECT pg_advisory_xact_lock(\(lockClass), hashtext(current_schema()))", logger: logger)
             let value = try await body()
-            try await query("COMMIT", logger: logger)
+            try await run("COMMIT", logger: logger)
             return value
         } catch {
-            _ = try? await query("ROLLBACK", logger: logger)
+            _ = try? await run("ROLLBACK", logger: logger)
             throw error
         }
+    }
+
+    /// Runs `query`, unless the connection was closed (the server went away while it was leased): postgres-nio's query
+    /// would then wait for ever (its request is written to a closed channel, and no one answers it).
+    @discardableResult
+    func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
+        guard !isClosed else { throw PostgresStoreError.unavailable("the connection was closed: the database went away") }
+        return try await self.query(query, logger: logger)
     }
 }

@@ -47,16 +47,16 @@ enum PostgresSchema {
     /// Applies the migrations the database has not seen, in one transaction holding the migration lock.
     static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
         try await connection.locked(migrationLock, logger: logger) {
-            try await connection.query("""
+            try await connection.run("""
                 CREATE TABLE IF NOT EXISTS tickwire_schema (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())
                 """, logger: logger)
             var applied: Set<Int> = []
-            for try await version in try await connection.query("SELECT version FROM tickwire_schema", logger: logger).decode(Int.self) {
+            for try await version in try await connection.run("SELECT version FROM tickwire_schema", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
             for migration in migrations where !applied.contains(migration.version) {
-                for statement in migration.statements { try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger) }
-                try await connection.query(
+                for statement in migration.statements { try await connection.run(PostgresQuery(unsafeSQL: statement), logger: logger) }
+                try await connection.run(
                     "INSERT INTO tickwire_schema (version, name) VALUES (\(migration.version), \(migration.name))", logger: logger)
                 logger.info("portfolio database migrated", metadata: ["version": "\(migration.version)", "migration": "\(migration.name)"])
             }

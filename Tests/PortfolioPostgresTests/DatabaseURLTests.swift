@@ -30,7 +30,7 @@ struct DatabaseURLTests {
         ("postgres://u:secret-pass@host/db/more", "the database name \"db/more\" has a /"),
         ("postgres://u:secret-pass@host/db?sslmode=require", "sslmode=require is not supported: the portfolio connects without TLS (sslmode=disable)"),
         ("postgres://u:secret-pass@host/db?search=x", "unknown parameter search; only sslmode=disable is understood"),
-        ("postgres://u:secret pass@host/db", "not a URL of the form postgres://user:password@host:port/database"),
+        ("postgres://u:secret-pass@host:port/db", "not a URL of the form postgres://user:password@host:port/database"),
         ("mysql://u@host/db", "a PostgreSQL URL starts with postgres:// or postgresql://"),
     ])
     func badURLs(text: String, reason: String) {

@@ -1,0 +1,120 @@
+import Foundation
+import Logging
+import Money
+import PortfolioCore
+import PortfolioEngine
+import PortfolioPostgres
+import PostgresNIO
+import Testing
+import TickwireContract
+
+/// An exact decimal from its text.
+func dec(_ text: String) throws -> ExactDecimal { try ExactDecimal(text) }
+
+/// A fixed moment (whole seconds, so it survives the wire's millisecond dates unchanged).
+let now = Date(timeIntervalSince1970: 1_765_000_000)
+
+/// The test server of scripts/postgres-test.sh: TICKWIRE_TEST_POSTGRES when `make test` started it, else started here
+/// (never skipped: a server that cannot start fails the test that needed it).
+enum TestPostgres {
+    /// The repository's root, from this file's path.
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The shared server's URL, started once per test process.
+    static let shared = Task<String, any Error> {
+        if let url = ProcessInfo.processInfo.environment["TICKWIRE_TEST_POSTGRES"], !url.isEmpty { return url }
+        return try script("start")
+    }
+
+    /// Runs scripts/postgres-test.sh `command` with `environment` added; its stdout (the URL), or an error with its stderr.
+    @discardableResult
+    static func script(_ command: String, environment: [String: String] = [:]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/bash")
+        process.arguments = [root.appendingPathComponent("scripts/postgres-test.sh").path, command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let output = Pipe(), errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw TestServerError(message: "scripts/postgres-test.sh \(command) failed (\(process.terminationStatus)): \(problems)")
+        }
+        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// A client of the database at `url` whose connections work in `schema` (made if missing), running while `body` runs.
+    static func withClient<T: Sendable>(
+        url: String, schema: String, _ body: @Sendable (PostgresClient) async throws -> T
+    ) async throws -> T {
+        var configuration = try PostgresDatabaseURL(url).configuration
+        configuration.options.additionalStartupParameters = [("search_path", schema)]
+        let client = PostgresClient(configuration: configuration)
+        return try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask { await client.run() }
+            defer { group.cancelAll() }
+            try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)")
+            return try await body(client)
+        }
+    }
+
+    /// A fresh schema's name.
+    static func schema() -> String { "t_" + UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased() }
+
+    /// A store in a fresh schema of the shared server, for `body`.
+    static func withStore(_ body: @Sendable (PortfolioStore) async throws -> Void) async throws {
+        let url = try await shared.value
+        try await withClient(url: url, schema: schema()) { client in
+            try await body(try await PortfolioStore.postgres(client: client, logger: quiet))
+        }
+    }
+}
+
+/// A logger that writes nothing.
+let quiet = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+
+/// scripts/postgres-test.sh failed.
+struct TestServerError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}
+
+/// The three ways a portfolio is stored.
+enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
+    case memory, sqlite, postgres
+
+    var testDescription: String { rawValue }
+
+    /// Runs `body` with a fresh store of this kind.
+    func withStore(_ body: @Sendable (PortfolioStore) async throws -> Void) async throws {
+        switch self {
+        case .memory: try await body(.memory())
+        case .sqlite: try await body(try .inMemory())
+        case .postgres: try await TestPostgres.withStore(body)
+        }
+    }
+}
+
+/// A trade request for `asset` with amount and price as text.
+func tradeRequest(
+    _ asset: String, amount: String, price: String, currency: String = "USD", kind: ActivityKind = .buy,
+    date: Date = now.addingTimeInterval(-86_400), requestId: String, portfolio: String? = nil
+) throws -> AddTradeRequest {
+    AddTradeRequest(kind: kind, asset: asset, amount: try dec(amount), price: try dec(price), currency: currency, date: date,
+                    requestId: requestId, portfolio: portfolio)
+}
+
+extension PortfolioStore {
+    /// Adds `request` as `id` by "tester", with no holdings check.
+    func add(_ request: AddTradeRequest, _ id: String, _ now: Date) async throws -> Trade {
+        try await addTrade(request, id, now, "tester") { _ in }
+    }
+
+    /// Removes trade `id` by "tester", with no holdings check.
+    func remove(_ id: String, requestId: String? = nil) async throws -> Bool {
+        try await removeTrade(id, requestId, now, "tester") { _ in }.value
+    }
+}
