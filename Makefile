@@ -46,7 +46,7 @@ deps:
 	@bash scripts/install-deps.sh
 
 test-deps:
-	@WITH_BROWSER=1 WITH_DEPLOY=1 PYTHON_PACKAGES="pyzmq kubernetes-validate jsonschema" bash scripts/install-deps.sh
+	@WITH_BROWSER=1 WITH_DEPLOY=1 WITH_POSTGRES=1 PYTHON_PACKAGES="pyzmq kubernetes-validate jsonschema" bash scripts/install-deps.sh
 
 build: deps
 	$(SWIFT) build
@@ -74,8 +74,12 @@ reset:
 # start-up never starves an in-process test's sockets on a 2-core machine. HEAVY_TESTS (seconds of CPU each, such
 # as a 100,000-line import) run alone between them, so they never starve a test that waits against a deadline.
 HEAVY_TESTS = aHundredThousandLinesImport
+# The PostgreSQL store's tests (and the two-replica end-to-end test) use the throwaway server scripts/postgres-test.sh
+# starts (Debian's postgresql on 127.0.0.1:25432); its URL reaches them in TICKWIRE_TEST_POSTGRES.
+test: export TICKWIRE_TEST_POSTGRES = $(shell bash scripts/postgres-test.sh url)
 test: test-deps
 	kubernetes-validate --strict --quiet $(KUBE_MANIFESTS)
+	bash scripts/postgres-test.sh >/dev/null
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '^EndToEndTests\.' --skip '$(HEAVY_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_TESTS)'
