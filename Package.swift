@@ -281,7 +281,7 @@ let package = Package(
         ], resources: [.copy("Fixtures")]),
         // The store contract over memory, SQLite and a real PostgreSQL (scripts/postgres-test.sh), and two replicas on one database.
         .testTarget(name: "PortfolioPostgresTests", dependencies: [
-            "PortfolioPostgres", "PortfolioCore", "PortfolioEngine", "TickwireContract", "BusContract", "Money",
+            "PortfolioPostgres", "PortfolioCore", "PortfolioEngine", "TickwireContract", "BusContract", "Money", "ChildProcesses",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "Logging", package: "swift-log"),
         ]),

@@ -228,8 +228,11 @@ struct PostgresPortfolio: Sendable {
 
     let client: PostgresClient
     let logger: Logger
-    /// How long a request waits for a connection before answering that the database is unavailable.
+    /// How long a request waits for a connection, while no other request holds one, before answering that the database
+    /// is unavailable.
     let leaseTimeout: Duration
+    /// How many requests hold a connection now.
+    let leases = LeaseCount()
 
     /// Runs `body` in a transaction holding the schema's write lock, so the writes of every replica follow each other;
     /// the database being unreachable is ``PostgresStoreError/unavailable(_:)``.
@@ -248,23 +251,29 @@ struct PostgresPortfolio: Sendable {
         try await leased(body)
     }
 
-    /// Runs `body` on a connection of the pool, unless none is had within `leaseTimeout` (the pool waits for a database
-    /// that is down, trying to connect again and again): then ``PostgresStoreError/unavailable(_:)`` at once, so a
-    /// caller hears it within its own deadline. Once leased, `body` takes as long as it takes.
+    /// Runs `body` on a connection of the pool, unless none is had within `leaseTimeout` while no other request holds one
+    /// (the pool waits for a database that is down, trying to connect again and again): then
+    /// ``PostgresStoreError/unavailable(_:)`` at once, so a caller hears it within its own deadline. Once leased, `body`
+    /// takes as long as it takes.
     func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await available {
             try await withThrowingTaskGroup(of: T?.self) { group in
                 let lease = LeaseFlag()
-                group.addTask { [client] in
+                group.addTask { [client, leases] in
                     try await client.withConnection { connection in
                         lease.taken()
+                        leases.taken()
+                        defer { leases.released() }
                         return try await body(connection)
                     }
                 }
-                group.addTask { [leaseTimeout] in
-                    try await Task.sleep(for: leaseTimeout)
-                    guard lease.isTaken else { throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)") }
-                    return nil
+                group.addTask { [leaseTimeout, leases] in
+                    // Every connection busy (others' requests running, or waiting for the write lock) is no outage: wait on.
+                    repeat {
+                        try await Task.sleep(for: leaseTimeout)
+                        if lease.isTaken { return nil }
+                    } while leases.held > 0
+                    throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)")
                 }
                 while let result = try await group.next() {
                     if let value = result {
@@ -437,6 +446,15 @@ struct PostgresPortfolio: Sendable {
         guard let date = Wire.parseDate(text) else { throw PostgresStoreError.corrupt("\(column) is not a date: \(text)") }
         return date
     }
+}
+
+/// How many requests hold a connection.
+final class LeaseCount: Sendable {
+    private let count = Atomic(0)
+
+    func taken() { count.add(1, ordering: .relaxed) }
+    func released() { count.subtract(1, ordering: .relaxed) }
+    var held: Int { count.load(ordering: .relaxed) }
 }
 
 /// Whether a request got its connection.

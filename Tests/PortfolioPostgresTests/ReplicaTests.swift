@@ -87,7 +87,7 @@ struct ReplicaTests {
     /// same client reconnects and the retried request is added once.
     @Test func aDatabaseThatGoesAwayIsUnavailableThenRecovers() async throws {
         let server = ["TICKWIRE_POSTGRES_DIR": "/tmp/tickwire-postgres-outage", "TICKWIRE_POSTGRES_PORT": "25433"]
-        let url = try TestPostgres.script("start", environment: server)
+        let url = try await TestPostgres.script("start", environment: server)
         try await TestPostgres.withClient(url: url, schema: TestPostgres.schema()) { client in
             let store = try await PortfolioStore.postgres(client: client, logger: quiet)
             let buy = try await store.add(try tradeRequest("BTC", amount: "1", price: "100", requestId: "r-1"), "t-1", now)
@@ -101,7 +101,7 @@ struct ReplicaTests {
                 }
             }
             while !inTransaction.isRaised { try await Task.sleep(for: .milliseconds(20)) }
-            try TestPostgres.script("stop", environment: server)
+            try await TestPostgres.script("stop", environment: server)
             let midWrite = await #expect(throws: PostgresStoreError.self) { try await write.value }
             let answer = RPCError(answering: try #require(midWrite))
             #expect(answer.code == RPCError.Code.unavailable)
@@ -112,7 +112,7 @@ struct ReplicaTests {
             await #expect(throws: PostgresStoreError.self) { try await store.add(request, "t-3", now) }
             #expect(ContinuousClock.now - started < .seconds(5), "each answered within the lease timeout")
 
-            try TestPostgres.script("start", environment: server)
+            try await TestPostgres.script("start", environment: server)
             var retried: Trade?
             for _ in 0..<100 where retried == nil {
                 do {

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import Logging
 import Money
@@ -23,27 +24,17 @@ enum TestPostgres {
     /// The shared server's URL, started once per test process.
     static let shared = Task<String, any Error> {
         if let url = ProcessInfo.processInfo.environment["TICKWIRE_TEST_POSTGRES"], !url.isEmpty { return url }
-        return try script("start")
+        return try await script("start")
     }
 
-    /// Runs scripts/postgres-test.sh `command` with `environment` added; its stdout (the URL), or an error with its stderr.
+    /// Runs scripts/postgres-test.sh `command` with `environment` added (through swift-subprocess: Foundation's
+    /// `Process` can crash on Linux); the URL it printed, or an error with what it said.
     @discardableResult
-    static func script(_ command: String, environment: [String: String] = [:]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/bash")
-        process.arguments = [root.appendingPathComponent("scripts/postgres-test.sh").path, command]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let output = Pipe(), errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let problems = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw TestServerError(message: "scripts/postgres-test.sh \(command) failed (\(process.terminationStatus)): \(problems)")
-        }
-        return text.trimmingCharacters(in: .whitespacesAndNewlines)
+    static func script(_ command: String, environment: [String: String] = [:]) async throws -> String {
+        let script = root.appendingPathComponent("scripts/postgres-test.sh").path
+        let (status, output) = try await ChildProcess.run("bash", [script, command], environment: environment)
+        guard status == 0 else { throw TestServerError(message: "scripts/postgres-test.sh \(command) failed (\(status)): \(output)") }
+        return output.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init) ?? ""
     }
 
     /// A client of the database at `url` whose connections work in `schema` (made if missing), running while `body` runs.
