@@ -268,10 +268,13 @@ struct PostgresPortfolio: Sendable {
                     }
                 }
                 group.addTask { [leaseTimeout, leases] in
+                    // The first wait ends before the caller's own deadline when it sent one, so it hears -32000, not a timeout.
+                    var wait = Self.firstWait(leaseTimeout, deadline: RPCDeadline.current)
                     // Every connection busy (others' requests running, or waiting for the write lock) is no outage: wait on.
                     repeat {
-                        try await Task.sleep(for: leaseTimeout)
+                        try await Task.sleep(for: wait)
                         if lease.isTaken { return nil }
+                        wait = leaseTimeout
                     } while leases.held > 0
                     throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)")
                 }
@@ -284,6 +287,13 @@ struct PostgresPortfolio: Sendable {
                 throw PostgresStoreError.corrupt("a query ended without an answer")
             }
         }
+    }
+
+    /// How long a request first waits for a connection: `leaseTimeout`, or less when the request being served is due
+    /// sooner (``RPCDeadline/downstream(of:now:)`` of its deadline), but never under 50 ms.
+    static func firstWait(_ leaseTimeout: Duration, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now) -> Duration {
+        guard let deadline else { return leaseTimeout }
+        return min(leaseTimeout, max(RPCDeadline.downstream(of: deadline, now: now) - now, .milliseconds(50)))
     }
 
     /// Runs `body`, turning the errors of a database that cannot be reached into ``PostgresStoreError/unavailable(_:)``

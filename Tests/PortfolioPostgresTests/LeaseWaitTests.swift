@@ -1,0 +1,24 @@
+@testable import PortfolioPostgres
+import Testing
+
+/// How long a request waits for a connection before it answers that the database is unavailable.
+@Suite("PostgreSQL connection wait")
+struct LeaseWaitTests {
+    /// Outside a request with a deadline the store waits its whole lease timeout.
+    @Test func noDeadlineWaitsTheLeaseTimeout() {
+        #expect(PostgresPortfolio.firstWait(.milliseconds(1_500), deadline: nil) == .milliseconds(1_500))
+    }
+
+    /// A caller due in 1 s hears -32000 before its deadline: the wait keeps back the downstream reserve (a quarter).
+    @Test func aSoonerDeadlineShortensTheWait() {
+        let now = ContinuousClock.now
+        #expect(PostgresPortfolio.firstWait(.milliseconds(1_500), deadline: now + .seconds(1), now: now) == .milliseconds(750))
+        #expect(PostgresPortfolio.firstWait(.milliseconds(1_500), deadline: now + .seconds(10), now: now) == .milliseconds(1_500))
+    }
+
+    /// A deadline already passed still waits a moment: a connection at hand is taken, not refused.
+    @Test func aPassedDeadlineWaitsTheFloor() {
+        let now = ContinuousClock.now
+        #expect(PostgresPortfolio.firstWait(.milliseconds(1_500), deadline: now - .seconds(1), now: now) == .milliseconds(50))
+    }
+}
