@@ -85,10 +85,11 @@ public enum ActivityImport {
         var index: [Column: Int] = [:]
         var names: [Column: String] = [:]
         for (position, name) in header.fields.enumerated() {
-            let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+            let trimmed = trimmingSpaces(name)
+            let key = trimmed.lowercased()
             guard let column = aliases.first(where: { $0.names.contains(key) })?.column, index[column] == nil else { continue }
             index[column] = position
-            names[column] = name.trimmingCharacters(in: .whitespaces)
+            names[column] = trimmed
         }
         let required: [Column] = [.date, .code, .currency, .price, .quantity, .action, .fee]
         let missing = required.filter { index[$0] == nil }
@@ -212,7 +213,7 @@ public enum ActivityImport {
                 errors.append(ImportLineError(line: number, column: column.map { field($0).name }, reason: reason))
             }
             func text(_ column: Column) -> String? {
-                let value = field(column).text?.trimmingCharacters(in: .whitespaces)
+                let value = field(column).text.map(ActivityImport.trimmingSpaces)
                 return value?.isEmpty == false ? value : nil
             }
             func required(_ column: Column) -> String? {
@@ -316,6 +317,24 @@ public enum ActivityImport {
 
     // MARK: Fields
 
+    /// `text` without the spaces around it: the scalars of Foundation's `CharacterSet.whitespaces` (Unicode's Zs, the tab
+    /// and, as swift-corelibs-foundation has it, U+200B), trimmed scalar by scalar as `trimmingCharacters(in:)` does but
+    /// without bridging to NSString; `text` itself when there is nothing to trim.
+    static func trimmingSpaces(_ text: String) -> String {
+        let scalars = text.unicodeScalars
+        guard let first = scalars.firstIndex(where: { !isSpace($0) }), let last = scalars.lastIndex(where: { !isSpace($0) }) else { return "" }
+        if first == scalars.startIndex, scalars.index(after: last) == scalars.endIndex { return text }
+        return String(scalars[first...last])
+    }
+
+    /// Whether `scalar` is in Foundation's `CharacterSet.whitespaces` (a test checks every scalar against it).
+    static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200B, 0x202F, 0x205F, 0x3000: true
+        default: false
+        }
+    }
+
     /// Why a field cannot be read.
     struct FieldError: Error {
         var reason: String
@@ -323,7 +342,8 @@ public enum ActivityImport {
 
     /// `text` as an amount: plain digits with a dot for decimals; a leading minus is dropped, as Ghostfolio does.
     static func amount(_ text: String) throws(FieldError) -> ExactDecimal {
-        if text.contains(",") {
+        // A comma that is a character of its own (not one a combining mark follows), looked for only when its byte is there.
+        if text.utf8.contains(UInt8(ascii: ",")), text.contains("," as Character) {
             let fixed = text.replacingOccurrences(of: ".", with: "").replacingOccurrences(of: ",", with: ".")
             throw FieldError(reason: "has a comma: write decimals with a dot and no thousands separators (\(fixed))")
         }
@@ -439,13 +459,11 @@ public enum ActivityImport {
     /// The fields that make a line's identity, their amounts without trailing zeros (`298.580` and `298.58` are the same),
     /// and its portfolio unless it is `main` (whose lines kept the identities they had before there were several portfolios).
     static func identityKey(_ request: AddTradeRequest) -> String {
+        /// The decimal's text (ASCII) without the zeros that end its fraction, nor a dot left last.
         func plain(_ value: ExactDecimal) -> String {
-            var text = value.description
-            if text.contains(".") {
-                while text.hasSuffix("0") { text.removeLast() }
-                if text.hasSuffix(".") { text.removeLast() }
-            }
-            return text
+            let text = value.description
+            guard text.utf8.contains(UInt8(ascii: ".")), let last = text.utf8.lastIndex(where: { $0 != UInt8(ascii: "0") }) else { return text }
+            return String(text[..<(text.utf8[last] == UInt8(ascii: ".") ? last : text.utf8.index(after: last))])
         }
         let milliseconds = Int64((request.date.timeIntervalSince1970 * 1000).rounded())
         return [request.kind.rawValue, request.asset.uppercased(), plain(request.amount), plain(request.price), request.currency.uppercased(),
@@ -453,15 +471,26 @@ public enum ActivityImport {
             + (request.portfolio.map { $0 == Trade.mainPortfolio ? "" : "|portfolio=" + $0 } ?? "")
     }
 
-    /// The identity of the `occurrence`-th line with fields `key`: `import-` and the 128-bit FNV-1a hash of both, in hex.
+    /// The identity of the `occurrence`-th line with fields `key`: `import-` and the 128-bit FNV-1a hash of `key#occurrence`,
+    /// in 32 lower-case hex digits.
     static func identity(_ key: String, occurrence: Int) -> String {
         var hash: UInt128 = 0x6c62_272e_07bb_0142_62b8_2175_6295_c58d
-        for byte in "\(key)#\(occurrence)".utf8 {
-            hash ^= UInt128(byte)
-            hash = hash &* 0x0000_0000_0100_0000_0000_0000_0000_013b
+        func add(_ bytes: some Sequence<UInt8>) {
+            for byte in bytes {
+                hash ^= UInt128(byte)
+                hash = hash &* 0x0000_0000_0100_0000_0000_0000_0000_013b
+            }
         }
-        let hex = String(hash, radix: 16)
-        return "import-" + String(repeating: "0", count: 32 - hex.count) + hex
+        add(key.utf8)
+        add(CollectionOfOne(UInt8(ascii: "#")))
+        add(String(occurrence).utf8)
+        let digits = Array("0123456789abcdef".utf8)
+        var text = Array("import-".utf8)
+        text.reserveCapacity(39)
+        for shift in stride(from: 124, through: 0, by: -4) {
+            text.append(digits[Int(truncatingIfNeeded: hash >> shift) & 0xF])
+        }
+        return String(decoding: text, as: UTF8.self)
     }
 
     // MARK: Ledger

@@ -179,6 +179,43 @@ struct ActivityImportTests {
         #expect(read("Date,Code,Currency,Price,Quantity,Action,Fee\n2024-01-01,BTC,USD,100,2,buy,0\n").lines.first?.request?.requestId == first[2])
     }
 
+    /// Identities are stored: these, computed when a file was first imported, must stay what a line gives, or files
+    /// imported before would import again. Padding (spaces, tabs, Unicode spaces), letter case, trailing zeros and a
+    /// leading minus do not change a line's identity; its portfolio does, unless it is `main`.
+    @Test func lineIdentityIsStable() throws {
+        let header = "Date,Code,Currency,Price,Quantity,Action,Fee,FeeCurrency\n"
+        let text = header + """
+            2024-01-01,BTC,USD,100,1,buy,0,
+            2024-01-01,BTC,USD,100,1,buy,0,
+             2024-01-01 ,\tbtc\t,\u{A0}usd\u{3000}, 100.000 ,\u{2009}1.0 ,BUY, 0 ,
+            2021-09-16T12:30:15.250+02:00,ETH,USD,298.580,-0.5000,sell,1.20,EUR
+            2024-02-02,ETH,SEK,0,0,fee,12.50,
+            16/09/2021,BTCUSD,USD,44558.42,2,transfer_in,,
+            20210917,BTC,USD,0,0.00000001,transfer_out,0,\n
+            """
+        let main = read(text).lines.map(\.request?.requestId)
+        #expect(main == [
+            "import-647e112720e34954d1e53074891fcdb9", "import-647e11271de34954d1e53074891fca08", "import-647e11271ee34954d1e53074891fcb43",
+            "import-c3bd10ba45aeaac4f655c179c8f6c997", "import-67255387f92345463277255a24bfa65f", "import-a579f54e6cf24a1dd07a159c95fc6aa6",
+            "import-8550db8777de9c783224c458a0405b4d",
+        ])
+        let savings = ActivityImport.read(text, format: .csv, knownAssets: known, now: now, portfolio: "Savings").lines.map(\.request?.requestId)
+        #expect(savings == [
+            "import-08482bc41e915d3a6c561be33fcf3d8b", "import-08482bc41f915d3a6c561be33fcf3ec6", "import-08482bc420915d3a6c561be33fcf4001",
+            "import-addc0fa880f56fd1f81dec9fd9417d69", "import-cf75e8621e78778b6aad9fa346b1fba1", "import-7f57a55bd7ac974a6f98a068457a7998",
+            "import-63f2121808c78c63500f1bf7f13eb6f7",
+        ])
+    }
+
+    /// Fields are trimmed of what Foundation's `CharacterSet.whitespaces` holds, every Unicode scalar checked, and of
+    /// nothing else: a line break or a zero-width no-break space stays.
+    @Test func fieldsAreTrimmedOfSpaces() {
+        let differing = (0...0x10FFFF).compactMap(Unicode.Scalar.init).filter { ActivityImport.isSpace($0) != CharacterSet.whitespaces.contains($0) }
+        #expect(differing.isEmpty, "\(differing.map { String($0.value, radix: 16) })")
+        #expect(ActivityImport.trimmingSpaces("\t\u{A0} BTC\u{3000}\u{200B}") == "BTC" && ActivityImport.trimmingSpaces(" \u{2009} ").isEmpty)
+        #expect(ActivityImport.trimmingSpaces(" \u{301}a b\n\u{FEFF} ").unicodeScalars.map(\.value) == [0x301, 0x61, 0x20, 0x62, 0x0A, 0xFEFF])
+    }
+
     /// Every kind written and read back in both formats gives the same activities: a fee in another currency through
     /// FeeCurrency, a fee activity in its own currency, transfers through Tickwire's transfer_in and transfer_out.
     @Test func exportReadsBack() throws {
