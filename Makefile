@@ -127,7 +127,7 @@ bench: deps
 # localhost/tickwire-runtime (the Swift libraries and tickwire-probe, shared), on a base made locally from
 # Debian's packages (no registry needed).
 # `make kube-up` / `make kube-down`: the Kubernetes manifests played by podman on this host (KUBE_OVERLAY=postgres:
-# with the PostgreSQL overlay, one portfolio replica on PostgreSQL at 127.0.0.1:5432).
+# with the PostgreSQL overlay, one portfolio replica on PostgreSQL at 127.0.0.1:25435).
 # `make test-deploy`: the images, the manifests validated and played (prices flow, the dashboard
 # answers, kube down stops every pod), and compose where podman-compose is present; it prints each image's own
 # layers and all images' distinct layers and fails above 40 MB and 400 MB.

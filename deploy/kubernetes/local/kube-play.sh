@@ -3,7 +3,8 @@
 # through the local overlay (overlay.py: host networking on 127.0.0.1, hostPath volumes under DATA_DIR).
 # `kube-play.sh down`: `podman kube down` of the same pods. The images are `make images`'.
 # `kube-play.sh up postgres` / `down postgres`: the same with the PostgreSQL overlay (deploy/kubernetes/postgres:
-# PostgreSQL on 127.0.0.1:5432, the portfolio on it; overlay.py --postgres).
+# PostgreSQL on 127.0.0.1:25435, overlay.py's POSTGRES_PORT, not 5432, which the host's own PostgreSQL may hold,
+# and the portfolio on it; overlay.py --postgres).
 # DATA_DIR: TICKWIRE_KUBE_DATA, by default $XDG_DATA_HOME/tickwire-kube (the portfolio's and
 # price-alerts' databases, kept across down and up).
 set -euo pipefail
@@ -16,7 +17,10 @@ play=${TICKWIRE_KUBE_FILE:-$here/../../../.build/kube/tickwire-local.yaml}
 overlay=${2:-}
 case "$overlay" in
 "") render_flags=(); ports=(); owned=(portfolio price-alerts) ;;
-postgres) render_flags=(--postgres); ports=(5432); owned=(portfolio price-alerts postgres) ;;
+postgres)
+    render_flags=(--postgres)
+    ports=("$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[1]); import overlay; print(overlay.POSTGRES_PORT)' "$here")")
+    owned=(portfolio price-alerts postgres) ;;
 *) echo "unknown overlay $overlay (postgres, or none)" >&2; exit 2 ;;
 esac
 

@@ -13,10 +13,11 @@ What podman needs changed, and nothing else:
 - Services, NetworkPolicies and the Namespace are left out (no cluster network to route or police).
 
 With --postgres, the PostgreSQL overlay (deploy/kubernetes/postgres) the same way: its PostgreSQL StatefulSet,
-bound to 127.0.0.1 only, and the portfolio patched as the overlay patches it, with one replica (two would bind the
-same ports of the one host); the Secret's values are put in the environment that names them (podman 4.3 reads a
-Kubernetes Secret's values as JSON, and refuses them), its URL's host the loopback, and `$(VAR)` in args is
-replaced by the variable's value.
+bound to 127.0.0.1 only and on POSTGRES_PORT (not 5432, which a host's own PostgreSQL may hold), and the portfolio
+patched as the overlay patches it, with one replica (two would bind the same ports of the one host); the Secret's
+values are put in the environment that names them (podman 4.3 reads a Kubernetes Secret's values as JSON, and
+refuses them), its URL's host and port the loopback's POSTGRES_PORT, and `$(VAR)` in args is replaced by the
+variable's value.
 
 Usage: overlay.py [--postgres] DATA_DIR > tickwire-local.yaml
 """
@@ -28,6 +29,10 @@ import yaml
 
 MANIFESTS = ["endpoints.yaml", "rates-fetcher.yaml", "converter.yaml", "portfolio.yaml", "price-alerts.yaml", "presenter.yaml"]
 PLAYED = {"ConfigMap", "Deployment", "StatefulSet"}
+# PostgreSQL's port on the host (inside a cluster it is 5432): Debian's postgresql package starts its own cluster on
+# 5432, scripts/postgres-test.sh's servers use 25432 and 25433, test-deploy.sh's image check 25439. kube-play.sh
+# checks that it is free and test-kube-play.sh logs in on it.
+POSTGRES_PORT = 25435
 
 
 def loopback(value):
@@ -88,8 +93,8 @@ def patched(doc, patch):
 
 
 def resolved(doc, secrets):
-    """Each secretKeyRef replaced by the Secret's value (a postgres:// URL's host by the loopback), and `$(VAR)` in
-    the args by the variable's value."""
+    """Each secretKeyRef replaced by the Secret's value (a postgres:// URL's host and port by the loopback's
+    POSTGRES_PORT), and `$(VAR)` in the args by the variable's value."""
     for container in doc["spec"]["template"]["spec"]["containers"]:
         values = {}
         for variable in container.get("env", []):
@@ -97,7 +102,8 @@ def resolved(doc, secrets):
             if reference:
                 value = secrets[reference["name"]][reference["key"]]
                 variable.pop("valueFrom")
-                variable["value"] = re.sub(r"^(postgres(?:ql)?://[^@/]*@)[^:/]+", r"\g<1>127.0.0.1", value)
+                variable["value"] = re.sub(r"^(postgres(?:ql)?://[^@/]*@)[^/?]+", rf"\g<1>127.0.0.1:{POSTGRES_PORT}",
+                                           value)
             values[variable["name"]] = variable.get("value", "")
         if "args" in container:
             container["args"] = [re.sub(r"\$\((\w+)\)", lambda m: values.get(m.group(1), m.group(0)), a) for a in container["args"]]
@@ -121,8 +127,13 @@ def main():
             if doc and doc["kind"] == "Secret":
                 secrets[doc["metadata"]["name"]] = doc["stringData"]
             elif doc and doc["kind"] in PLAYED:
-                # PostgreSQL on the loopback only (the entrypoint's own listen_addresses is every interface).
-                doc["spec"]["template"]["spec"]["containers"][0]["args"] = ["-c", "listen_addresses=127.0.0.1"]
+                # PostgreSQL on the loopback only (the entrypoint's own listen_addresses is every interface), on
+                # POSTGRES_PORT, where its probes look.
+                container = doc["spec"]["template"]["spec"]["containers"][0]
+                container["args"] = ["-c", "listen_addresses=127.0.0.1", "-c", f"port={POSTGRES_PORT}"]
+                for kind in ("readinessProbe", "livenessProbe"):
+                    command = container[kind]["exec"]["command"]
+                    command[command.index("--port") + 1] = str(POSTGRES_PORT)
                 extra.append(doc)
     # PostgreSQL first, so it is making its cluster while the services start.
     out = [resolved(workload(doc, data_dir), secrets) for doc in extra]

@@ -62,9 +62,10 @@ sys.exit(f"trades.add through the portfolio on PostgreSQL: {last}")
 PY
 )
     postgres=$(stack_containers | grep '^postgres-pod-')
+    port=$(python3 -B -c 'import sys; sys.path.insert(0, sys.argv[1]); import overlay; print(overlay.POSTGRES_PORT)' "$here")
     password=$(python3 -c 'import sys, yaml; print(next(d for d in yaml.safe_load_all(open(sys.argv[1])) if d["kind"] == "Secret")["stringData"]["password"])' \
         "$here/../postgres/postgres.yaml")
-    rows=$(podman exec -e PGPASSWORD="$password" "$postgres" psql -h 127.0.0.1 -U tickwire -d tickwire -Atc "SELECT count(*) FROM trade WHERE id = '$trade_id'" 2>&1) \
+    rows=$(podman exec -e PGPASSWORD="$password" "$postgres" psql -h 127.0.0.1 -p "$port" -U tickwire -d tickwire -Atc "SELECT count(*) FROM trade WHERE id = '$trade_id'" 2>&1) \
         || { echo "psql in $postgres: $rows" >&2; exit 1; }
     [ "$rows" = 1 ] || { echo "trade $trade_id is not a row of PostgreSQL's trade table ($rows)" >&2; exit 1; }
     echo "the portfolio on PostgreSQL: trade $trade_id is a row of its table trade"
