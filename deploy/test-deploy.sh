@@ -140,11 +140,21 @@ check_postgres_image() {
     return $status
 }
 # check_overlays: each kustomization (the base, and the PostgreSQL overlay with its patch applied) renders with
-# `kubectl kustomize` and what it renders validates (`make test` validates the files one by one).
+# `kubectl kustomize` and what it renders validates (`make test` validates the files one by one), and no environment
+# variable has both a value and a valueFrom (a patch's valueFrom merged over the base's value: the schemas allow it,
+# the API server refuses it).
 check_overlays() {
     local dir
     for dir in "$here/kubernetes" "$here/kubernetes/postgres"; do
         kubectl kustomize "$dir" | kubernetes-validate --strict --quiet - || { echo "$dir: does not render and validate" >&2; return 1; }
+        kubectl kustomize "$dir" | python3 -c '
+import sys, yaml
+for doc in yaml.safe_load_all(sys.stdin):
+    for container in doc.get("spec", {}).get("template", {}).get("spec", {}).get("containers", []):
+        for variable in container.get("env", []):
+            if "value" in variable and "valueFrom" in variable:
+                sys.exit("%s: %s has both value and valueFrom" % (doc["metadata"]["name"], variable["name"]))
+' || { echo "$dir: an environment variable the API server would refuse" >&2; return 1; }
         echo "   $(basename "$dir"): $(kubectl kustomize "$dir" | grep -c '^kind:') objects render and validate"
     done
 }

@@ -16,8 +16,7 @@ With --postgres, the PostgreSQL overlay (deploy/kubernetes/postgres) the same wa
 bound to 127.0.0.1 only and on POSTGRES_PORT (not 5432, which a host's own PostgreSQL may hold), and the portfolio
 patched as the overlay patches it, with one replica (two would bind the same ports of the one host); the Secret's
 values are put in the environment that names them (podman 4.3 reads a Kubernetes Secret's values as JSON, and
-refuses them), its URL's host and port the loopback's POSTGRES_PORT, and `$(VAR)` in args is replaced by the
-variable's value.
+refuses them), its URL's host and port the loopback's POSTGRES_PORT.
 
 Usage: overlay.py [--postgres] DATA_DIR > tickwire-local.yaml
 """
@@ -79,24 +78,22 @@ def workload(doc, data_dir):
 
 
 def patched(doc, patch):
-    """The base's portfolio with the PostgreSQL overlay's patch: its containers' args replaced and env added to (by
-    name, as a strategic merge does), one replica."""
+    """The base's portfolio with the PostgreSQL overlay's patch: its containers' env variables replaced or added (by
+    name, as a strategic merge does, a null field left out), one replica."""
     containers = {c["name"]: c for c in doc["spec"]["template"]["spec"]["containers"]}
     for change in patch["spec"]["template"]["spec"]["containers"]:
         container = containers[change["name"]]
-        if "args" in change:
-            container["args"] = change["args"]
-        names = {e["name"] for e in change.get("env", [])}
-        container["env"] = change.get("env", []) + [e for e in container.get("env", []) if e["name"] not in names]
+        env = [{k: v for k, v in e.items() if v is not None} for e in change.get("env", [])]
+        names = {e["name"] for e in env}
+        container["env"] = env + [e for e in container.get("env", []) if e["name"] not in names]
     doc["spec"]["replicas"] = 1
     return doc
 
 
 def resolved(doc, secrets):
     """Each secretKeyRef replaced by the Secret's value (a postgres:// URL's host and port by the loopback's
-    POSTGRES_PORT), and `$(VAR)` in the args by the variable's value."""
+    POSTGRES_PORT)."""
     for container in doc["spec"]["template"]["spec"]["containers"]:
-        values = {}
         for variable in container.get("env", []):
             reference = variable.get("valueFrom", {}).get("secretKeyRef")
             if reference:
@@ -104,9 +101,6 @@ def resolved(doc, secrets):
                 variable.pop("valueFrom")
                 variable["value"] = re.sub(r"^(postgres(?:ql)?://[^@/]*@)[^/?]+", rf"\g<1>127.0.0.1:{POSTGRES_PORT}",
                                            value)
-            values[variable["name"]] = variable.get("value", "")
-        if "args" in container:
-            container["args"] = [re.sub(r"\$\((\w+)\)", lambda m: values.get(m.group(1), m.group(0)), a) for a in container["args"]]
     return doc
 
 
