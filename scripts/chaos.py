@@ -575,23 +575,32 @@ class Chaos:
             time.sleep(max(0.0, fault["seconds"] - (time.monotonic() - began)))
             self.postgres.start()
 
+    def probe_write(self, client, fault, during, expected):
+        """A trade written during a fault (`during`: "during the disk fault"): an acknowledged one joins the
+        acknowledged trades, no answer is a violation (a timeout, not the `expected` error). Returns what the report
+        says of it and the code of the error answered, if any, for the caller's own verdict."""
+        params = self.traders.next_trade()
+        code = None
+        try:
+            client.call("trades.add", params)
+            outcome = "acknowledged"
+            with self.record.lock:
+                self.record.acked[params["requestId"]] = (None, params["price"])
+        except RPCError as error:
+            code = error.code
+            outcome = f"error {error.code}: {error.args[0] if error.args else error}"
+        except Unreachable:
+            outcome = "no answer"
+            self.violation(fault, f"a write {during} got no answer (a timeout, not {expected})")
+        self.pending_probe = params
+        return outcome, code
+
     def probe_disk(self, fault):
         """During a disk fault: a write must get a clear error (or succeed, when SQLite still had room), and
         reads must be answered."""
         seen = {}
         with Client(self.stack.rep("portfolio"), timeout=3.0, retries=0) as client:
-            params = self.traders.next_trade()
-            try:
-                client.call("trades.add", params)
-                seen["write"] = "acknowledged"
-                with self.record.lock:
-                    self.record.acked[params["requestId"]] = (None, params["price"])
-            except RPCError as error:
-                seen["write"] = f"error {error.code}: {error.args[0] if error.args else error}"
-            except Unreachable:
-                seen["write"] = "no answer"
-                self.violation(fault, "a write during the disk fault got no answer (a timeout, not a clear error)")
-            self.pending_probe = params
+            seen["write"], _ = self.probe_write(client, fault, "during the disk fault", "a clear error")
             for method, params in (("holdings", {"currency": "USD"}), ("trades.list", None)):
                 try:
                     client.call(method, params)
@@ -605,22 +614,11 @@ class Chaos:
         """While PostgreSQL is down: a write must get -32000 (safe to retry), never an acknowledgement or a timeout."""
         seen = {}
         with Client(self.stack.rep("portfolio"), timeout=3.0, retries=0) as client:
-            params = self.traders.next_trade()
-            try:
-                client.call("trades.add", params)
-                seen["write"] = "acknowledged"
-                self.violation(fault, "a write was acknowledged while PostgreSQL was down")
-                with self.record.lock:
-                    self.record.acked[params["requestId"]] = (None, params["price"])
-            except RPCError as error:
-                message = error.args[0] if error.args else str(error)
-                seen["write"] = f"error {error.code}: {message}"
-                if error.code != -32000:
-                    self.violation(fault, f"a write while PostgreSQL was down got {error.code}, not -32000: {message}")
-            except Unreachable:
-                seen["write"] = "no answer"
-                self.violation(fault, "a write while PostgreSQL was down got no answer (a timeout, not -32000)")
-            self.pending_probe = params
+            seen["write"], code = self.probe_write(client, fault, "while PostgreSQL was down", "-32000")
+        if seen["write"] == "acknowledged":
+            self.violation(fault, "a write was acknowledged while PostgreSQL was down")
+        elif code is not None and code != -32000:
+            self.violation(fault, f"a write while PostgreSQL was down got {seen['write']}, not -32000")
         return seen
 
     # MARK: invariants
