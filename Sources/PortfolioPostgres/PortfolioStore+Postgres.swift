@@ -297,7 +297,8 @@ struct PostgresPortfolio: Sendable {
     }
 
     /// Runs `body`, turning the errors of a database that cannot be reached into ``PostgresStoreError/unavailable(_:)``
-    /// (logged and counted); others pass through.
+    /// and its other errors into ``PostgresStoreError/refused(_:)`` (both logged and counted); the request's own errors
+    /// pass through.
     func available<T>(_ body: () async throws -> T) async throws -> T {
         do {
             return try await body()
@@ -307,6 +308,10 @@ struct PostgresPortfolio: Sendable {
                 reason = why
             } else if let why = PostgresStoreError.unavailability(error) {
                 reason = why
+            } else if let refusal = PostgresStoreError.refusal(error) {
+                logger.error("the portfolio's PostgreSQL database refused a request", metadata: ["reason": "\(refusal.reason)"])
+                PostgresStoreError.countRefusal(refusal.kind)
+                throw PostgresStoreError.refused(refusal.reason)
             } else {
                 throw error
             }

@@ -3,32 +3,57 @@ import Metrics
 import NIOCore
 import PostgresNIO
 
-/// Why the PostgreSQL store could not answer: its database cannot be reached, or a stored row cannot be read back.
+/// Why the PostgreSQL store could not answer: its database cannot be reached, refused the request, or a stored row
+/// cannot be read back.
 public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, RPCErrorConvertible {
     /// The database is down, restarting, refusing connections or went away mid-request (the reason given): a write was
     /// rolled back or never began, unless the database committed it just before it went away.
     case unavailable(String)
     /// A column's text is not what was written.
     case corrupt(String)
+    /// The database refused the request for a reason of its own: its SQLSTATE and message (a wrong password 28P01, a
+    /// missing database 3D000, a permission denied 42501), or postgres-nio's error code when the server sent none.
+    case refused(String)
 
     public var description: String {
         switch self {
         case .unavailable(let reason): "the portfolio cannot reach its PostgreSQL database (\(reason)): nothing was recorded"
         case .corrupt(let detail): "corrupt portfolio database: \(detail)"
+        case .refused(let reason): "the portfolio's PostgreSQL database refused the request: \(reason)"
         }
     }
 
     /// `unavailable` is -32000 (retrying later with the same `requestId` is safe: a write the database did commit
-    /// answers its first result), `corrupt` internal.
+    /// answers its first result), `corrupt` and `refused` internal.
     public var rpcError: RPCError {
         switch self {
         case .unavailable: .unavailable("\(description); retry later with the same requestId")
-        case .corrupt: .internalError(description)
+        case .corrupt, .refused: .internalError(description)
         }
     }
 
     /// How often the store found its database unavailable.
     static let counter = Counter(label: "tickwire_portfolio_database_unavailable_total")
+
+    /// Counts a refusal of kind `kind` (its SQLSTATE, or postgres-nio's error code).
+    static func countRefusal(_ kind: String) {
+        Counter(label: "tickwire_portfolio_database_errors_total", dimensions: [("kind", kind)]).increment()
+    }
+
+    /// What `error` (of the database, not of the request's own rules) says in words, with its kind for the counter; nil
+    /// for an error that is not the database's. postgres-nio describes its errors generically on purpose: this reads the
+    /// server's SQLSTATE and message (never the connection's configuration, so never its password).
+    static func refusal(_ error: any Error) -> (kind: String, reason: String)? {
+        switch error {
+        case let error as PSQLError:
+            guard let state = error.serverInfo?[.sqlState] else { return ("\(error.code)", "\(error.code)") }
+            return (state, "\(state): \(error.serverInfo?[.message] ?? "no message")")
+        case let error as PostgresDecodingError:
+            return ("decoding", "column \(error.columnName) does not read as \(error.targetType) (\(error.code))")
+        default:
+            return nil
+        }
+    }
 
     /// Why `error` means the database cannot be reached now, or nil for an error of the request itself.
     static func unavailability(_ error: any Error) -> String? {
