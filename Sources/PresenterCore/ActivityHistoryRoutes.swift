@@ -33,22 +33,49 @@ extension WebServer {
         }
     }
 
-    /// `POST /portfolio/trades/{id}/remove` (`requestId`, `portfolio`): the removal, then the portfolio's screen saying so.
+    /// `POST /portfolio/trades/{id}/remove` (`requestId`, `portfolio`): the removal, then the portfolio's screen saying so. A form
+    /// that cannot be read removes nothing (400); nor does one naming a portfolio the activity is not in (404).
     func removeActivity(id: String, _ request: Request) async -> Response {
         let context = portfolioPageContext(request)
-        let form = try? await decodeRemoveForm(request)
-        let name = ScreenBuilder.portfolioName(form?.portfolio ?? context.portfolio)
+        let form: RemoveForm
         do {
-            _ = try await portfolio.removeTrade(RemoveTradeRequest(id: id, requestId: form?.requestId, by: "dashboard"))
-            runtime.logger.info("activity removed", metadata: ["id": "\(id)", "portfolio": "\(name)", "requestId": "\(form?.requestId ?? "")"])
+            form = try await decodeRemoveForm(request)
+        } catch {
+            let name = ScreenBuilder.portfolioName(context.portfolio)
+            runtime.logger.warning("removal form unreadable", metadata: ["id": "\(id)", "portfolio": "\(name)", "error": "\(error)"])
+            return await removalPage(shownRow(id, of: name, context: context), id: id, portfolio: name,
+                                     notice: "The form could not be read, so nothing was removed: \(error)", status: .badRequest, context: context)
+        }
+        let name = ScreenBuilder.portfolioName(form.portfolio ?? context.portfolio)
+        do {
+            guard try await isRemovable(id, from: name, requestId: form.requestId) else {
+                runtime.logger.warning("removal from another portfolio refused", metadata: ["id": "\(id)", "portfolio": "\(name)"])
+                return removalPage(nil, id: id, portfolio: name, notice: "\(name) has no activity \(id), so nothing was removed: it may be another "
+                                   + "portfolio's, or removed already.", status: .notFound, context: context)
+            }
+            _ = try await portfolio.removeTrade(RemoveTradeRequest(id: id, requestId: form.requestId, by: "dashboard"))
+            runtime.logger.info("activity removed", metadata: ["id": "\(id)", "portfolio": "\(name)", "requestId": "\(form.requestId ?? "")"])
             let shown = name == PortfolioView.mainPortfolio ? [] : [PageContext.QueryItem(name: "portfolio", value: name)]
             return Response.redirect(to: PageContext.url(path: "/portfolio", query: shown + [.init(name: "removed", value: "1")]), type: .normal)
         } catch {
             runtime.logger.warning("removal refused", metadata: ["id": "\(id)", "portfolio": "\(name)", "error": "\(ScreenBuilder.describe(error))"])
             let (status, text) = Self.refusal(error)
-            let row = try? await portfolio.trades(TradesRequest(portfolio: name)).first { $0.id == id }.map { PortfolioView.row($0, locale: context.locale) }
-            return removalPage(row, id: id, portfolio: name, notice: "The activity was not removed: \(text)", status: status, context: context)
+            return await removalPage(shownRow(id, of: name, context: context), id: id, portfolio: name, notice: "The activity was not removed: \(text)",
+                                     status: status, context: context)
         }
+    }
+
+    /// Whether activity `id` is portfolio `name`'s to remove: one of its activities, or, for a form sent again with its
+    /// `requestId`, one last removed from it (which `trades.remove` answers again for that `requestId`).
+    private func isRemovable(_ id: String, from name: String, requestId: String?) async throws -> Bool {
+        if try await portfolio.trades(TradesRequest(portfolio: name)).contains(where: { $0.id == id }) { return true }
+        guard requestId != nil, let last = try await portfolio.tradeHistory(TradeHistoryRequest(id: id)).last else { return false }
+        return last.action == .removed && last.before?.portfolio == name
+    }
+
+    /// Activity `id`'s row if portfolio `name` has it (nil when it has not, or cannot say).
+    private func shownRow(_ id: String, of name: String, context: PortfolioPageContext) async -> PortfolioView.TradeRow? {
+        try? await portfolio.trades(TradesRequest(portfolio: name)).first { $0.id == id }.map { PortfolioView.row($0, locale: context.locale) }
     }
 
     /// `GET /portfolio/history`: every revision of the portfolio's activities, newest first.

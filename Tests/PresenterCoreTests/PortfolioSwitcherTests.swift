@@ -223,6 +223,57 @@ struct PortfolioSwitcherTests {
         }
     }
 
+    /// A removal's form that cannot be read removes nothing (400, the activity shown again to try once more); nor does one naming
+    /// a portfolio the activity is not in (404). The same form sent again after its removal lands on the screen again; another
+    /// request for the removed activity is the portfolio's "not found".
+    @Test func removalChecksItsFormAndPortfolio() async throws {
+        let presenter = try InProcessPresenter.mocks()
+        try await presenter.test { client in
+            let csrf = try await CSRFToken(from: client, path: "/coins/BTC")
+            let added = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers,
+                                                 body: csrf.form(Self.buy("1", at: "60000", into: "Savings 2", requestId: "check-1")))
+            #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+            let id = try #require(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).first?.id)
+            let path = "/portfolio/trades/\(id)/remove"
+
+            let unreadable = try await client.execute(uri: path + "?portfolio=Savings%202", method: .post, headers: csrf.headers,
+                                                      body: csrf.form([("requestId[x]", "remove-check-1"), ("portfolio", "Savings 2")]))
+            #expect(unreadable.status == .badRequest)
+            #expect(unreadable.text.contains("The form could not be read, so nothing was removed:"), "\(unreadable.text.prefix(3000))")
+            #expect(unreadable.text.contains("data-trade-id=\"\(id)\"") && unreadable.text.contains("Remove the activity</button>"),
+                    "the activity is shown again with its form")
+            #expect(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).map(\.id) == [id])
+
+            for named in ["main", "Other"] {
+                let elsewhere = try await client.execute(uri: path, method: .post, headers: csrf.headers,
+                                                         body: csrf.form([("requestId", "remove-check-\(named)"), ("portfolio", named)]))
+                #expect(elsewhere.status == .notFound)
+                #expect(elsewhere.text.contains("\(named) has no activity \(id), so nothing was removed"), "\(elsewhere.text.prefix(3000))")
+                #expect(!elsewhere.text.contains("Remove the activity</button>"))
+            }
+            let badName = try await client.execute(uri: path, method: .post, headers: csrf.headers,
+                                                   body: csrf.form([("requestId", "remove-check-bad"), ("portfolio", "a/b")]))
+            #expect(badName.status == .badRequest && badName.text.contains("The activity was not removed: invalid params: portfolio must be"))
+            #expect(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).map(\.id) == [id], "nothing was removed")
+            #expect(try await presenter.portfolio.tradeHistory(TradeHistoryRequest(id: id)).map(\.action) == [.added])
+
+            let fields = [("requestId", "remove-check-2"), ("portfolio", "Savings 2")]
+            for _ in 0..<2 {
+                let removed = try await client.execute(uri: path, method: .post, headers: csrf.headers, body: csrf.form(fields))
+                #expect(removed.status == .seeOther && removed.headers[.location] == "/portfolio?portfolio=Savings%202&removed=1",
+                        "\(removed.text.prefix(3000))")
+            }
+            #expect(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).isEmpty)
+            #expect(try await presenter.portfolio.tradeHistory(TradeHistoryRequest(id: id)).map(\.action) == [.added, .removed], "removed once")
+            let another = try await client.execute(uri: path, method: .post, headers: csrf.headers,
+                                                   body: csrf.form([("requestId", "remove-check-3"), ("portfolio", "Savings 2")]))
+            #expect(another.status == .notFound && another.text.contains("The activity was not removed: "), "\(another.text.prefix(3000))")
+            let retriedElsewhere = try await client.execute(uri: path, method: .post, headers: csrf.headers,
+                                                            body: csrf.form([("requestId", "remove-check-2"), ("portfolio", "main")]))
+            #expect(retriedElsewhere.status == .notFound && retriedElsewhere.text.contains("main has no activity \(id)"))
+        }
+    }
+
     /// Names that came from elsewhere (an older or hostile portfolio's list) reach the page only escaped.
     @Test func hostileNamesAreEscaped() async throws {
         let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
