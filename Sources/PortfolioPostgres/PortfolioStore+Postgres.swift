@@ -258,10 +258,11 @@ struct PostgresPortfolio: Sendable {
     func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await available {
             try await withThrowingTaskGroup(of: T?.self) { group in
-                let lease = LeaseFlag()
+                let lease = LeaseState()
                 group.addTask { [client, leases] in
                     try await client.withConnection { connection in
-                        lease.taken()
+                        // The wait ended first and its caller heard -32000: nothing may be done for it now.
+                        guard lease.take() else { return nil }
                         leases.taken()
                         defer { leases.released() }
                         return try await body(connection)
@@ -276,6 +277,8 @@ struct PostgresPortfolio: Sendable {
                         if lease.isTaken { return nil }
                         wait = leaseTimeout
                     } while leases.held > 0
+                    // The connection may come just now: whichever of the two wins the lease decides.
+                    guard lease.timeOut() else { return nil }
                     throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)")
                 }
                 while let result = try await group.next() {
@@ -472,12 +475,20 @@ final class LeaseCount: Sendable {
     var held: Int { count.load(ordering: .relaxed) }
 }
 
-/// Whether a request got its connection.
-final class LeaseFlag: Sendable {
-    private let flag = Atomic(false)
+/// Whether a request got its connection or gave up waiting for it: one or the other, never both, so a request that
+/// answered -32000 for want of a connection never writes when its connection comes after all.
+final class LeaseState: Sendable {
+    enum State: UInt8, AtomicRepresentable {
+        case pending, taken, timedOut
+    }
 
-    func taken() { flag.store(true, ordering: .releasing) }
-    var isTaken: Bool { flag.load(ordering: .acquiring) }
+    private let state = Atomic(State.pending)
+
+    /// Takes the connection unless the wait timed out first; whether the request's body may run.
+    func take() -> Bool { state.compareExchange(expected: .pending, desired: .taken, ordering: .acquiringAndReleasing).exchanged }
+    /// Ends the wait unless the connection was taken first; whether the request may answer that there is none.
+    func timeOut() -> Bool { state.compareExchange(expected: .pending, desired: .timedOut, ordering: .acquiringAndReleasing).exchanged }
+    var isTaken: Bool { state.load(ordering: .acquiring) == .taken }
 }
 
 /// A stored request: the write it named and, for an add or edit, the activity it answered (wire JSON).

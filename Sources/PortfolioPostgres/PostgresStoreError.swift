@@ -6,8 +6,8 @@ import PostgresNIO
 /// Why the PostgreSQL store could not answer: its database cannot be reached, refused the request, or a stored row
 /// cannot be read back.
 public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, RPCErrorConvertible {
-    /// The database is down, restarting, refusing connections or went away mid-request (the reason given): a write was
-    /// rolled back or never began, unless the database committed it just before it went away.
+    /// The database is down, restarting, refusing connections, went away or stopped answering mid-request (the reason
+    /// given): a write was rolled back or never began, unless the database committed it just before the answer was lost.
     case unavailable(String)
     /// A column's text is not what was written.
     case corrupt(String)
@@ -17,7 +17,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, RPCEr
 
     public var description: String {
         switch self {
-        case .unavailable(let reason): "the portfolio cannot reach its PostgreSQL database (\(reason)): nothing was recorded"
+        case .unavailable(let reason): "the portfolio cannot reach its PostgreSQL database (\(reason)): the change may not have been recorded"
         case .corrupt(let detail): "corrupt portfolio database: \(detail)"
         case .refused(let reason): "the portfolio's PostgreSQL database refused the request: \(reason)"
         }
@@ -27,7 +27,7 @@ public enum PostgresStoreError: Error, Equatable, CustomStringConvertible, RPCEr
     /// answers its first result), `corrupt` and `refused` internal.
     public var rpcError: RPCError {
         switch self {
-        case .unavailable: .unavailable("\(description); retry later with the same requestId")
+        case .unavailable: .unavailable("\(description); retry later with the same requestId (a change that was recorded answers as it did)")
         case .corrupt, .refused: .internalError(description)
         }
     }

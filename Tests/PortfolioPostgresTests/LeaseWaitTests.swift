@@ -21,4 +21,17 @@ struct LeaseWaitTests {
         let now = ContinuousClock.now
         #expect(PostgresPortfolio.firstWait(.milliseconds(1_500), deadline: now - .seconds(1), now: now) == .milliseconds(50))
     }
+
+    /// A connection that comes as the wait ends is either taken (the body runs, the wait answers nothing) or refused (the
+    /// caller hears -32000 and nothing runs), never both.
+    @Test func theLeaseIsTakenOrTimedOutNeverBoth() {
+        let taken = LeaseState()
+        #expect(taken.take())
+        #expect(!taken.timeOut())
+        #expect(taken.isTaken)
+        let timedOut = LeaseState()
+        #expect(timedOut.timeOut())
+        #expect(!timedOut.take())
+        #expect(!timedOut.isTaken)
+    }
 }
