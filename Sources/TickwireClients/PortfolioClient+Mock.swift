@@ -9,25 +9,29 @@ import TickwireContract
 import BusContract
 
 extension PortfolioClient {
-    /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked
-    /// (`addTrade` and `editTrade` answer the first recorded trade, `removeTrade` true; `tradeHistory` is each recorded
-    /// trade added, `gains` the recorded holdings' figures, which are buys only, `performance` the recorded trades at the
-    /// recorded holdings' prices, its only price points, in their currency); its change stream stays quiet.
+    /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`), which are main's: a portfolio name is checked
+    /// as the service does, and another portfolio has no activities, holdings, gains or history (`addTrade` and `editTrade`
+    /// answer the first recorded trade, `removeTrade` true; `tradeHistory` is each recorded trade added, `gains` the
+    /// recorded holdings' figures, which are buys only, `performance` the recorded trades at the recorded holdings' prices,
+    /// its only price points, in their currency); its change stream stays quiet.
     public static let test = Self(
         addTrade: { _ in try firstRecordedTrade() },
         editTrade: { _ in try firstRecordedTrade() },
         removeTrade: { _ in true },
         trades: { request in try recordedTrades(request.portfolio) },
-        tradeHistory: { _ in
-            try Fixtures.load("portfolio", "trades.list", as: [Trade].self).enumerated().map { index, trade in
+        tradeHistory: { request in
+            let portfolio = try request.portfolio.map { try PortfolioNames.validate($0) }
+            return try Fixtures.load("portfolio", "trades.list", as: [Trade].self).enumerated().map { index, trade in
                 TradeRevision(seq: index + 1, tradeId: trade.id, action: .added, by: "anonymous", at: trade.recordedAt,
                               requestId: nil, before: nil, after: trade)
+            }.filter { revision in
+                (request.id == nil || revision.tradeId == request.id) && (portfolio == nil || revision.after?.portfolio == portfolio)
             }
         },
         portfolios: { PortfolioNames.list(try Fixtures.load("portfolio", "trades.list", as: [Trade].self)) },
-        holdings: Fixtures.answer("portfolio", "holdings"),
+        holdings: { request in try recordedValuation(request.portfolio) },
         gains: { request in
-            let valuation = try Fixtures.load("portfolio", "holdings", as: Valuation.self)
+            let valuation = try recordedValuation(request.portfolio)
             let zero = try ExactDecimal.zero.rescaled(to: try Currency(code: valuation.currency).minorUnits)
             return PortfolioGains(
                 currency: valuation.currency, method: request.method ?? .fifo,
@@ -133,6 +137,14 @@ extension PortfolioClient {
 private func recordedTrades(_ name: String?) throws -> [Trade] {
     let portfolio = try PortfolioNames.validate(name)
     return try Fixtures.load("portfolio", "trades.list", as: [Trade].self).filter { $0.portfolio == portfolio }
+}
+
+/// The recorded `holdings` if portfolio `name` (`main` when nil) holds the recorded trades, else its valuation of no activities.
+private func recordedValuation(_ name: String?) throws -> Valuation {
+    let valuation = try Fixtures.load("portfolio", "holdings", as: Valuation.self)
+    guard try recordedTrades(name).isEmpty else { return valuation }
+    return try Valuations.valuation(activities: [], prices: [:], currency: try Currency(code: valuation.currency), converted: [:],
+                                    offline: valuation.offline, now: valuation.pricesAsOf ?? Date(timeIntervalSince1970: 0))
 }
 
 /// The first trade of the recorded `trades.list`.

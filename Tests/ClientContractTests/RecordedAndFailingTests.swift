@@ -3,6 +3,7 @@ import Testing
 import TickwireClients
 import BusContract
 import Market
+import Money
 import PresenterViews
 import TickwireContract
 
@@ -29,6 +30,22 @@ struct RecordedAndFailingTests {
         #expect(try await portfolio.portfolios() == PortfolioList(portfolios: [PortfolioSummary(name: "main", activities: 2)]))
         #expect(try await portfolio.addTrade(AddTradeRequest(asset: "BTC", amount: 1, price: 1, currency: "USD", date: Date(), requestId: "x")).asset == "BTC")
         #expect(try await portfolio.holdings(HoldingsRequest()).holdings.count == 2)
+        #expect(try await portfolio.holdings(HoldingsRequest(portfolio: " main ")).totalValue == (try ExactDecimal("45986.52")))
+        let none = try await portfolio.holdings(HoldingsRequest(portfolio: "Pension"))
+        #expect(none.holdings.isEmpty && none.totalValue.isZero && none.totalCost.isZero, "the recorded holdings are main's")
+        #expect(try await portfolio.gains(GainsRequest()).assets.map(\.asset) == ["BTC", "ETH"])
+        let noGains = try await portfolio.gains(GainsRequest(portfolio: "Pension"))
+        #expect(noGains.assets.isEmpty && noGains.totalGain.isZero)
+        #expect(try await portfolio.tradeHistory(TradeHistoryRequest()).count == 2)
+        #expect(try await portfolio.tradeHistory(TradeHistoryRequest(portfolio: "main")).map(\.action) == [.added, .added])
+        #expect(try await portfolio.tradeHistory(TradeHistoryRequest(portfolio: "Pension")).isEmpty)
+        let recorded = try #require(try await portfolio.trades(TradesRequest()).first)
+        #expect(try await portfolio.tradeHistory(TradeHistoryRequest(id: recorded.id)).map(\.tradeId) == [recorded.id])
+        for bad in ["a/b", "", String(repeating: "x", count: 41)] {
+            #expect(await code { try await portfolio.holdings(HoldingsRequest(portfolio: bad)) } == RPCError.Code.invalidParams, "\(bad)")
+            #expect(await code { try await portfolio.gains(GainsRequest(portfolio: bad)) } == RPCError.Code.invalidParams, "\(bad)")
+            #expect(await code { try await portfolio.tradeHistory(TradeHistoryRequest(portfolio: bad)) } == RPCError.Code.invalidParams, "\(bad)")
+        }
         #expect(try await portfolio.watchlist() == ["BTC"])
         #expect(!(try await portfolio.wallets()).crypto.isEmpty)
         #expect(!(try await portfolio.assets()).assets.isEmpty)
