@@ -16,9 +16,14 @@ extension PortfolioStore {
     /// number of replicas on one database follow each other: a retried `requestId` finds its first answer, and the
     /// check sees every committed activity. A database that cannot be reached (down, restarting, gone mid-write) is
     /// ``PostgresStoreError/unavailable(_:)``, -32000: retrying with the same `requestId` is safe.
-    /// A request waits at most `leaseTimeout` for a connection (while the database is down, the pool waits for it).
-    public static func postgres(client: PostgresClient, logger: Logger, leaseTimeout: Duration = .milliseconds(1_500)) async throws -> Self {
-        let database = PostgresPortfolio(client: client, logger: logger, leaseTimeout: leaseTimeout)
+    /// A request waits at most `leaseTimeout` for a connection (while the database is down, the pool waits for it), a
+    /// few times that while other requests hold every connection, and never past its caller's deadline; once it has
+    /// one, it may hold it for `requestTimeout` (an import of 100,000 activities takes seconds), after which the
+    /// connection is closed (a half-open one would never answer) and the request is unavailable.
+    public static func postgres(
+        client: PostgresClient, logger: Logger, leaseTimeout: Duration = .milliseconds(1_500), requestTimeout: Duration = .seconds(60)
+    ) async throws -> Self {
+        let database = PostgresPortfolio(client: client, logger: logger, leaseTimeout: leaseTimeout, requestTimeout: requestTimeout)
         try await database.read { try await PostgresSchema.migrate($0, logger: logger) }
         return Self(
             addTrade: { request, id, now, by, check in
@@ -231,6 +236,8 @@ struct PostgresPortfolio: Sendable {
     /// How long a request waits for a connection, while no other request holds one, before answering that the database
     /// is unavailable.
     let leaseTimeout: Duration
+    /// How long a request may hold its connection before it is closed and the request answers -32000.
+    let requestTimeout: Duration
     /// How many requests hold a connection now.
     let leases = LeaseCount()
 
@@ -239,7 +246,7 @@ struct PostgresPortfolio: Sendable {
     func write<T: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         // `body` runs in a child task of ``leased(_:)``, which ends before this returns.
         try await withoutActuallyEscaping(body) { body in
-            try await leased { connection in
+            try await leased { [logger] connection in
                 try await connection.locked(PostgresSchema.writeLock, logger: logger) { try await body(connection) }
             }
         }
@@ -252,34 +259,37 @@ struct PostgresPortfolio: Sendable {
     }
 
     /// Runs `body` on a connection of the pool, unless none is had within `leaseTimeout` while no other request holds one
-    /// (the pool waits for a database that is down, trying to connect again and again): then
-    /// ``PostgresStoreError/unavailable(_:)`` at once, so a caller hears it within its own deadline. Once leased, `body`
-    /// takes as long as it takes.
+    /// (the pool waits for a database that is down, trying to connect again and again), or within ``waitLimit(_:deadline:now:)``
+    /// while others hold them: then ``PostgresStoreError/unavailable(_:)`` at once, so a caller hears it within its own
+    /// deadline. Once leased, `body` has `requestTimeout` (``answer(within:closing:logger:_:)``).
     func leased<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> T) async throws -> T {
         try await available {
             try await withThrowingTaskGroup(of: T?.self) { group in
                 let lease = LeaseState()
-                group.addTask { [client, leases] in
+                group.addTask { [client, leases, requestTimeout, logger] in
                     try await client.withConnection { connection in
                         // The wait ended first and its caller heard -32000: nothing may be done for it now.
                         guard lease.take() else { return nil }
                         leases.taken()
                         defer { leases.released() }
-                        return try await body(connection)
+                        return try await Self.answer(within: requestTimeout, closing: connection, logger: logger) { try await body(connection) }
                     }
                 }
                 group.addTask { [leaseTimeout, leases] in
+                    let started = ContinuousClock.now
+                    let limit = Self.waitLimit(leaseTimeout, deadline: RPCDeadline.current, now: started)
                     // The first wait ends before the caller's own deadline when it sent one, so it hears -32000, not a timeout.
-                    var wait = Self.firstWait(leaseTimeout, deadline: RPCDeadline.current)
-                    // Every connection busy (others' requests running, or waiting for the write lock) is no outage: wait on.
+                    var wait = Self.firstWait(leaseTimeout, deadline: RPCDeadline.current, now: started)
+                    // Every connection busy (others' requests running, or waiting for the write lock) is no outage: wait on,
+                    // up to the limit.
                     repeat {
                         try await Task.sleep(for: wait)
                         if lease.isTaken { return nil }
-                        wait = leaseTimeout
-                    } while leases.held > 0
+                        wait = min(leaseTimeout, limit - .now)
+                    } while leases.held > 0 && wait > .zero
                     // The connection may come just now: whichever of the two wins the lease decides.
                     guard lease.timeOut() else { return nil }
-                    throw PostgresStoreError.unavailable("no connection within \(leaseTimeout)")
+                    throw PostgresStoreError.unavailable("no connection within \(Self.milliseconds(ContinuousClock.now - started)) ms")
                 }
                 while let result = try await group.next() {
                     if let value = result {
@@ -297,6 +307,64 @@ struct PostgresPortfolio: Sendable {
     static func firstWait(_ leaseTimeout: Duration, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now) -> Duration {
         guard let deadline else { return leaseTimeout }
         return min(leaseTimeout, max(RPCDeadline.downstream(of: deadline, now: now) - now, .milliseconds(50)))
+    }
+
+    /// When a request stops waiting for a connection, however busy the pool: `waits` lease timeouts after `now`, or before
+    /// its caller's deadline when that is sooner (``RPCDeadline/downstream(of:now:)``, but at least 50 ms after `now`).
+    static func waitLimit(
+        _ leaseTimeout: Duration, deadline: ContinuousClock.Instant?, now: ContinuousClock.Instant = .now, waits: Int = 4
+    ) -> ContinuousClock.Instant {
+        let limit = now + leaseTimeout * waits
+        guard let deadline else { return limit }
+        return min(limit, max(RPCDeadline.downstream(of: deadline, now: now), now + .milliseconds(50)))
+    }
+
+    /// Whole milliseconds of `duration`.
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        duration.components.seconds * 1_000 + duration.components.attoseconds / 1_000_000_000_000_000
+    }
+
+    /// `body`'s answer on `connection` if it comes within `limit` and the connection stays open. Past `limit` the
+    /// connection is closed (a half-open one would never answer) and the request is ``PostgresStoreError/unavailable(_:)``,
+    /// as it is when the connection closes meanwhile; `body` is cancelled (its queries stop waiting: ``PostgresConnection/run(_:logger:)``).
+    /// A write cut off is rolled back, unless it was committing.
+    static func answer<T: Sendable>(
+        within limit: Duration, closing connection: PostgresConnection, logger: Logger, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask(operation: body)
+            group.addTask {
+                let due = ContinuousClock.now + limit
+                while ContinuousClock.now < due {
+                    try await Task.sleep(for: min(closedCheck, due - .now))
+                    if connection.isClosed { throw PostgresStoreError.unavailable("the connection was closed: the database went away") }
+                }
+                return nil
+            }
+            defer { group.cancelAll() }
+            guard let first = try await group.next(), let value = first else {
+                logger.warning("a PostgreSQL request had no answer in time: its connection is closed", metadata: ["limit": "\(limit)"])
+                try? await connection.close()
+                throw PostgresStoreError.unavailable("no answer within \(limit): the connection was closed")
+            }
+            return value
+        }
+    }
+
+    /// How often a request's connection is looked at while it is leased, to notice one the server closed.
+    static let closedCheck = Duration.milliseconds(200)
+
+    /// `task`'s value, or ``CancellationError`` as soon as the waiting task is cancelled (`task` is not waited for then).
+    static func value<T: Sendable>(of task: Task<T, any Error>) async throws -> T {
+        let answer = FirstAnswer<T>()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                answer.wait(continuation)
+                Task { answer.give(await task.result) }
+            }
+        } onCancel: {
+            answer.give(.failure(CancellationError()))
+        }
     }
 
     /// Runs `body`, turning the errors of a database that cannot be reached into ``PostgresStoreError/unavailable(_:)``
@@ -491,6 +559,48 @@ final class LeaseState: Sendable {
     var isTaken: Bool { state.load(ordering: .acquiring) == .taken }
 }
 
+/// The first of several answers to one waiting continuation; later ones are dropped.
+final class FirstAnswer<T: Sendable>: Sendable {
+    private enum State {
+        case empty
+        case waiting(CheckedContinuation<T, any Error>)
+        case answered(Result<T, any Error>)
+        case done
+    }
+
+    private let state = Mutex(State.empty)
+
+    /// Resumes `continuation` with the answer given, at once if it came already.
+    func wait(_ continuation: CheckedContinuation<T, any Error>) {
+        let early: Result<T, any Error>? = state.withLock { state in
+            guard case .answered(let result) = state else {
+                state = .waiting(continuation)
+                return nil
+            }
+            state = .done
+            return result
+        }
+        if let early { continuation.resume(with: early) }
+    }
+
+    /// Gives `result`, unless an answer was given before.
+    func give(_ result: Result<T, any Error>) {
+        let waiting: CheckedContinuation<T, any Error>? = state.withLock { state in
+            switch state {
+            case .empty:
+                state = .answered(result)
+                return nil
+            case .waiting(let continuation):
+                state = .done
+                return continuation
+            case .answered, .done:
+                return nil
+            }
+        }
+        waiting?.resume(with: result)
+    }
+}
+
 /// A stored request: the write it named and, for an add or edit, the activity it answered (wire JSON).
 struct StoredRequest: Sendable {
     var action: String
@@ -514,10 +624,13 @@ extension PostgresConnection {
     }
 
     /// Runs `query`, unless the connection was closed (the server went away while it was leased): postgres-nio's query
-    /// would then wait for ever (its request is written to a closed channel, and no one answers it).
+    /// would then wait for ever (its request is written to a closed channel, and no one answers it). The wait for its
+    /// answer ends when the calling task is cancelled (``PostgresPortfolio/answer(within:closing:logger:_:)`` cancels it
+    /// when the connection closes or times out), even if postgres-nio's never does.
     @discardableResult
     func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         guard !isClosed else { throw PostgresStoreError.unavailable("the connection was closed: the database went away") }
-        return try await self.query(query, logger: logger)
+        let sent = Task { try await self.query(query, logger: logger) }
+        return try await PostgresPortfolio.value(of: sent)
     }
 }

@@ -34,4 +34,13 @@ struct LeaseWaitTests {
         #expect(!timedOut.take())
         #expect(!timedOut.isTaken)
     }
+
+    /// However busy the pool, a request stops waiting after four lease timeouts, or before its caller's deadline.
+    @Test func theWholeWaitIsCapped() {
+        let now = ContinuousClock.now
+        #expect(PostgresPortfolio.waitLimit(.milliseconds(1_500), deadline: nil, now: now) == now + .seconds(6))
+        #expect(PostgresPortfolio.waitLimit(.milliseconds(1_500), deadline: now + .seconds(2), now: now) == now + .milliseconds(1_500))
+        #expect(PostgresPortfolio.waitLimit(.milliseconds(1_500), deadline: now + .seconds(60), now: now) == now + .seconds(6))
+        #expect(PostgresPortfolio.waitLimit(.milliseconds(1_500), deadline: now - .seconds(1), now: now) == now + .milliseconds(50))
+    }
 }

@@ -37,12 +37,17 @@ enum TestPostgres {
         return output.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init) ?? ""
     }
 
-    /// A client of the database at `url` whose connections work in `schema` (made if missing), running while `body` runs.
+    /// A client of the database at `url` whose connections work in `schema` (made if missing), with at most
+    /// `maximumConnections` when given, running while `body` runs.
     static func withClient<T: Sendable>(
-        url: String, schema: String, _ body: @Sendable (PostgresClient) async throws -> T
+        url: String, schema: String, maximumConnections: Int? = nil, _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         var configuration = try PostgresDatabaseURL(url).configuration
         configuration.options.additionalStartupParameters = [("search_path", schema)]
+        if let maximumConnections {
+            configuration.options.minimumConnections = 0
+            configuration.options.maximumConnections = maximumConnections
+        }
         let client = PostgresClient(configuration: configuration)
         return try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask { await client.run() }
