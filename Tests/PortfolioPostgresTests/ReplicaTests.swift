@@ -1,18 +1,10 @@
 import BusContract
 import Foundation
 import PortfolioEngine
-import PortfolioPostgres
-import Synchronization
+@testable import PortfolioPostgres
+import PostgresNIO
 import Testing
 import TickwireContract
-
-/// A flag one task raises and another waits for.
-final class Signal: Sendable {
-    private let raised = Mutex(false)
-
-    func raise() { raised.withLock { $0 = true } }
-    var isRaised: Bool { raised.withLock { $0 } }
-}
 
 @Suite("PostgreSQL store: replicas and outages")
 struct ReplicaTests {
@@ -82,26 +74,46 @@ struct ReplicaTests {
         }
     }
 
-    /// A server stopped in the middle of a write (its transaction open) answers -32000 with the retry hint and records
-    /// nothing; while it is down, reads and writes answer the same within the lease timeout; once it is back, the
-    /// same client reconnects and the retried request is added once.
+    /// A server stopped in the middle of a write (its transaction open, waiting for the write lock another connection
+    /// holds) answers -32000 with the retry hint and records nothing; while it is down, reads and writes answer the
+    /// same within the lease timeout; once it is back, the same client reconnects and the retried request is added once.
+    /// The test's own server is stopped and its folder removed afterwards, whether the test passed or not.
     @Test func aDatabaseThatGoesAwayIsUnavailableThenRecovers() async throws {
         let server = ["TICKWIRE_POSTGRES_DIR": "/tmp/tickwire-postgres-outage", "TICKWIRE_POSTGRES_PORT": "25433"]
         let url = try await TestPostgres.script("start", environment: server)
-        try await TestPostgres.withClient(url: url, schema: TestPostgres.schema()) { client in
+        do {
+            try await Self.outage(url, server)
+        } catch {
+            await Self.remove(server)
+            throw error
+        }
+        await Self.remove(server)
+    }
+
+    /// Stops the server of `server`'s folder and removes the folder.
+    static func remove(_ server: [String: String]) async {
+        _ = try? await TestPostgres.script("stop", environment: server)
+        if let folder = server["TICKWIRE_POSTGRES_DIR"] { try? FileManager.default.removeItem(atPath: folder) }
+    }
+
+    /// The outage of ``aDatabaseThatGoesAwayIsUnavailableThenRecovers()`` on the server at `url`.
+    static func outage(_ url: String, _ server: [String: String]) async throws {
+        let schema = TestPostgres.schema()
+        try await TestPostgres.withClient(url: url, schema: schema) { client in
             let store = try await PortfolioStore.postgres(client: client, logger: quiet)
             let buy = try await store.add(try tradeRequest("BTC", amount: "1", price: "100", requestId: "r-1"), "t-1", now)
             let request = try tradeRequest("BTC", amount: "2", price: "100", requestId: "r-2")
-            // The server stops while this write's transaction is open: its check waits while the test stops the server.
-            let inTransaction = Signal()
-            let write = Task {
-                try await store.addTrade(request, "t-2", now, "x") { _ in
-                    inTransaction.raise()
-                    Thread.sleep(forTimeInterval: 2)
+            // The server stops while this write's transaction is open: it waits for the write lock the holder took.
+            // The holder's client leaves the schema to the store's, whose server is stopped when it ends.
+            let write = try await TestPostgres.withClient(url: url, schema: schema, drops: false) { other in
+                try await other.withConnection { holder in
+                    try await holder.query("SELECT pg_advisory_lock(\(PostgresSchema.writeLock), hashtext(current_schema()))", logger: quiet)
+                    let write = Task { try await store.addTrade(request, "t-2", now, "x") { _ in } }
+                    try await TimeoutTests.untilAWriteWaits(holder)
+                    try await TestPostgres.script("stop", environment: server)
+                    return write
                 }
             }
-            while !inTransaction.isRaised { try await Task.sleep(for: .milliseconds(20)) }
-            try await TestPostgres.script("stop", environment: server)
             let midWrite = await #expect(throws: PostgresStoreError.self) { try await write.value }
             let answer = RPCError(answering: try #require(midWrite))
             #expect(answer.code == RPCError.Code.unavailable)

@@ -37,10 +37,10 @@ enum TestPostgres {
         return output.split(separator: "\n").last { $0.hasPrefix("postgres://") }.map(String.init) ?? ""
     }
 
-    /// A client of the database at `url` whose connections work in `schema` (made if missing), with at most
-    /// `maximumConnections` when given, running while `body` runs.
+    /// A client of the database at `url` whose connections work in `schema` (made if missing, and dropped afterwards
+    /// unless `drops` is false), with at most `maximumConnections` when given, running while `body` runs.
     static func withClient<T: Sendable>(
-        url: String, schema: String, maximumConnections: Int? = nil, _ body: @Sendable (PostgresClient) async throws -> T
+        url: String, schema: String, maximumConnections: Int? = nil, drops: Bool = true, _ body: @Sendable (PostgresClient) async throws -> T
     ) async throws -> T {
         var configuration = try PostgresDatabaseURL(url).configuration
         configuration.options.additionalStartupParameters = [("search_path", schema)]
@@ -53,7 +53,25 @@ enum TestPostgres {
             group.addTask { await client.run() }
             defer { group.cancelAll() }
             try await client.query("CREATE SCHEMA IF NOT EXISTS \(unescaped: schema)")
-            return try await body(client)
+            let value: T
+            do {
+                value = try await body(client)
+            } catch {
+                if drops { await drop(schema, client) }
+                throw error
+            }
+            if drops { await drop(schema, client) }
+            return value
+        }
+    }
+
+    /// Drops `schema` and everything in it, giving up after 5 s (a server a failed test left stopped).
+    static func drop(_ schema: String, _ client: PostgresClient) async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { _ = try? await client.query("DROP SCHEMA IF EXISTS \(unescaped: schema) CASCADE") }
+            group.addTask { try? await Task.sleep(for: .seconds(5)) }
+            await group.next()
+            group.cancelAll()
         }
     }
 

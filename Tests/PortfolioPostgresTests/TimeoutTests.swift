@@ -67,7 +67,7 @@ struct TimeoutTests {
         try await TestPostgres.withClient(url: url, schema: schema, maximumConnections: 1) { client in
             let store = try await PortfolioStore.postgres(client: client, logger: quiet, leaseTimeout: .milliseconds(250))
             try await TestPostgres.withClient(url: url, schema: schema) { other in
-                try await Self.holdingTheWriteLock(other) { holder in
+                let held = try await Self.holdingTheWriteLock(other) { holder in
                     let held = Task { try await store.add(try tradeRequest("BTC", amount: "1", price: "100", requestId: "r-1"), "t-1", now) }
                     try await Self.untilAWriteWaits(holder)
                     let started = ContinuousClock.now
@@ -76,9 +76,10 @@ struct TimeoutTests {
                     #expect(waited >= .milliseconds(900) && waited < .seconds(3), "waited four lease timeouts, not \(waited)")
                     #expect(RPCError(answering: try #require(refused)).message.contains("no connection within"))
                     return held
-                }.value
+                }
+                #expect(try await held.value.id == "t-1")
+                #expect(try await store.trades().map(\.id) == ["t-1"])
             }
-            #expect(try await store.trades().map(\.id) == ["t-1"])
         }
     }
 }
