@@ -187,11 +187,20 @@ public actor PortfolioState {
             try ActivityLedger.check($0, changed: id)
         }
         guard written.value else { throw RPCError.notFound("no trade with id \(request.id)") }
-        if written.acted {
-            let portfolio = try await store.tradeHistory(id).last { $0.action == .removed }?.before?.portfolio
-            try changed("trade.removed", id, portfolio: portfolio)
-        }
+        if written.acted { try changed("trade.removed", id, portfolio: await removedFrom(id)) }
         return true
+    }
+
+    /// The portfolio activity `id` was removed from, read from its history; nil (logged) when the history cannot be read:
+    /// the removal happened, and is announced all the same.
+    private func removedFrom(_ id: String) async -> String? {
+        do {
+            return try await store.tradeHistory(id).last { $0.action == .removed }?.before?.portfolio
+        } catch {
+            logger.warning("trade.removed is announced without its portfolio: the activity's history cannot be read",
+                           metadata: ["id": "\(id)", "error": "\(error)"])
+            return nil
+        }
     }
 
     /// Every activity of the request's portfolio, oldest first.
