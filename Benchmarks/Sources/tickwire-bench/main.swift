@@ -537,49 +537,42 @@ if only.contains("gains") || only.contains("import") {
             + "database, vs Python (csv, decimal, sqlite3 / psycopg), \(importRounds) paired rounds")
         /// Lines per second of each round, ours and the peer's, and the peer's over ours.
         var swift: [String: [Double]] = [:], python: [String: [Double]] = [:], ratios: [String: [Double]] = [:]
+        /// Keeps a round's figures into `store` (`dry`/`commit` keys after `prefix`), then runs the Python peer right after, paired,
+        /// with `peerArguments` naming its database, and says the round.
+        func pairedRound(_ round: Int, into store: String, prefix: String, dryRun: Double, commit: Double, peerArguments: [String]) async throws {
+            swift[prefix + "dry", default: []].append(Double(portfolioCount) / dryRun)
+            swift[prefix + "commit", default: []].append(Double(portfolioCount) / commit)
+            var line = "round \(round): tickwire \(store) dry run \(fmt(dryRun * 1000, 0)) ms, commit \(fmt(commit * 1000, 0)) ms"
+            if runPeers, let py = await peers.run("portfolio_import.py", ["--csv", csvPath, "--prices", pricesPath] + peerArguments),
+               let drySeconds = py.number("dry_seconds"), let commitSeconds = py.number("commit_seconds") {
+                guard py.number("new") == Double(portfolioCount), py.number("stored") == Double(portfolioCount) else {
+                    throw BenchError("the Python import peer did not take every line into \(store): \(py)")
+                }
+                python[prefix + "dry", default: []].append(Double(portfolioCount) / drySeconds)
+                python[prefix + "commit", default: []].append(Double(portfolioCount) / commitSeconds)
+                ratios[prefix + "dry", default: []].append(drySeconds / dryRun)
+                ratios[prefix + "commit", default: []].append(commitSeconds / commit)
+                let client = py["psycopg"].map { " (psycopg \($0))" } ?? ""
+                line += "; python\(client) dry run \(fmt(drySeconds * 1000, 0)) ms, commit \(fmt(commitSeconds * 1000, 0)) ms"
+            }
+            say(line)
+        }
         for round in 1...importRounds {
             let path = folder.appendingPathComponent("portfolio-\(round).sqlite").path
             let state = try await PortfolioBench.state(try PortfolioStore.live(path: path), prices: files.prices)
             let dryRun = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: true, lines: portfolioCount)
             let written = try await PortfolioBench.importOnce(state, csv: files.csv, dryRun: false, lines: portfolioCount)
             for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
-            swift["dry", default: []].append(Double(portfolioCount) / dryRun.seconds)
-            swift["commit", default: []].append(Double(portfolioCount) / written.seconds)
-            var line = "round \(round): tickwire SQLite dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms"
-            if runPeers, let py = await peers.run("portfolio_import.py", ["--csv", csvPath, "--prices", pricesPath,
-                                                                           "--database", folder.appendingPathComponent("python-\(round).sqlite").path]),
-               let drySeconds = py.number("dry_seconds"), let commitSeconds = py.number("commit_seconds") {
-                guard py.number("new") == Double(portfolioCount), py.number("stored") == Double(portfolioCount) else {
-                    throw BenchError("the Python import peer did not take every line: \(py)")
-                }
-                python["dry", default: []].append(Double(portfolioCount) / drySeconds)
-                python["commit", default: []].append(Double(portfolioCount) / commitSeconds)
-                ratios["dry", default: []].append(drySeconds / dryRun.seconds)
-                ratios["commit", default: []].append(commitSeconds / written.seconds)
-                line += "; python dry run \(fmt(drySeconds * 1000, 0)) ms, commit \(fmt(commitSeconds * 1000, 0)) ms"
-            }
-            say(line)
+            try await pairedRound(round, into: "SQLite", prefix: "", dryRun: dryRun.seconds, commit: written.seconds,
+                                  peerArguments: ["--database", folder.appendingPathComponent("python-\(round).sqlite").path])
         }
         if let postgres = option("--postgres") {
             let url = try PostgresDatabaseURL(postgres)
             say("== 9. the same into PostgreSQL (\(url)), a new database each round, \(importRounds) rounds")
             for round in 1...importRounds {
                 let (dryRun, written) = try await PortfolioPostgresBench.round(round, url: url, csv: files.csv, prices: files.prices, lines: portfolioCount)
-                swift["pg dry", default: []].append(Double(portfolioCount) / dryRun.seconds)
-                swift["pg commit", default: []].append(Double(portfolioCount) / written.seconds)
-                var line = "round \(round): tickwire PostgreSQL dry run \(fmt(dryRun.seconds * 1000, 0)) ms, commit \(fmt(written.seconds * 1000, 0)) ms"
-                if runPeers, let py = await peers.run("portfolio_import.py", ["--csv", csvPath, "--prices", pricesPath, "--postgres", postgres]),
-                   let drySeconds = py.number("dry_seconds"), let commitSeconds = py.number("commit_seconds") {
-                    guard py.number("new") == Double(portfolioCount), py.number("stored") == Double(portfolioCount) else {
-                        throw BenchError("the Python import peer did not take every line into PostgreSQL: \(py)")
-                    }
-                    python["pg dry", default: []].append(Double(portfolioCount) / drySeconds)
-                    python["pg commit", default: []].append(Double(portfolioCount) / commitSeconds)
-                    ratios["pg dry", default: []].append(drySeconds / dryRun.seconds)
-                    ratios["pg commit", default: []].append(commitSeconds / written.seconds)
-                    line += "; python (psycopg \(py["psycopg"] ?? "?")) dry run \(fmt(drySeconds * 1000, 0)) ms, commit \(fmt(commitSeconds * 1000, 0)) ms"
-                }
-                say(line)
+                try await pairedRound(round, into: "PostgreSQL", prefix: "pg ", dryRun: dryRun.seconds, commit: written.seconds,
+                                      peerArguments: ["--postgres", postgres])
             }
             let version = await shell("psql '\(postgres)' -Atc 'SHOW server_version' 2>/dev/null")
             notes.append("Import into PostgreSQL \(version.isEmpty ? "" : version + " ")on \(url.host):\(url.port) (`scripts/postgres-test.sh`, the same machine); "
