@@ -194,8 +194,8 @@ extension PortfolioStore {
         )
     }
 
-    /// The schema, one migration per change; applied on open.
-    private static var migrator: DatabaseMigrator {
+    /// The schema, one migration per change; applied on open (and, up to an older one, by tests that build an old database).
+    static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
             try db.execute(sql: """
@@ -220,7 +220,7 @@ extension PortfolioStore {
 
     /// Registers the migration of v2 databases (trades that are all buys, requests that all added a trade) to activities:
     /// every trade becomes a buy without a fee, every request an `add`; edits and removals get an audit history.
-    static func registerActivities(_ migrator: inout DatabaseMigrator) {
+    private static func registerActivities(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v3: activities (kind, fee) and their audit history") { db in
             try db.execute(sql: """
                 ALTER TABLE trade ADD COLUMN kind TEXT NOT NULL DEFAULT 'buy';
@@ -237,7 +237,7 @@ extension PortfolioStore {
     }
 
     /// Registers the migration of v3 databases (one portfolio) to several: every activity stored so far belongs to `main`.
-    static func registerPortfolios(_ migrator: inout DatabaseMigrator) {
+    private static func registerPortfolios(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v4: portfolios (each activity in a named one, main by default)") { db in
             try db.execute(sql: """
                 ALTER TABLE trade ADD COLUMN portfolio TEXT NOT NULL DEFAULT 'main';

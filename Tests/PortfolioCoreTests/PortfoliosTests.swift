@@ -366,25 +366,9 @@ struct PortfoliosTests {
         defer { removeStore(at: path) }
         try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
         let old = try DatabaseQueue(path: path)
-        var before = DatabaseMigrator()
-        before.registerMigration("v1") { db in
-            try db.execute(sql: """
-                CREATE TABLE trade (
-                    id TEXT PRIMARY KEY, asset TEXT NOT NULL, amount TEXT NOT NULL, price TEXT NOT NULL,
-                    currency TEXT NOT NULL, date TEXT NOT NULL, recorded_at TEXT NOT NULL);
-                CREATE TABLE request (id TEXT PRIMARY KEY, trade_id TEXT NOT NULL);
-                CREATE TABLE watch (asset TEXT PRIMARY KEY, added_at TEXT NOT NULL);
-                CREATE TABLE price (
-                    asset TEXT NOT NULL, currency TEXT NOT NULL, price TEXT NOT NULL,
-                    change_percent_24h TEXT, updated_at TEXT NOT NULL, PRIMARY KEY (asset, currency));
-                CREATE TABLE document (key TEXT PRIMARY KEY, body BLOB NOT NULL);
-                """)
-        }
-        before.registerMigration("v2: requests keep their first answer") { db in
-            try db.execute(sql: "ALTER TABLE request ADD COLUMN trade TEXT")
-        }
-        PortfolioStore.registerActivities(&before)
-        try before.migrate(old)
+        let schema = "v3: activities (kind, fee) and their audit history"
+        try #require(PortfolioStore.migrator.migrations.contains(schema))
+        try PortfolioStore.migrator.migrate(old, upTo: schema)
         try await old.write { db in
             try db.execute(sql: """
                 INSERT INTO trade (id, asset, amount, price, currency, date, recorded_at, kind, fee_amount, fee_currency)
