@@ -9,8 +9,8 @@ trailing zeros dropped, and the how-manieth line with those fields, hashed to 12
 stored; every sell and transfer out checked against what the stored activities and the earlier lines hold; a preview
 of every line. The commit then writes, in one transaction (WAL, synchronous=FULL), each new line as its trade, its
 request (with the trade's JSON) and its audit revision, and checks the ledger of the touched assets as stored. On
-PostgreSQL (`--postgres URL`: a new database of that server, dropped after) the write first takes a transaction-level
-advisory lock, as the PostgreSQL store does.
+PostgreSQL (`--postgres URL`: a new database of that server, dropped after) the write first takes the transaction-level
+advisory lock the PostgreSQL store's writes take: (7301, the schema's name hashed), PostgresSchema.writeLock.
 
 Timed: a dry run on a new database, then a commit on it (the file's text is read before the clock starts).
 The last stdout line is JSON: seconds of each, lines new and written.
@@ -259,7 +259,7 @@ def import_file(db, content, known, dry_run):
     db.execute("BEGIN" if db.postgres else "BEGIN IMMEDIATE")
     try:
         if db.postgres:
-            db.execute("SELECT pg_advisory_xact_lock(hashtext('public'))")
+            db.execute("SELECT pg_advisory_xact_lock(7301, hashtext(current_schema()))")
         seen = seen_requests(db, [entry["activity"]["requestId"] for entry in new])
         trades, requests, revisions, assets = [], [], [], set()
         for entry in new:
