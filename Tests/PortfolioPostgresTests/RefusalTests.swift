@@ -22,7 +22,10 @@ struct RefusalTests {
             let refused = await withTaskGroup(of: Void.self) { group in
                 group.addTask { await client.run() }
                 defer { group.cancelAll() }
-                return await #expect(throws: PostgresStoreError.self) { try await PortfolioStore.postgres(client: client, logger: quiet) }
+                // Waiting up to 30 s for the first connection, as the service does: a loaded machine may take seconds.
+                return await #expect(throws: PostgresStoreError.self) {
+                    try await PortfolioStore.postgres(client: client, logger: quiet, waitingUpTo: .seconds(30))
+                }
             }
             let error = try #require(refused)
             guard case .refused(let reason) = error else { Issue.record("not a refusal: \(error)"); return }

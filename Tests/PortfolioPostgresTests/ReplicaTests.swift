@@ -15,8 +15,10 @@ struct ReplicaTests {
         let schema = TestPostgres.schema()
         try await TestPostgres.withClient(url: url, schema: schema) { first in
             try await TestPostgres.withClient(url: url, schema: schema) { second in
-                async let one = PortfolioStore.postgres(client: first, logger: quiet)
-                async let two = PortfolioStore.postgres(client: second, logger: quiet)
+                // 120 writes at once queue for 20 connections a client and one write lock: on a loaded machine the last
+                // wait longer than the default cap of a connection wait (6 s), which is not what this test is about.
+                async let one = PortfolioStore.postgres(client: first, logger: quiet, leaseTimeout: .seconds(15))
+                async let two = PortfolioStore.postgres(client: second, logger: quiet, leaseTimeout: .seconds(15))
                 let stores = try await [one, two]
                 let answers = try await withThrowingTaskGroup(of: (String, Trade).self) { group in
                     for request in 0..<40 {
