@@ -167,6 +167,8 @@ extension PortfolioStore {
                     let at = Wire.format(now)
                     guard let recordedAt = Wire.parseDate(at) else { throw StoreError.corrupt("the time \(at) does not read back") }
                     var written: [Written<Trade>] = []
+                    written.reserveCapacity(requests.count)
+                    var added: [(requestId: String, trade: Trade, date: String, json: String)] = []
                     var assets: Set<String> = []
                     for (request, id) in requests {
                         if seen.contains(request.requestId), let first = try firstAnswer(request.requestId, action: "add", db) {
@@ -178,14 +180,23 @@ extension PortfolioStore {
                         let trade = Trade(id: id, kind: request.kind, asset: request.asset, amount: request.amount, price: request.price,
                                           currency: request.currency, fee: request.fee, date: storedDate, recordedAt: recordedAt,
                                           portfolio: request.portfolio ?? Trade.mainPortfolio)
-                        try addTrade.execute(arguments: [
-                            id, trade.kind.rawValue, trade.asset, trade.amount.description, trade.price.description, trade.currency,
-                            trade.fee?.amount.description, trade.fee?.currency, date, at, trade.portfolio])
-                        let json = String(decoding: try Wire.encode(trade), as: UTF8.self)
-                        try addRequest.execute(arguments: [request.requestId, id, json])
-                        try addRevision.execute(arguments: [id, by, at, request.requestId, json])
+                        added.append((request.requestId, trade, date, String(decoding: try Wire.encode(trade), as: UTF8.self)))
                         assets.insert(trade.asset)
                         written.append(Written(trade, acted: true))
+                    }
+                    // Table by table, the requests in the order of their ids (the lines' identities are random): with the
+                    // three tables' rows interleaved and the request index filled at random, SQLite's page cache spilled to
+                    // the WAL and read pages back all through a large import.
+                    for (_, trade, date, _) in added {
+                        try addTrade.execute(arguments: [
+                            trade.id, trade.kind.rawValue, trade.asset, trade.amount.description, trade.price.description, trade.currency,
+                            trade.fee?.amount.description, trade.fee?.currency, date, at, trade.portfolio])
+                    }
+                    for (requestId, trade, _, json) in added.sorted(by: { $0.requestId < $1.requestId }) {
+                        try addRequest.execute(arguments: [requestId, trade.id, json])
+                    }
+                    for (requestId, trade, _, json) in added {
+                        try addRevision.execute(arguments: [trade.id, by, at, requestId, json])
                     }
                     if !assets.isEmpty { try check(try trades(of: assets, db)) }
                     return written
