@@ -6,7 +6,7 @@ import Synchronization
 import Testing
 import TickwireContract
 
-/// The store contract (the SQLite store's rules) over every store: in memory, SQLite and PostgreSQL.
+/// The store contract (the SQLite store's rules) over every store: in memory, SQLite (in memory and in a file) and PostgreSQL.
 @Suite("Portfolio store contract")
 struct StoreContractTests {
     private static let later = now.addingTimeInterval(60)
@@ -18,7 +18,7 @@ struct StoreContractTests {
             let request = try tradeRequest("BTC", amount: "0.50", price: "30000.00", requestId: "req-1")
             let first = try await store.add(request, "trade-1", now)
             let retried = try await store.add(request, "trade-2", now.addingTimeInterval(5))
-            #expect(first.id == "trade-1" && retried == first)
+            #expect(first.id == "trade-1" && retried == first && first.asset == "BTC" && first.currency == "USD")
             #expect(first.amount.description == "0.50" && first.price.description == "30000.00")
             #expect(first.date == request.date && first.recordedAt == now && first.portfolio == "main")
             #expect(try await store.trades().map(\.id) == ["trade-1"])
@@ -56,7 +56,10 @@ struct StoreContractTests {
             #expect(try await store.watchlist() == ["ETH", "BTC", "ADA"])
             #expect(try await store.unwatch("BTC"))
             #expect(try await store.unwatch("BTC") == false)
+            #expect(try await store.unwatch("DOGE") == false)
             #expect(try await store.watchlist() == ["ETH", "ADA"])
+            #expect(try await store.watch("BTC", now.addingTimeInterval(4)))
+            #expect(try await store.watchlist() == ["ETH", "ADA", "BTC"], "watched again, it comes last")
         }
     }
 
@@ -153,7 +156,7 @@ struct StoreContractTests {
             #expect(history.map(\.requestId) == ["r-add", "r-edit", "r-move", "r-remove"])
             #expect(history[0].before == nil && history[0].after == added)
             #expect(history[1].before == added && history[1].after == edited)
-            #expect(history[3].after == nil && history[3].before?.portfolio == "main")
+            #expect(history[3].after == nil && history[3].before == history[2].after && history[3].before?.portfolio == "main")
             #expect(history.map(\.seq) == history.map(\.seq).sorted() && Set(history.map(\.seq)).count == 4)
             #expect(try await store.tradeHistory(nil) == history)
             #expect(try await store.tradeHistory("never").isEmpty)
@@ -192,7 +195,7 @@ struct StoreContractTests {
             let seen = SeenTrades()
             _ = try await store.editTrade(EditTradeRequest(id: "b-1", activity: try tradeRequest("ETH", amount: "3", price: "1", requestId: "r-4")),
                                           now, "x") { seen.record($0) }
-            #expect(seen.ids == [["b-1", "e-1"]])
+            #expect(seen.ids == [["b-1", "e-1"]] && seen.assets == [["ETH"]], "the edited activity as it is after the edit")
             _ = try await store.removeTrade("e-1", nil, now, "x") { seen.record($0) }
             #expect(seen.ids.last == ["b-1"])
             _ = try await store.addTrade(try tradeRequest("ADA", amount: "1", price: "1", requestId: "r-5"), "a-2", now, "x") { seen.record($0) }
@@ -274,4 +277,5 @@ final class SeenTrades: Sendable {
 
     func record(_ trades: [Trade]) { calls.withLock { $0.append(trades) } }
     var ids: [[String]] { calls.withLock { $0.map { $0.map(\.id).sorted() } } }
+    var assets: [[String]] { calls.withLock { $0.map { Array(Set($0.map(\.asset))).sorted() } } }
 }

@@ -98,7 +98,7 @@ struct TestServerError: Error, CustomStringConvertible {
 
 /// The three ways a portfolio is stored.
 enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
-    case memory, sqlite, postgres
+    case memory, sqlite, sqliteFile, postgres
 
     var testDescription: String { rawValue }
 
@@ -107,6 +107,10 @@ enum StoreKind: String, CaseIterable, Sendable, CustomTestStringConvertible {
         switch self {
         case .memory: try await body(.memory())
         case .sqlite: try await body(try .inMemory())
+        case .sqliteFile:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-contract-\(UUID().uuidString)")
+            defer { try? FileManager.default.removeItem(at: folder) }
+            try await body(try .live(path: folder.appendingPathComponent("portfolio.sqlite").path))
         case .postgres: try await TestPostgres.withStore(body)
         }
     }
