@@ -13,14 +13,8 @@ struct ActivityStoreTests {
     /// A database written by the schema before activities (v1 and v2) opens migrated: its trades are buys without
     /// fees, an old request id still answers its trade, and sells, edits and history work on it.
     @Test func migratesADatabaseOfBuysOnly() async throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tickwire-portfolio-\(UUID().uuidString)/portfolio.sqlite").path
+        let (path, old) = try oldDatabase(upTo: "v2: requests keep their first answer")
         defer { removeStore(at: path) }
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-        let old = try DatabaseQueue(path: path)
-        let schema = "v2: requests keep their first answer"
-        try #require(PortfolioStore.migrator.migrations.contains(schema))
-        try PortfolioStore.migrator.migrate(old, upTo: schema)
         try await old.write { db in
             try db.execute(sql: """
                 INSERT INTO trade VALUES ('t-1', 'BTC', '0.50', '30000.00', 'USD', '2025-01-15T00:00:00.000Z', '2025-01-15T00:00:01.000Z');

@@ -361,14 +361,8 @@ struct PortfoliosTests {
     /// A database of one portfolio (schema v3: activities and their history) opens migrated: every activity is main's,
     /// an old request id still answers, and activities of another portfolio are stored and checked apart.
     @Test func migratesADatabaseOfOnePortfolio() async throws {
-        let path = FileManager.default.temporaryDirectory
-            .appendingPathComponent("tickwire-portfolio-\(UUID().uuidString)/portfolio.sqlite").path
+        let (path, old) = try oldDatabase(upTo: "v3: activities (kind, fee) and their audit history")
         defer { removeStore(at: path) }
-        try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
-        let old = try DatabaseQueue(path: path)
-        let schema = "v3: activities (kind, fee) and their audit history"
-        try #require(PortfolioStore.migrator.migrations.contains(schema))
-        try PortfolioStore.migrator.migrate(old, upTo: schema)
         try await old.write { db in
             try db.execute(sql: """
                 INSERT INTO trade (id, asset, amount, price, currency, date, recorded_at, kind, fee_amount, fee_currency)

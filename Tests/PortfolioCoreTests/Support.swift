@@ -2,7 +2,8 @@ import PortfolioEngine
 import Foundation
 import TickwireContract
 import Money
-import PortfolioCore
+import GRDB
+@testable import PortfolioCore
 import Testing
 
 /// An exact decimal from its text, so expected values read as they would be written by hand.
@@ -54,4 +55,15 @@ extension PortfolioStore {
     func remove(_ id: String, requestId: String? = nil) async throws -> Bool {
         try await removeTrade(id, requestId, now, "tester") { _ in }.value
     }
+}
+
+/// A new SQLite file (its path, and the queue it is open in) with the store's own schema only up to `migration`: a database
+/// an older portfolio wrote, to fill by hand, close and open with the store.
+func oldDatabase(upTo migration: String) throws -> (path: String, queue: DatabaseQueue) {
+    try #require(PortfolioStore.migrator.migrations.contains(migration))
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-portfolio-\(UUID().uuidString)/portfolio.sqlite").path
+    try FileManager.default.createDirectory(at: URL(fileURLWithPath: path).deletingLastPathComponent(), withIntermediateDirectories: true)
+    let queue = try DatabaseQueue(path: path)
+    try PortfolioStore.migrator.migrate(queue, upTo: migration)
+    return (path, queue)
 }
