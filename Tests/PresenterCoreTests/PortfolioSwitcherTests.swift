@@ -16,6 +16,13 @@ struct PortfolioSwitcherTests {
          ("portfolio", portfolio)]
     }
 
+    /// Adds an activity through the coin page's trade form of `symbol` (`fields`, as ``buy(_:at:into:requestId:)`` makes them),
+    /// which must answer its redirect.
+    static func add(_ symbol: String, _ fields: [(String, String)], client: some TestClientProtocol, csrf: CSRFToken) async throws {
+        let added = try await client.execute(uri: "/coins/\(symbol)/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
+        #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+    }
+
     /// The view of `uri`, which must be the Portfolio screen's.
     static func portfolioView(_ client: some TestClientProtocol, _ uri: String) async throws -> PortfolioView {
         let response = try await client.execute(uri: uri, method: .get)
@@ -181,8 +188,7 @@ struct PortfolioSwitcherTests {
             sell[4] = ("date", "2026-02-02")
             for (symbol, fields) in [("BTC", Self.buy("1", at: "60000", into: "Savings 2", requestId: "history-1")), ("BTC", sell),
                                      ("ETH", Self.buy("3", at: "2000", into: "main", requestId: "history-3"))] {
-                let added = try await client.execute(uri: "/coins/\(symbol)/trades", method: .post, headers: csrf.headers, body: csrf.form(fields))
-                #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+                try await Self.add(symbol, fields, client: client, csrf: csrf)
             }
             let trades = try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2"))
             #expect(trades.map(\.kind) == [.buy, .sell])
@@ -230,9 +236,7 @@ struct PortfolioSwitcherTests {
         let presenter = try InProcessPresenter.mocks()
         try await presenter.test { client in
             let csrf = try await CSRFToken(from: client, path: "/coins/BTC")
-            let added = try await client.execute(uri: "/coins/BTC/trades", method: .post, headers: csrf.headers,
-                                                 body: csrf.form(Self.buy("1", at: "60000", into: "Savings 2", requestId: "check-1")))
-            #expect(added.status == .seeOther, "\(added.text.prefix(300))")
+            try await Self.add("BTC", Self.buy("1", at: "60000", into: "Savings 2", requestId: "check-1"), client: client, csrf: csrf)
             let id = try #require(try await presenter.portfolio.trades(TradesRequest(portfolio: "Savings 2")).first?.id)
             let path = "/portfolio/trades/\(id)/remove"
 
