@@ -626,11 +626,18 @@ extension PostgresConnection {
     /// Runs `query`, unless the connection was closed (the server went away while it was leased): postgres-nio's query
     /// would then wait for ever (its request is written to a closed channel, and no one answers it). The wait for its
     /// answer ends when the calling task is cancelled (``PostgresPortfolio/answer(within:closing:logger:_:)`` cancels it
-    /// when the connection closes or times out), even if postgres-nio's never does.
+    /// when the connection closes or times out), even if postgres-nio's never does; the connection is then closed, so
+    /// no later request on it can take that query's answer, or its open transaction, for its own.
     @discardableResult
     func run(_ query: PostgresQuery, logger: Logger) async throws -> PostgresRowSequence {
         guard !isClosed else { throw PostgresStoreError.unavailable("the connection was closed: the database went away") }
         let sent = Task { try await self.query(query, logger: logger) }
-        return try await PostgresPortfolio.value(of: sent)
+        do {
+            return try await PostgresPortfolio.value(of: sent)
+        } catch is CancellationError {
+            let closing: EventLoopFuture<Void> = close()
+            closing.whenFailure { logger.debug("closing a connection left with a query failed", metadata: ["error": "\($0)"]) }
+            throw CancellationError()
+        }
     }
 }

@@ -84,4 +84,25 @@ struct TimeoutTests {
             }
         }
     }
+
+    /// A write whose caller gives up (its task cancelled) while it waits in its transaction records nothing, and the
+    /// pool's one connection serves the next request cleanly (the one left with a query is closed, not reused).
+    @Test func aCancelledWriteLeavesNothingForTheNextRequest() async throws {
+        let url = try await TestPostgres.shared.value
+        let schema = TestPostgres.schema()
+        try await TestPostgres.withClient(url: url, schema: schema, maximumConnections: 1) { client in
+            let store = try await PortfolioStore.postgres(client: client, logger: quiet)
+            try await TestPostgres.withClient(url: url, schema: schema) { other in
+                try await Self.holdingTheWriteLock(other) { holder in
+                    let cancelled = Task { try await store.add(try tradeRequest("BTC", amount: "1", price: "100", requestId: "r-1"), "t-1", now) }
+                    try await Self.untilAWriteWaits(holder)
+                    cancelled.cancel()
+                    await #expect(throws: (any Error).self) { try await cancelled.value }
+                }
+                #expect(try await store.add(try tradeRequest("ETH", amount: "2", price: "10", requestId: "r-2"), "t-2", now).id == "t-2")
+                #expect(try await store.trades().map(\.id) == ["t-2"])
+                #expect(try await store.tradeHistory(nil).map(\.tradeId) == ["t-2"])
+            }
+        }
+    }
 }
