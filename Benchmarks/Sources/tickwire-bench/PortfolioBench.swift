@@ -1,6 +1,7 @@
 import BusContract
 import Foundation
 import Logging
+import Market
 import Money
 import PortfolioCore
 import PortfolioEngine
@@ -50,7 +51,7 @@ enum PortfolioBench {
             let asset = Int(r1 % UInt64(assets.count))
             var pick = Int((r1 >> 8) % 100)
             if pick >= 94 || (50..<80).contains(pick), held[asset] == 0 { pick = 0 }
-            let (year, month, day) = civil(start + index * 1_800 / count)
+            let (year, month, day) = CalendarDay(daysSince1970: start + index * 1_800 / count).components
             let date = switch (r1 >> 20) % 3 {
             case 0: String(format: "%02d-%02d-%04d", day, month, year)
             case 1: String(format: "%02d/%02d/%04d", day, month, year)
@@ -88,19 +89,6 @@ enum PortfolioBench {
         var prices: [String: String] = [:]
         for (index, asset) in assets.enumerated() { prices[asset] = price(index, random.next()) }
         return Files(csv: lines.joined(separator: "\n") + "\n", prices: prices)
-    }
-
-    /// The civil date of a count of days since 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civil(_ days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     // MARK: 8. Gains
