@@ -1,5 +1,6 @@
 import BusContract
 import Foundation
+import Market
 import Money
 import TickwireContract
 
@@ -424,13 +425,13 @@ public enum ActivityImport {
                 let milliseconds = Int(fraction.padding(toLength: 3, withPad: "0", startingAt: 0)) ?? 0
                 guard let year, let month, let day else { throw FieldError(reason: "\(text.debugDescription) is not a date: \(expected)") }
                 try checkDay(text, year: year, month: month, day: day)
-                let days = daysFromCivil(year: year, month: month, day: day)
+                let days = CalendarDay(year: year, month: month, day: day).daysSince1970
                 return Date(timeIntervalSince1970: Double(days * 86_400 + seconds) + Double(milliseconds) / 1000)
             }
         }
         guard let year, let month, let day else { throw FieldError(reason: "\(text.debugDescription) is not a date: \(expected)") }
         try checkDay(text, year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(daysFromCivil(year: year, month: month, day: day) * 86_400 + seconds))
+        return Date(timeIntervalSince1970: Double(CalendarDay(year: year, month: month, day: day).daysSince1970 * 86_400 + seconds))
     }
 
     /// Throws unless `day` exists in `month` of `year`.
@@ -442,16 +443,6 @@ public enum ActivityImport {
         guard (1...days).contains(day) else {
             throw FieldError(reason: "\(text.debugDescription) is not a date: \(names[month - 1]) \(year) has \(days) days")
         }
-    }
-
-    /// Days since 1970-01-01 of a day of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 
     // MARK: Identity
