@@ -369,22 +369,12 @@ extension PerformanceSection: JSONSchemaDescribable {
     }
 }
 
-extension PortfolioView.Choice: JSONSchemaDescribable {
-    public static var schemaName: String? { "PortfolioViewChoice" }
-    public static var jsonSchema: JSONSchema {
-        .object("One portfolio the switcher offers: a name with activities, or \"main\", which is always there.", [
-            "name": .required(.string, "Its name, e.g. \"main\", \"Retirement\"."),
-            "activities": .required(.integer(minimum: 0), "How many activities it holds."),
-        ])
-    }
-}
-
 extension PortfolioView: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("The portfolio: trades, holdings valued in the display currency, and totals; works from stored prices offline.", [
             "screen": .required(.constant("portfolio"), "Which screen this is (`portfolio`): what a client reads to know the view's shape."),
             "portfolio": .optional(.string, "The portfolio shown, e.g. \"main\" (absent in a view from a presenter of one portfolio, which showed \"main\")."),
-            "portfolios": .optional(.array(.ref(PortfolioView.Choice.self)),
+            "portfolios": .optional(.array(.ref(PortfolioSummary.self)),
                                     "Every portfolio to switch to, \"main\" first (the portfolio's `portfolios.list`); absent when it could not be listed."),
             "trades": .required(.array(.ref(PortfolioView.TradeRow.self)), "The trades, newest first."),
             "holdings": .required(.array(.ref(HoldingRow.self)), "One row per asset held, in the valuation's order."),

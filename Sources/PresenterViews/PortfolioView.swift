@@ -58,24 +58,10 @@ public struct PortfolioView: Codable, Sendable, Equatable {
         }
     }
 
-    /// One portfolio the switcher offers: a name with activities, or "main", which is always there.
-    public struct Choice: Codable, Sendable, Equatable {
-        /// Its name, e.g. "main", "Retirement".
-        public var name: String
-        /// How many activities it holds.
-        public var activities: Int
-
-        /// A choice.
-        public init(name: String, activities: Int) {
-            self.name = name
-            self.activities = activities
-        }
-    }
-
     /// The portfolio shown, e.g. "main" (absent in a view from a presenter of one portfolio, which showed "main").
     public var portfolio: String?
     /// Every portfolio to switch to, "main" first (the portfolio's `portfolios.list`); absent when it could not be listed.
-    public var portfolios: [Choice]?
+    public var portfolios: [PortfolioSummary]?
     /// The trades, newest first.
     public var trades: [TradeRow]
     /// One row per asset held, in the valuation's order.
@@ -110,7 +96,7 @@ public struct PortfolioView: Codable, Sendable, Equatable {
     /// `performance` answers when they came, and the portfolios to switch to.
     public static func make(
         valuation: Valuation, trades: [Trade], context: ViewContext, notices: [String] = [], gains: PortfolioGains? = nil,
-        performance: PortfolioPerformance? = nil, portfolio: String = mainPortfolio, portfolios: [Choice]? = nil
+        performance: PortfolioPerformance? = nil, portfolio: String = mainPortfolio, portfolios: [PortfolioSummary]? = nil
     ) -> PortfolioView {
         let locale = context.locale
         let currency = valuation.currency

@@ -130,7 +130,7 @@ public struct ScreenBuilder: Sendable {
             async let listed = try? await sources.portfolios()
             let valuation = try await sources.holdings(HoldingsRequest(currency: context.currency, portfolio: portfolio))
             let trades = try await sources.trades(TradesRequest(portfolio: portfolio))
-            let portfolios = await listed?.portfolios.map { PortfolioView.Choice(name: $0.name, activities: $0.activities) }
+            let portfolios = await listed?.portfolios
             // With the converter down every conversion waits for its deadline: the offline holdings come first, alone.
             guard !valuation.offline else {
                 return .portfolio(PortfolioView.make(

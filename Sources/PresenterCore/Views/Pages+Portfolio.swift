@@ -1,4 +1,5 @@
 import PresenterViews
+import TickwireContract
 extension Pages {
     /// The portfolio: totals (`#total-value`, `#total-cost`, `#total-gain`), performance (`ul#returns` with one
     /// `li[data-range]` per range linking to its chart, `#twr-<range>`, the value chart `svg#price-chart`), gains
@@ -59,7 +60,7 @@ extension Pages {
     static func portfolioSwitch(_ view: PortfolioView, current: String, context: PageContext) -> String {
         var choices = view.portfolios ?? []
         let listed = choices.contains { $0.name == current }
-        if !listed { choices.append(PortfolioView.Choice(name: current, activities: view.trades.count)) }
+        if !listed { choices.append(PortfolioSummary(name: current, activities: view.trades.count)) }
         let links = choices.map { choice in
             let selected = choice.name == current ? " aria-current=\"page\" class=\"selected\"" : ""
             return """
