@@ -62,8 +62,7 @@ struct DemoBrowserTests {
     /// Headless Chromium loads every screen in USD, in SEK and in a comma-decimal locale: no notice, no console error,
     /// every image on the presenter and answering an image. Screenshots go to .build/screenshots/demo.
     @Test func everyScreenInTheBrowser() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let browser = try chromiumExecutable()
         try await FullStack.with(feeds: "mock") { stack in
             let coins = try await waitForCoins(stack)
             // A holding, so the portfolio has something to show rather than its "no trades yet" guidance.

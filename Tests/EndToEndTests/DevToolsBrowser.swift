@@ -1,6 +1,13 @@
 import ChildProcesses
 import Foundation
 import Synchronization
+import Testing
+
+/// Headless Chromium's executable, which the browser tests need: `make test` installs Debian's chromium.
+func chromiumExecutable() throws -> String {
+    let found = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    return try #require(found, "headless Chromium is needed: make test installs Debian's chromium")
+}
 
 /// Headless Chromium driven over the DevTools protocol through a pipe (`--remote-debugging-pipe`: commands go to
 /// its descriptor 3 and answers come from its descriptor 4, each a JSON message ended by a NUL byte; here two

@@ -43,8 +43,7 @@ struct HostileMasterdataBrowserTests {
     }
 
     @Test func markupInMasterdataShowsAsTextAndNeverRuns() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let browser = try chromiumExecutable()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-hostile-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let masterdata = try Self.hostileMasterdata(in: directory)

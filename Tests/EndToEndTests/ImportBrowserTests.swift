@@ -8,8 +8,7 @@ struct ImportBrowserTests {
     /// confirms, and is back on the Portfolio screen with the notice and the four activities, in USD and in SEK. Screenshots
     /// of the preview (light and dark) go to .build/screenshots/import.
     @Test func pasteAPreviewConfirmAndSeeTheActivities() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let executable = try chromiumExecutable()
         try await FullStack.with(feeds: "mock") { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")

@@ -32,8 +32,7 @@ struct PortfolioBrowserTests {
     /// range and the value chart in that currency, and every activity with its kind. Screenshots (USD, SEK, SEK dark)
     /// go to .build/screenshots/portfolio, with reduced motion so the chart's line is drawn whole.
     @Test func gainsAndChartInUSDAndSEK() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let browser = try chromiumExecutable()
         try await FullStack.with(feeds: "mock") { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")
@@ -95,8 +94,7 @@ struct PortfolioBrowserTests {
     /// the preview, the confirm page, the history and of Second (USD and SEK, light and dark) go to .build/screenshots/portfolios, with its ETH page (its holding in
     /// Second, the trade form adding to Second) in SEK, dark.
     @Test func switchPortfoliosAndImportIntoASecond() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let executable = try chromiumExecutable()
         try await FullStack.with(feeds: "mock") { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")

@@ -158,8 +158,7 @@ struct PresenterEndToEndTests {
     /// Headless Chromium loads every page: the DOM holds the expected rows, and a screenshot of
     /// each page is written under .build/screenshots for a person to look at.
     @Test func browserSeesEveryPage() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let browser = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let browser = try chromiumExecutable()
         let stack = try await FullStack()
         let trade = try await stack.portfolioRPC.call("trades.add", params: [
             "asset": "BTC", "amount": "0.5", "price": "30000", "currency": "USD",

@@ -38,8 +38,7 @@ struct WaitingPagesBrowserTests {
     /// into the open coin list and leaves it when removed; a changed price flashes, and under reduced motion the
     /// flash, like the chart's drawing, has no animation. Screenshots, light and dark, go to .build/screenshots/live.
     @Test func pagesWaitThenFillInLive() async throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let executable = try #require(chromium, "headless Chromium is needed: make test installs Debian's chromium")
+        let executable = try chromiumExecutable()
         let endpoints = try Endpoints()
         let alertsRep = "ipc://\(endpoints.directory.path)/alerts-rep"
         // Behind the upstreams' request endpoints, listeners that never answer and note each request's method.
