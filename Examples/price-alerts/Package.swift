@@ -6,12 +6,15 @@ import PackageDescription
 /// A Tickwire service in a package of its own, as a plugin would be: it depends on the main package by
 /// path (or by URL) and uses only its library products — `TickwireClients` (the contract and a client of
 /// every service), `ServiceSupport` (flags, logging, metrics, lifecycle) and `Bus` (the publisher and the
-/// JSON-RPC server to serve on). The versions of the shared dependencies are the main package's.
+/// JSON-RPC server to serve on). Its own contract and client are its library product `PriceAlertsAPI`: the main
+/// package knows nothing of it. The versions of the shared dependencies are the main package's.
 let package = Package(
     name: "price-alerts",
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "price-alerts", targets: ["price-alerts"]),
+        // What another program needs to talk to price-alerts: its methods, messages and topics, and its client.
+        .library(name: "PriceAlertsAPI", targets: ["PriceAlertsAPI"]),
     ],
     dependencies: [
         .package(name: "tickwire", path: "../.."),
@@ -22,8 +25,22 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.5.0"),
     ],
     targets: [
+        // The contract (methods, messages, the alert topic, the panel) and the client (live, test, mock, failing),
+        // with the recorded answers the test client returns.
+        .target(
+            name: "PriceAlertsAPI",
+            dependencies: [
+                .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireContract", package: "tickwire"),
+                .product(name: "BusContract", package: "tickwire"),
+                .product(name: "Bus", package: "tickwire"),
+                .product(name: "Money", package: "tickwire"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
         // The rules, their store, the methods and the services: everything but `main`.
         .target(name: "PriceAlertsCore", dependencies: [
+            "PriceAlertsAPI",
             .product(name: "TickwireClients", package: "tickwire"),
             .product(name: "TickwireContract", package: "tickwire"),
             .product(name: "BusContract", package: "tickwire"),
@@ -52,7 +69,7 @@ let package = Package(
         .testTarget(
             name: "PriceAlertsCoreTests",
             dependencies: [
-                "PriceAlertsCore",
+                "PriceAlertsCore", "PriceAlertsAPI",
                 .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "BusContract", package: "tickwire"),

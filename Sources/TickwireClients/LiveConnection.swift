@@ -38,14 +38,14 @@ public struct LiveConnection: Sendable {
         return try keys.directory.clientSecurity(keys.name, connectingTo: service, maxMessageBytes: maxMessageBytes)
     }
 
-    /// A JSON-RPC client of `service`'s server at `endpoint`.
-    func rpc(_ endpoint: String, service: String, timeout: Duration? = nil) throws -> RPCClient {
+    /// A JSON-RPC client of `service`'s server at `endpoint` (CURVE with this connection's keys): what a plugin's live client calls through.
+    public func rpc(_ endpoint: String, service: String, timeout: Duration? = nil) throws -> RPCClient {
         try RPCClient(context: context, endpoint: endpoint, timeout: timeout ?? self.timeout, retries: retries,
                       security: security(connectingTo: service), logger: logger)
     }
 
-    /// A typed stream of the publisher `name` (a service) at `pub`, whose snapshots come from its REP at `rep`.
-    func stream<Value>(
+    /// A typed stream of the publisher `name` (a service or plugin) at `pub`, whose snapshots come from its REP at `rep`.
+    public func stream<Value>(
         _ name: String, pub: String, rep: String, prefixes: [String],
         decode: @escaping @Sendable (BusMessage) throws -> Value?
     ) throws -> StreamEvents<Value> {
