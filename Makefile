@@ -88,6 +88,7 @@ test: test-deps
 	$(SWIFT) build --build-tests --package-path $(PLUGIN)
 	$(SWIFT) test --skip-build --package-path $(PLUGIN)
 	bash clients/python/test-installed.sh
+	$(VENV)/bin/python3 -m unittest discover -s Examples/python-feed -p 'test_*.py'
 	python3 scripts/chaos.py --seed 7 --faults 7 --seconds 120 --no-flood --best-effort \
 	    --bin-dir "$$($(SWIFT) build --show-bin-path)" --plugin-bin-dir "$$($(SWIFT) build --package-path $(PLUGIN) --show-bin-path)"
 	python3 scripts/chaos.py --postgres --seed 7 --faults 6 --seconds 120 --no-flood --best-effort \
