@@ -175,6 +175,7 @@ let package = Package(
         ]),
         .target(name: "RatesFetcherCore", dependencies: [
             "TickwireContract", "ContractWire", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
+            "ZeroMQ",  // the feed hub's ingest socket (OwnedSocket, ZAPHandler)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Prometheus", package: "swift-prometheus"),  // the feeds' freshness gauges

@@ -71,14 +71,25 @@ extension FeedStatus.State: JSONSchemaDescribable {
     }
 }
 
+extension FeedStatus.Kind: JSONSchemaDescribable {
+    public static var schemaName: String? { "FeedKind" }
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "Where a feed runs: `built-in` (polled inside rates-fetcher) or `plugin` (a process of its own publishing into rates-fetcher's ingest endpoint).")
+    }
+}
+
 extension FeedStatus: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("How one outside feed is doing.", [
+        .object("How one feed is doing: a built-in feed rates-fetcher polls, or a plugin publishing into its ingest endpoint.", [
             "feed": .required(.string, "The feed's name, e.g. \"bitso\"."),
-            "state": .required(.ref(FeedStatus.State.self), "Its health."),
+            "state": .required(.ref(FeedStatus.State.self), "Its health: a built-in feed `ok`, `error` or `stale` (not polled yet, or too long ago); a plugin `live`, `stale` (3 heartbeat intervals without a message), `gone` (30 s silent: its topics retracted), or `error` (it reported one, or nothing it sent was accepted yet)."),
             "message": .optional(.string, "What went wrong, or other detail for people."),
             "lastSuccess": .optional(.time, "When a fetch last succeeded."),
             "lastAttempt": .optional(.time, "When a fetch was last tried."),
+            "kind": .optional(.ref(FeedStatus.Kind.self), "Where it runs; absent from a rates-fetcher older than plugins (then built in)."),
+            "lastMessage": .optional(.time, "For a plugin: when the hub last accepted a message of it."),
+            "accepted": .optional(.integer(minimum: 0), "For a plugin: how many of its messages the hub accepted (heartbeats included)."),
+            "refused": .optional(.map(.integer(minimum: 0)), "For a feed name: how many messages the hub refused, by reason (`malformed`, `topic`, `reserved`, `name-taken`, `seq`, `value`, `rate-limit`, `version`)."),
         ])
     }
 }

@@ -9,6 +9,10 @@ public struct FetcherOptions: ParsableArguments {
     var pub: String?
     @Option(help: .init(DefaultEndpoint.ratesFetcherRep.help("JSON-RPC endpoint to bind")))
     var rep: String?
+    @Option(help: .init("ingest endpoint to bind: the SUB socket feed plugins' PUB sockets connect to (env \(FetcherConfiguration.ingestEnvironmentVariable); default \(FetcherConfiguration.defaultIngest))"))
+    var ingest: String?
+    @Option(name: .customLong("ingest-rate"), help: "messages a second each feed plugin may send into the ingest endpoint; the excess is refused (env TICKWIRE_RATES_FETCHER_INGEST_RATE; default \(FetcherConfiguration.defaultIngestRate))")
+    var ingestRate: Int?
     @Option(help: "mock|live|test: the clients of every feed (env TICKWIRE_FEEDS; default mock)")
     var feeds: String?
     @Option(name: .customLong("feed"), help: "FEED=mock|live|test for one feed, e.g. bitso=live (repeatable)")
@@ -73,6 +77,10 @@ public struct FetcherOptions: ParsableArguments {
             }
             selection.seed = seed
         }
+        let ingestRateText = setting(ingestRate.map(String.init), "RATES_FETCHER_INGEST_RATE") ?? String(FetcherConfiguration.defaultIngestRate)
+        guard let rate = Int(ingestRateText), rate >= 1 else {
+            throw ValidationError("--ingest-rate (env TICKWIRE_RATES_FETCHER_INGEST_RATE) must be a whole number of messages a second, at least 1; got \(ingestRateText.debugDescription)")
+        }
         let coinIDs = setting(coins, "COINS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         return FetcherConfiguration(
             pub: DefaultEndpoint.ratesFetcherPub.resolve(pub, environment: environment),
@@ -80,7 +88,11 @@ public struct FetcherOptions: ParsableArguments {
             selection: selection,
             coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs,
             stateDirectory: Setting.resolve(stateDirectory, environmentVariable: "TICKWIRE_RATES_FETCHER_STATE", environment: environment)
-                ?? Self.defaultStateDirectory(environment: environment))
+                ?? Self.defaultStateDirectory(environment: environment),
+            ingest: Setting.resolve(
+                ingest, environmentVariable: FetcherConfiguration.ingestEnvironmentVariable, default: FetcherConfiguration.defaultIngest,
+                environment: environment),
+            ingestRate: rate)
     }
 
     /// `$XDG_STATE_HOME/tickwire`, else `~/.local/state/tickwire` (the XDG base directories' place for state).

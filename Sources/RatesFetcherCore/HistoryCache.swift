@@ -7,17 +7,23 @@ import Money
 import BusContract
 
 /// Price histories from CoinGecko, kept for five minutes so repeated chart views do not
-/// hit the API's rate limit; for a market CoinGecko lacks, a mock feed's walked history (`quoteHistory`).
+/// hit the API's rate limit; for an asset CoinGecko lacks, the series the hub keeps of a feed plugin's market
+/// (`plugins`), else a mock feed's walked history (`quoteHistory`).
 actor HistoryCache {
     private let coingecko: CoinGeckoClient
     private let quoteHistory: (@Sendable (Quote, Int) throws -> PriceHistory)?
+    private let plugins: PluginHistory?
     private let publisher: Publisher
     private var entries: [String: (history: PriceHistory, fetched: ContinuousClock.Instant)] = [:]
     private let lifetime: Duration = .seconds(300)
 
-    init(coingecko: CoinGeckoClient, quoteHistory: (@Sendable (Quote, Int) throws -> PriceHistory)? = nil, publisher: Publisher) {
+    init(
+        coingecko: CoinGeckoClient, quoteHistory: (@Sendable (Quote, Int) throws -> PriceHistory)? = nil, plugins: PluginHistory? = nil,
+        publisher: Publisher
+    ) {
         self.coingecko = coingecko
         self.quoteHistory = quoteHistory
+        self.plugins = plugins
         self.publisher = publisher
     }
 
@@ -36,7 +42,8 @@ actor HistoryCache {
             entries[key] = (history, ContinuousClock.now)
             return history
         } catch {
-            // Not cached: a walked history ends at the quote's current price, which moves.
+            // Not cached: a plugin's series and a walked history end at the current price, which moves.
+            if let series = plugins?.history(asset: asset, currency: currency, days: days) { return series }
             guard let quoteHistory, let quote = quote(of: asset, in: currency) else { throw error }
             return try quoteHistory(quote, days)
         }

@@ -19,17 +19,33 @@ public struct FetcherConfiguration: Sendable {
     public var coinIDs: [String]
     /// Where the coin list is saved (`coins.json`), so coins added or removed outlive a restart; nil: not saved.
     public var stateDirectory: String?
+    /// Where the ingest endpoint binds: the SUB socket feed plugins' PUB sockets connect to.
+    public var ingest: String
+    /// How many messages a second each feed plugin may send (the excess is refused, `rate-limit`).
+    public var ingestRate: Int
+
+    /// Where the ingest endpoint binds unless told otherwise.
+    public static let defaultIngest = "tcp://127.0.0.1:7103"
+    /// The environment variable that overrides ``defaultIngest`` (`--ingest`).
+    public static let ingestEnvironmentVariable = "TICKWIRE_RATES_FETCHER_INGEST"
+    /// How many messages a second a plugin may send unless told otherwise.
+    public static let defaultIngestRate = 100_000
 
     /// The coins polled unless told otherwise.
     public static let defaultCoinIDs = ["bitcoin", "ethereum", "ripple", "litecoin", "cardano", "solana", "dogecoin"]
 
     /// A configuration.
-    public init(pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs, stateDirectory: String? = nil) {
+    public init(
+        pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs, stateDirectory: String? = nil,
+        ingest: String = defaultIngest, ingestRate: Int = defaultIngestRate
+    ) {
         self.pub = pub
         self.rep = rep
         self.selection = selection
         self.coinIDs = coinIDs
         self.stateDirectory = stateDirectory
+        self.ingest = ingest
+        self.ingestRate = ingestRate
     }
 
     /// The coin list this configuration starts from: the saved one in ``stateDirectory`` if there is one, else ``coinIDs``.
@@ -41,7 +57,8 @@ public struct FetcherConfiguration: Sendable {
 
 /// The rates-fetcher: polls every feed, publishes quotes, rates, books, masterdata,
 /// transactions and feed status, and answers `snapshot`, `history`, `refresh`, `feeds`, `rates.history`
-/// and the `coins.*` methods that change which CoinGecko coins it polls.
+/// and the `coins.*` methods that change which CoinGecko coins it polls. As the feed hub, it also republishes
+/// what feed plugins publish into its ingest endpoint (``IngestHub``).
 public enum RatesFetcher {
     /// The services of one rates-fetcher process; throws when the saved coin list cannot be read.
     public static func services(_ configuration: FetcherConfiguration, environment: FetcherEnvironment, runtime: Runtime) throws -> [any Service] {
@@ -49,6 +66,15 @@ public enum RatesFetcher {
         runtime.logger.info("coin list", metadata: [
             "file": "\(coins.file?.path ?? "none (not saved)")", "initial": "\(configuration.coinIDs.joined(separator: ","))"])
         let publisher = try runtime.publisher(binding: [configuration.pub])
+        try runtime.security.checkExposure(binding: [configuration.ingest])
+        let hub = IngestHub(
+            publisher: publisher, reserved: reservedNames, limits: IngestLimits(ratePerSecond: configuration.ingestRate),
+            logger: runtime.logger)
+        let ingest = try IngestEndpoint(
+            binding: configuration.ingest, hub: hub, context: runtime.context, keys: runtime.security.keys, service: runtime.service,
+            maxMessageBytes: runtime.security.maxMessageBytes, logger: runtime.logger)
+        runtime.logger.info("ingest endpoint", metadata: [
+            "endpoint": "\(configuration.ingest)", "ratePerFeed": "\(configuration.ingestRate)", "writersOnly": "\(runtime.security.keys != nil)"])
         let pollers = Feed.allCases.map { feed in
             FeedPoller(
                 feed: feed, period: configuration.selection.period(of: feed), publisher: publisher, logger: runtime.logger,
@@ -62,28 +88,43 @@ public enum RatesFetcher {
             }
             return Health(service: runtime.service, started: runtime.started, upstreams: upstreams)
         }
-        let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard, coins: coins)
+        let methods = methods(pollers: pollers, environment: environment, publisher: publisher, standard: standard, coins: coins, hub: hub)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         runtime.beforeScrape { await FeedFreshness.update(pollers, in: runtime.registry, started: runtime.started) }
-        return [publisher, server] + pollers.map { poller in LoopService { await poller.run() } }
+        return [publisher, server, ingest] + pollers.map { poller in LoopService { await poller.run() } }
     }
 
-    /// `standard` and the fetcher's own methods over `pollers`, with histories from `environment` published
-    /// on `publisher` and the CoinGecko coins of `coins`: what its server serves, and what the fuzzer
-    /// (Tests/FuzzTargets) and the unit tests call in process.
+    /// The names no plugin may publish under: the built-in feeds and the sources they publish under, and the
+    /// stack's services (``IngestHub/serviceNames``).
+    static var reservedNames: Set<String> {
+        Set(Feed.allCases.map(\.rawValue)).union(IngestHub.serviceNames)
+    }
+
+    /// `standard` and the fetcher's own methods over `pollers` and the plugins of `hub`, with histories from
+    /// `environment` (and the plugins' series) published on `publisher` and the CoinGecko coins of `coins`: what its
+    /// server serves, and what the fuzzer (Tests/FuzzTargets) and the unit tests call in process.
     package static func methods(
         pollers: [FeedPoller], environment: FetcherEnvironment, publisher: Publisher, standard: RPCMethods,
-        coins: CoinTracker = CoinTracker(ids: FetcherConfiguration.defaultCoinIDs)
+        coins: CoinTracker = CoinTracker(ids: FetcherConfiguration.defaultCoinIDs), hub: IngestHub? = nil
     ) -> RPCMethods {
-        let histories = HistoryCache(coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, publisher: publisher)
+        let histories = HistoryCache(
+            coingecko: environment.coingecko, quoteHistory: environment.quoteHistory, plugins: hub?.history, publisher: publisher)
         var methods = standard
         methods.register(RatesFetcherAPI.feeds) {
             var statuses: [FeedStatus] = []
-            for poller in pollers { statuses.append(await poller.status) }
-            return statuses
+            for poller in pollers {
+                var status = await poller.status
+                status.kind = .builtIn
+                status.refused = hub?.refusals(ofReserved: status.feed)
+                statuses.append(status)
+            }
+            return statuses + (hub?.statuses ?? [])
         }
         methods.register(RatesFetcherAPI.refresh) { request in
             guard let poller = pollers.first(where: { $0.feed.rawValue == request.feed }) else {
+                if hub?.statuses.contains(where: { $0.feed == request.feed }) == true {
+                    throw RPCError.invalidParams("\"\(request.feed)\" is a feed plugin: it publishes on its own schedule, the hub polls only its built-in feeds (\(Feed.allCases.map(\.rawValue).joined(separator: ", ")))")
+                }
                 throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(Feed.allCases.map(\.rawValue).joined(separator: ", "))")
             }
             return await poller.poll()

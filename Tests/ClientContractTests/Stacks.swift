@@ -67,7 +67,7 @@ final class LiveStack: Sendable {
 
         let fetcherRuntime = try runtime("rates-fetcher")
         let configuration = try FetcherOptions.parse([
-            "--feeds", "test", "--pub", ipc("fetcher-pub"), "--rep", ipc("fetcher-rep"), "--state-dir", folder.path,
+            "--feeds", "test", "--pub", ipc("fetcher-pub"), "--rep", ipc("fetcher-rep"), "--ingest", ipc("fetcher-ingest"), "--state-dir", folder.path,
         ])
             .configuration(environment: [:])
         var services = try RatesFetcher.services(

@@ -24,7 +24,8 @@ struct SecurityEndToEndTests {
         let (fetcherPub, fetcherRep, converterRep, converterPub, portfolioRep, portfolioPub) = (tcp(0), tcp(1), tcp(2), tcp(3), tcp(4), tcp(5))
         let (proxyPub, proxyRep) = (tcp(6), tcp(7))
         let secured = ["--keys", keys.path]
-        let fetcher = try await ServiceProcess("rates-fetcher", ["--pub", fetcherPub, "--rep", fetcherRep, "--feeds", "mock"] + secured, in: endpoints.directory)
+        let fetcher = try await ServiceProcess(
+            "rates-fetcher", ["--pub", fetcherPub, "--rep", fetcherRep, "--ingest", tcp(8), "--feeds", "mock"] + secured, in: endpoints.directory)
         let upstreams = ["--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep]
         let converter = try await ServiceProcess("converter", ["--rep", converterRep, "--pub", converterPub] + upstreams + secured, in: endpoints.directory)
         let proxy = try await ServiceProcess("tickwire-proxy", ["--upstream", converterPub, "--bind", proxyPub, "--rep", proxyRep] + secured,

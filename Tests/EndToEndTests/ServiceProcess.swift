@@ -103,8 +103,11 @@ struct Endpoints {
         presenterRep = ipc("presenter-rep")
     }
 
-    /// rates-fetcher's endpoints, and its coin list saved in this folder (never in the user's state directory).
-    var fetcherArguments: [String] { ["--pub", fetcherPub, "--rep", fetcherRep, "--state-dir", directory.path] }
+    /// rates-fetcher's endpoints (its ingest endpoint in this folder too, not on the default port other stacks bind), and
+    /// its coin list saved in this folder (never in the user's state directory).
+    var fetcherArguments: [String] {
+        ["--pub", fetcherPub, "--rep", fetcherRep, "--ingest", "ipc://\(directory.path)/fetcher-ingest", "--state-dir", directory.path]
+    }
     var converterArguments: [String] {
         ["--rep", converterRep, "--pub", converterPub, "--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep]
     }

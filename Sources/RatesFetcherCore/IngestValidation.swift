@@ -1,0 +1,317 @@
+import Bus
+import BusContract
+import Foundation
+import Market
+import Money
+
+/// Why the feed hub refused a plugin's message: the `reason` label of `tickwire_ingest_refused_total` and the key
+/// of ``FeedStatus/refused``.
+public enum IngestRefusal: String, Sendable, Hashable, CaseIterable, Comparable {
+    /// Not two frames, not JSON, not an envelope, or `data` not of the topic's type.
+    case malformed
+    /// A kind the hub does not take, a topic outside the grammar, a feed name outside the grammar, or a topic
+    /// that does not match what the message says (its `source`, its data's market, symbol or feed).
+    case topic
+    /// A name the hub's own feeds or the stack's services publish under.
+    case reserved
+    /// A name another plugin (another instance, or another key) holds.
+    case nameTaken = "name-taken"
+    /// A `seq` not above the topic's last one.
+    case seq
+    /// A value out of bounds: a price not above zero, a number of more than 38 digits, a bad currency code, ...
+    case value
+    /// More messages than the feed's share (`--ingest-rate`).
+    case rateLimit = "rate-limit"
+    /// An envelope version this hub cannot read.
+    case version
+
+    public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// A message the hub refused: why, the feed it names (nil when it names none usable), and what was wrong, for the log.
+public struct IngestRefused: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Why.
+    public var reason: IngestRefusal
+    /// The feed name the topic gives, if it is a well-formed one.
+    public var feed: String?
+    /// What was wrong, for people.
+    public var detail: String
+
+    /// A refusal for `reason`.
+    public init(_ reason: IngestRefusal, feed: String?, _ detail: String) {
+        self.reason = reason
+        self.feed = feed
+        self.detail = IngestValidation.clipped(detail)
+    }
+
+    public var description: String { "\(reason.rawValue): \(detail)" }
+}
+
+/// The kinds of topic a plugin may publish into the hub.
+public enum IngestKind: String, Sendable, Hashable, CaseIterable {
+    /// `quote.<feed>.<BASE>-<QUOTE>`: a ``Quote``.
+    case quote
+    /// `rate.<feed>.<FROM>-<TO>`: an `ExchangeRate`.
+    case rate
+    /// `book.<feed>.<BOOK>`: a ``BookInfo``.
+    case book
+    /// `coin.<feed>.<SYMBOL>`: a ``CoinInfo``.
+    case coin
+    /// `status.<feed>`: the plugin's own ``FeedStatus``.
+    case status
+    /// `heartbeat.<feed>`: a `Heartbeat` (not republished).
+    case heartbeat
+
+    /// Whether its topics have a key after the feed's name.
+    var hasKey: Bool { self != .status && self != .heartbeat }
+}
+
+/// A plugin's topic, read: its kind, its feed's name and its key.
+public struct IngestTopic: Sendable, Hashable {
+    /// The topic as it came.
+    public let topic: Topic
+    /// What it carries.
+    public let kind: IngestKind
+    /// The feed's name: its second component.
+    public let feed: String
+    /// The rest (`BTC-USD`), nil for `status` and `heartbeat`.
+    public let key: String?
+}
+
+/// A message's decoded payload.
+public enum IngestPayload: Sendable, Equatable {
+    case quote(Quote)
+    case rate(ExchangeRate)
+    case book(BookInfo)
+    case coin(CoinInfo)
+    case status(FeedStatus)
+    case heartbeat(Heartbeat)
+}
+
+/// A message that passed every check of its own: its topic, grammar, envelope, type and values. What is left is
+/// the hub's to check against what came before (the feed's owner, the topic's `seq`).
+public struct IngestMessage: Sendable, Equatable {
+    /// Its topic.
+    public var topic: IngestTopic
+    /// The plugin's sequence number for the topic.
+    public var seq: UInt64
+    /// What it carries.
+    public var payload: IngestPayload
+}
+
+/// The checks of one plugin message that need nothing but the message: pure functions, in the order the hub
+/// runs them (the topic first, so a refused message is not parsed further than needed).
+public enum IngestValidation {
+    /// The longest feed name.
+    public static let maxFeedNameLength = 32
+    /// The longest string member (`name`, `id`, `message`, ...) a plugin's message may have.
+    public static let maxTextLength = 256
+    /// The longest `image` URL.
+    public static let maxImageLength = 2048
+    /// The heartbeat intervals a plugin may announce, in milliseconds.
+    public static let heartbeatIntervals = 10...60_000
+
+    /// Whether `name` is a feed name: 1 to 32 characters, a lower-case letter first, then lower-case letters,
+    /// digits, `-` and `_`.
+    public static func isFeedName(_ name: some StringProtocol) -> Bool {
+        let bytes = name.utf8
+        guard let first = bytes.first, bytes.count <= maxFeedNameLength, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else {
+            return false
+        }
+        return bytes.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"): true
+            default: false
+            }
+        }
+    }
+
+    /// Reads the topic frame: `kind.feed[.key]` with a kind of ``IngestKind``, a feed name, and a key where the
+    /// kind has one (a market `BASE-QUOTE` of currency codes for quotes and rates, a currency code for coins).
+    public static func topic(_ frame: Data) throws(IngestRefused) -> IngestTopic {
+        let text = String(decoding: frame, as: UTF8.self)
+        guard let topic = try? Topic(text) else {
+            throw IngestRefused(.topic, feed: nil, "\(quoted(text)) is not a topic (kind.source.KEY of letters, digits, - and _)")
+        }
+        let source = topic.source.map(String.init)
+        let feed = source.flatMap { isFeedName($0) ? $0 : nil }
+        guard let kind = IngestKind(rawValue: String(topic.kind)) else {
+            throw IngestRefused(.topic, feed: feed, "\(quoted(text)): a plugin publishes \(IngestKind.allCases.map(\.rawValue).joined(separator: ", ")), not \(topic.kind)")
+        }
+        guard let source else { throw IngestRefused(.topic, feed: nil, "\(quoted(text)) names no feed (\(kind.rawValue).<feed>...)") }
+        guard let feed else {
+            throw IngestRefused(.topic, feed: nil, "\(quoted(source)) is not a feed name: 1 to \(maxFeedNameLength) characters, a lower-case letter, then lower-case letters, digits, - and _")
+        }
+        let key = topic.key.map(String.init)
+        switch (kind, key) {
+        case (.status, nil), (.heartbeat, nil):
+            break
+        case (.status, _?), (.heartbeat, _?):
+            throw IngestRefused(.topic, feed: feed, "\(quoted(text)): \(kind.rawValue) topics are \(kind.rawValue).<feed>, with nothing after")
+        case (_, nil):
+            throw IngestRefused(.topic, feed: feed, "\(quoted(text)) has no key (\(kind.rawValue).\(feed).<KEY>)")
+        case (.quote, let key?), (.rate, let key?):
+            let codes = key.split(separator: "-", omittingEmptySubsequences: false)
+            guard codes.count == 2, codes.allSatisfy({ isCode($0) }) else {
+                throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be a market BASE-QUOTE of upper-case currency codes")
+            }
+        case (.coin, let key?):
+            guard isCode(key) else { throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be an upper-case currency code") }
+        case (.book, _?):
+            break
+        }
+        return IngestTopic(topic: topic, kind: kind, feed: feed, key: key)
+    }
+
+    /// Reads the envelope `body` of a message on `topic`, its payload as the topic's type, and checks its values
+    /// and that they match the topic.
+    public static func message(on topic: IngestTopic, body: Data) throws(IngestRefused) -> IngestMessage {
+        let feed = topic.feed
+        let header: (type: String, seq: UInt64, source: String)
+        let payload: IngestPayload
+        do {
+            switch topic.kind {
+            case .quote:
+                let envelope = try Wire.decode(Envelope<Quote>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .quote(envelope.data))
+            case .rate:
+                let envelope = try Wire.decode(Envelope<ExchangeRate>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .rate(envelope.data))
+            case .book:
+                let envelope = try Wire.decode(Envelope<BookInfo>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .book(envelope.data))
+            case .coin:
+                let envelope = try Wire.decode(Envelope<CoinInfo>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .coin(envelope.data))
+            case .status:
+                let envelope = try Wire.decode(Envelope<FeedStatus>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .status(envelope.data))
+            case .heartbeat:
+                let envelope = try Wire.decode(Envelope<Heartbeat>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .heartbeat(envelope.data))
+            }
+        } catch {
+            throw refusal(decoding: error, feed: feed)
+        }
+        guard header.type == topic.kind.rawValue else {
+            throw IngestRefused(.malformed, feed: feed, "envelope type \(quoted(header.type)) on a \(topic.kind.rawValue) topic")
+        }
+        guard header.source == feed else {
+            throw IngestRefused(.topic, feed: feed, "envelope source \(quoted(header.source)) on \(topic.topic): the topic's feed must be the source")
+        }
+        guard header.seq > 0 else { throw IngestRefused(.seq, feed: feed, "seq 0 on \(topic.topic): sequence numbers start at 1") }
+        try check(payload, on: topic)
+        return IngestMessage(topic: topic, seq: header.seq, payload: payload)
+    }
+
+    /// Why decoding an envelope failed, as a refusal: an unknown `version` is `version`; a member whose value could
+    /// not be read (a number of more than 38 digits, money as a JSON number, a date that is none) is `value`;
+    /// anything else (not JSON, a member missing or of another type) is `malformed`.
+    static func refusal(decoding error: any Error, feed: String) -> IngestRefused {
+        if case .dataCorrupted(let context) = error as? DecodingError {
+            let path = context.codingPath.map(\.stringValue)
+            if path == ["version"] { return IngestRefused(.version, feed: feed, context.debugDescription) }
+            if path.count >= 2, path[0] == "data" {
+                return IngestRefused(.value, feed: feed, "\(path.joined(separator: ".")): \(context.debugDescription)")
+            }
+        }
+        return IngestRefused(.malformed, feed: feed, describe(error))
+    }
+
+    /// Checks the payload's values, and that it is what its topic names.
+    static func check(_ payload: IngestPayload, on topic: IngestTopic) throws(IngestRefused) {
+        let feed = topic.feed
+        func value(_ detail: String) -> IngestRefused { IngestRefused(.value, feed: feed, "\(topic.topic): \(detail)") }
+        func mismatch(_ detail: String) -> IngestRefused { IngestRefused(.topic, feed: feed, "\(topic.topic): \(detail)") }
+        switch payload {
+        case .quote(let quote):
+            guard quote.source == feed else { throw mismatch("the quote's source \(quoted(quote.source)) is not the feed") }
+            try checkCodes(quote.market.base, quote.market.quote, value)
+            guard quote.market.symbol == topic.key else { throw mismatch("the quote is of \(quote.market.symbol)") }
+            try checkQuote(quote, value)
+        case .rate(let rate):
+            try checkCodes(rate.from, rate.to, value)
+            guard "\(rate.from)-\(rate.to)" == topic.key else {
+                throw mismatch("the rate is \(rate.from)-\(rate.to)")
+            }
+            try positive(rate.rate, "rate", value)
+        case .book(let book):
+            guard book.book == topic.key else { throw mismatch("the book is \(quoted(book.book))") }
+            try checkCodes(book.market.base, book.market.quote, value)
+            try checkBook(book, value)
+        case .coin(let coin):
+            guard coin.symbol == topic.key else { throw mismatch("the coin is \(quoted(coin.symbol))") }
+            guard !coin.name.isEmpty, coin.name.count <= maxTextLength else { throw value("name must be 1 to \(maxTextLength) characters") }
+            guard coin.id.count <= maxTextLength else { throw value("id must be at most \(maxTextLength) characters") }
+            guard coin.image.isEmpty || (coin.image.count <= maxImageLength && (coin.image.hasPrefix("https://") || coin.image.hasPrefix("http://"))) else {
+                throw value("image must be \"\" or an http(s) URL of at most \(maxImageLength) characters")
+            }
+        case .status(let status):
+            guard status.feed == feed else { throw mismatch("the status is of \(quoted(status.feed))") }
+            guard (status.message?.count ?? 0) <= maxTextLength * 4 else { throw value("message must be at most \(maxTextLength * 4) characters") }
+        case .heartbeat(let heartbeat):
+            guard heartbeat.service == feed else { throw mismatch("the heartbeat's service \(quoted(heartbeat.service)) is not the feed") }
+            guard !heartbeat.instance.isEmpty, heartbeat.instance.count <= maxTextLength else {
+                throw value("instance must be 1 to \(maxTextLength) characters")
+            }
+            guard heartbeatIntervals.contains(heartbeat.intervalMilliseconds) else {
+                throw value("intervalMilliseconds must be \(heartbeatIntervals.lowerBound) to \(heartbeatIntervals.upperBound), got \(heartbeat.intervalMilliseconds)")
+            }
+        }
+    }
+
+    /// Prices above zero, amounts not below zero, `high` not below `low`, a rank from 1.
+    private static func checkQuote(_ quote: Quote, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        let prices: [(String, ExactDecimal?)] = [
+            ("last", quote.last), ("open", quote.open), ("high", quote.high), ("low", quote.low), ("vwap", quote.vwap),
+            ("ask", quote.ask), ("bid", quote.bid), ("allTimeHigh", quote.allTimeHigh),
+        ]
+        for case let (name, price?) in prices { try positive(price, name, value) }
+        let amounts: [(String, ExactDecimal?)] = [
+            ("volume", quote.volume), ("quoteVolume", quote.quoteVolume), ("marketCap", quote.marketCap),
+            ("circulatingSupply", quote.circulatingSupply), ("totalSupply", quote.totalSupply), ("maxSupply", quote.maxSupply),
+        ]
+        for case let (name, amount?) in amounts where amount.isNegative { throw value("\(name) \(amount) is negative") }
+        if let high = quote.high, let low = quote.low, high < low { throw value("high \(high) is below low \(low)") }
+        if let rank = quote.marketCapRank, rank < 1 { throw value("marketCapRank \(rank) is below 1") }
+    }
+
+    /// Limits not below zero, each minimum not above its maximum.
+    private static func checkBook(_ book: BookInfo, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        let limits: [(String, ExactDecimal, ExactDecimal)] = [
+            ("Amount", book.minimumAmount, book.maximumAmount), ("Price", book.minimumPrice, book.maximumPrice),
+            ("Value", book.minimumValue, book.maximumValue),
+        ]
+        for (name, minimum, maximum) in limits {
+            guard !minimum.isNegative, !maximum.isNegative else { throw value("minimum\(name) and maximum\(name) must not be negative") }
+            guard minimum <= maximum else { throw value("minimum\(name) \(minimum) is above maximum\(name) \(maximum)") }
+        }
+    }
+
+    private static func positive(_ price: ExactDecimal, _ name: String, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        guard price > .zero else { throw value("\(name) \(price) is not above zero") }
+    }
+
+    /// Both codes of a market are currency codes as written, and not the same.
+    private static func checkCodes(_ base: String, _ quote: String, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        for code in [base, quote] where !isCode(code) {
+            throw value("\(quoted(code)) is not a currency code (2 to 12 upper-case ASCII letters or digits)")
+        }
+        guard base != quote else { throw value("a market of \(base) in itself") }
+    }
+
+    /// Whether `code` is a currency code as written: 2 to 12 upper-case ASCII letters or digits.
+    static func isCode(_ code: some StringProtocol) -> Bool {
+        (try? Currency(code: String(code)))?.code == String(code)
+    }
+
+    /// `text` in quotes, cut to 80 characters.
+    static func quoted(_ text: some StringProtocol) -> String {
+        "\"\(text.count > 80 ? "\(text.prefix(80))…" : String(text))\""
+    }
+
+    /// `text` cut to 300 characters (a 10,000-digit number in a log line helps nobody).
+    static func clipped(_ text: String) -> String {
+        text.count > 300 ? "\(text.prefix(300))… (\(text.count) characters)" : text
+    }
+}
