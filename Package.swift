@@ -22,6 +22,8 @@ let package = Package(
         .executable(name: "presenter", targets: ["presenter"]),
         .executable(name: "tickwire-keys", targets: ["tickwire-keys"]),
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
+        // One of rates-fetcher's built-in feeds as a plugin of a remote hub: `tickwire-feed bitso --ingest tcp://HOST:7103`.
+        .executable(name: "tickwire-feed", targets: ["tickwire-feed"]),
         // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
         .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
         // Writes the contract as documents: JSON Schema, AsyncAPI and OpenRPC (docs/contract).
@@ -30,6 +32,8 @@ let package = Package(
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
         .library(name: "ServiceSupport", targets: ["ServiceSupport"]),
+        // What a feed plugin in Swift needs: a connection to a hub's ingest endpoint and a runner of its poll or stream job.
+        .library(name: "TickwireFeeds", targets: ["TickwireFeeds"]),
         .library(name: "TickwireContract", targets: ["TickwireContract"]),
         .library(name: "BusContract", targets: ["BusContract"]),
         .library(name: "ZeroMQ", targets: ["ZeroMQ"]),
@@ -157,6 +161,13 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
 
+        // A feed's side of the hub's ingest endpoint: FeedConnection (numbered envelopes, heartbeats, CURVE) and FeedRunner.
+        .target(name: "TickwireFeeds", dependencies: [
+            "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market",
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+
         // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
             "Bus", "Money", "TickwireClients", "TickwireContract", "WireJSON",
@@ -227,6 +238,13 @@ let package = Package(
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Services/tickwire-keys", plugins: ["BuildVersion"]),
         service("tickwire-proxy", core: "ProxyCore"),
+        // A built-in feed's job (RatesFetcherCore's FeedJobs) run by TickwireFeeds' runner into a hub's ingest endpoint.
+        .executableTarget(name: "tickwire-feed", dependencies: [
+            "RatesFetcherCore", "TickwireFeeds", "ServiceSupport", "Bus", "BusContract", "Market", "Money", "TickwireContract", "ZeroMQ",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Services/tickwire-feed", plugins: ["BuildVersion"]),
         // Writes the contract as documents (docs/contract: JSON Schema, AsyncAPI, OpenRPC) or checks they are current.
         .executableTarget(name: "tickwire-contract", dependencies: [
             "ContractSchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -271,6 +289,10 @@ let package = Package(
         .testTarget(name: "RatesFetcherCoreTests", dependencies: [
             "RatesFetcherCore", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "TickwireFeedsTests", dependencies: [
+            "TickwireFeeds", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ConverterCoreTests", dependencies: [

@@ -1,0 +1,164 @@
+import Bus
+import BusContract
+import Foundation
+import Logging
+import ServiceLifecycle
+import Synchronization
+import ZeroMQ
+
+/// A feed's connection to a hub's ingest endpoint (rates-fetcher's `--ingest`): a socket that connects there and
+/// sends each publication as `[topic, envelope]`, the envelope numbered per topic and signed with the feed's name
+/// as `source`, and `heartbeat.<feed>` once a second with an instance new on every start.
+///
+/// The socket is an XPUB, so it learns when the hub's subscription arrives: at first, and again after the hub
+/// restarted. Each time it sends every topic's last value again (numbered on), so what a poll published before the
+/// hub listened, and values that have not changed since, still reach it. Like ``Publisher``, `publish` is synchronous
+/// and never blocks; a message no hub listens to is lost, not queued.
+public final class FeedConnection: Service, Sendable {
+    /// The feed's source name: every topic's second component and every envelope's `source`.
+    public let name: String
+    /// A fresh identity for this run (the heartbeat's `instance`): a hub starts this feed's topics afresh when it changes.
+    public let instance: String
+    /// The hub's ingest endpoint.
+    public let endpoint: String
+    /// How often the heartbeat goes out.
+    public let heartbeatInterval: Duration
+
+    private let socket: OwnedSocket
+    private let state = Mutex(State())
+    private let logger: Logger
+
+    private struct State {
+        var topics: [Topic: TopicState] = [:]
+        var heartbeatSeq: UInt64 = 0
+        var subscriptions = 0
+    }
+
+    private struct TopicState {
+        var seq: UInt64 = 0
+        let frame: Data
+        var last: FeedPublication?
+
+        init(_ topic: Topic) { frame = Data(topic.rawValue.utf8) }
+    }
+
+    /// Connects to the hub at `endpoint` as feed `name`, with `security` (a CURVE client: the feed's writer
+    /// certificate and the hub's public key); throws for a name outside ``FeedName``'s grammar.
+    public init(
+        context: ZMQContext, name: String, endpoint: String, security: SocketSecurity = SocketSecurity(),
+        heartbeatInterval: Duration = .seconds(1), highWaterMark: Int32 = 100_000, logger: Logger
+    ) throws {
+        self.name = try FeedName.checked(name)
+        self.instance = UUID().uuidString.lowercased()
+        self.endpoint = endpoint
+        self.heartbeatInterval = heartbeatInterval
+        self.logger = logger
+        socket = try OwnedSocket(context: context, type: .xpub, name: "feed-\(name)", receiveBuffer: 1_000) { socket in
+            try socket.set(.sendHighWaterMark, highWaterMark)
+            try socket.set(.xpubVerbose, true)
+            try security.apply(to: socket)
+            try socket.connect(endpoint)
+        }
+    }
+
+    /// Publishes `publication`, numbered as its topic's next message; with `onlyIfChanged`, skips it when it equals
+    /// the topic's last value.
+    ///
+    /// - Returns: its sequence number, or nil when skipped as unchanged.
+    /// - Throws: ``FeedError/topicOfAnotherFeed(topic:feed:)`` for a topic of another feed, ``FeedError/closed(_:)``
+    ///   once the connection is closed, or the payload's encoding error.
+    @discardableResult
+    public func publish(_ publication: FeedPublication, onlyIfChanged: Bool = true) throws -> UInt64? {
+        guard publication.topic.source.map(String.init) == name else {
+            throw FeedError.topicOfAnotherFeed(topic: publication.topic.rawValue, feed: name)
+        }
+        return try state.withLock { state -> UInt64? in
+            try send(publication, entry: &state.topics[publication.topic, default: TopicState(publication.topic)], onlyIfChanged: onlyIfChanged)
+        }
+    }
+
+    /// Publishes `payload` on `topic`: ``publish(_:onlyIfChanged:)``.
+    @discardableResult
+    public func publish<Payload: Codable & Sendable & Equatable>(
+        _ payload: Payload, on topic: StreamTopic<Payload>, onlyIfChanged: Bool = true
+    ) throws -> UInt64? {
+        try publish(FeedPublication(payload, on: topic), onlyIfChanged: onlyIfChanged)
+    }
+
+    /// Under the lock: numbers, encodes and sends `publication`, and keeps it as its topic's last value.
+    private func send(_ publication: FeedPublication, entry: inout TopicState, onlyIfChanged: Bool) throws -> UInt64? {
+        if onlyIfChanged, let last = entry.last, last.hasSamePayload(as: publication) { return nil }
+        let seq = entry.seq + 1
+        let body = try publication.envelope(seq: seq, time: Date(), source: name)
+        do {
+            try socket.send([entry.frame, body])
+        } catch {
+            throw FeedError.closed(name)
+        }
+        entry.seq = seq
+        entry.last = publication
+        return seq
+    }
+
+    /// How many times a hub's subscription arrived (the first connection, and each reconnection of a restarted hub).
+    public var subscriptions: Int { state.withLock { $0.subscriptions } }
+
+    /// Waits until a hub has subscribed, so what is published next reaches it; false if none did within `timeout`.
+    public func waitForHub(within timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while subscriptions == 0 {
+            guard ContinuousClock.now < deadline, !Task.isCancelled else { return false }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return true
+    }
+
+    /// Sends heartbeats and follows the hub's subscriptions until graceful shutdown (or cancellation), then closes
+    /// the socket.
+    public func run() async throws {
+        let incoming = socket.incoming
+        let reader = Task { for await frames in incoming { self.received(frames) } }
+        await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                self.sendHeartbeat()
+                try? await Task.sleep(for: self.heartbeatInterval)
+            }
+        }
+        await socket.close()
+        await reader.value
+        logger.info("feed connection closed", metadata: ["feed": "\(name)", "ingest": "\(endpoint)"])
+    }
+
+    /// A message from the hub's side: a subscription (first byte 1) makes every topic's last value go out again.
+    private func received(_ frames: [Data]) {
+        guard let frame = frames.first, frame.first == 1 else { return }
+        let resent = state.withLock { state -> Int in
+            state.subscriptions += 1
+            var resent = 0
+            for topic in Array(state.topics.keys) {
+                guard var entry = state.topics[topic], let last = entry.last else { continue }
+                if (try? send(last, entry: &entry, onlyIfChanged: false)) != nil { resent += 1 }
+                state.topics[topic] = entry
+            }
+            return resent
+        }
+        sendHeartbeat()
+        logger.info("hub subscribed", metadata: ["feed": "\(name)", "ingest": "\(endpoint)", "resent": "\(resent)"])
+    }
+
+    /// Publishes one `heartbeat.<feed>` now.
+    public func sendHeartbeat() {
+        let (seq, topics) = state.withLock { state in
+            state.heartbeatSeq += 1
+            return (state.heartbeatSeq, state.topics.count)
+        }
+        let milliseconds = heartbeatInterval.components.seconds * 1000 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
+        let heartbeat = Heartbeat(service: name, instance: instance, topics: topics, dropped: socket.droppedSends,
+                                  intervalMilliseconds: Int(milliseconds))
+        guard let body = try? Wire.encode(Envelope(type: "heartbeat", seq: seq, time: Date(), source: name, data: heartbeat)) else { return }
+        socket.post([Data("heartbeat.\(name)".utf8), body])
+    }
+
+    /// Closes the socket without waiting for shutdown (tests and error paths); later publications throw.
+    public func close() async { await socket.close() }
+}

@@ -1,0 +1,145 @@
+import Foundation
+import Logging
+import Market
+import ServiceLifecycle
+import TickwireContract
+
+/// How a feed gets its values: a poll on a period, or a stream it keeps open.
+public struct FeedJob: Sendable {
+    /// Hands a stream's values to the runner, which publishes them.
+    public typealias Emit = @Sendable (_ publications: [FeedPublication]) async throws -> Void
+
+    enum Body: Sendable {
+        case poll(period: Duration, poll: @Sendable () async throws -> [FeedPublication])
+        case stream(@Sendable (_ emit: Emit) async throws -> Void)
+    }
+
+    let body: Body
+
+    /// Runs `poll` at once, then every `period` (a zero period polls again as soon as a poll ends); each poll returns
+    /// everything it fetched, or throws (the last good values stay).
+    public static func poll(every period: Duration, _ poll: @escaping @Sendable () async throws -> [FeedPublication]) -> Self {
+        Self(body: .poll(period: period, poll: poll))
+    }
+
+    /// Runs `stream`, which hands its values to `emit` as they come and returns or throws when the stream ends; the
+    /// runner then waits its retry delay and opens it again.
+    public static func stream(_ stream: @escaping @Sendable (_ emit: Emit) async throws -> Void) -> Self {
+        Self(body: .stream(stream))
+    }
+}
+
+/// Runs one feed's job and publishes what it returns into a ``FeedSink``; `status.<feed>` goes out when the feed
+/// first succeeds, when it fails (with why) and when it recovers. A failure is logged and the job tried again.
+public actor FeedRunner: Service {
+    /// The feed's name (the sink's).
+    public nonisolated let name: String
+    private let sink: FeedSink
+    private let job: FeedJob
+    private let retryDelay: Duration
+    private let logger: Logger
+    private let now: @Sendable () -> Date
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private var current: FeedStatus
+    private var published: FeedStatus?
+
+    /// A runner of `job` into `sink`; a stream that ended is opened again after `retryDelay`. `now` and `sleep` stand
+    /// in for the clock in tests.
+    public init(
+        sink: FeedSink, job: FeedJob, retryDelay: Duration = .seconds(1), logger: Logger,
+        now: @escaping @Sendable () -> Date = { Date() },
+        sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
+    ) {
+        self.name = sink.name
+        self.sink = sink
+        self.job = job
+        self.retryDelay = retryDelay
+        self.logger = logger
+        self.now = now
+        self.sleep = sleep
+        self.current = FeedStatus(feed: sink.name, state: .stale, message: "not polled yet")
+    }
+
+    /// The feed's state now.
+    public var status: FeedStatus { current }
+
+    /// Runs the job until graceful shutdown or cancellation.
+    public func run() async throws {
+        await cancelWhenGracefulShutdown { await self.runJob() }
+    }
+
+    private func runJob() async {
+        switch job.body {
+        case .poll(let period, _):
+            while !Task.isCancelled {
+                await poll()
+                if period > .zero { try? await sleep(period) } else { await Task.yield() }
+            }
+        case .stream(let stream):
+            while !Task.isCancelled {
+                let attempt = now()
+                do {
+                    try await stream { publications in try await self.publish(publications, attempt: self.now()) }
+                    if Task.isCancelled { return }
+                    failed(FeedRunnerError.streamEnded, attempt: attempt)
+                } catch {
+                    if Task.isCancelled { return }
+                    failed(error, attempt: attempt)
+                }
+                try? await sleep(retryDelay)
+            }
+        }
+    }
+
+    /// Runs a poll job once and publishes what it returned; returns the feed's status after it. A stream job has
+    /// nothing to poll: its status is returned as it is.
+    @discardableResult
+    public func poll() async -> FeedStatus {
+        guard case .poll(_, let poll) = job.body else { return current }
+        let attempt = now()
+        do {
+            try publish(try await poll(), attempt: attempt)
+        } catch {
+            failed(error, attempt: attempt)
+        }
+        return current
+    }
+
+    /// Publishes `publications` into the sink and marks the feed ok (publishing `status.<feed>` if it was not).
+    private func publish(_ publications: [FeedPublication], attempt: Date) throws {
+        for publication in publications { _ = try sink.publish(publication) }
+        current = FeedStatus(feed: name, state: .ok, lastSuccess: attempt, lastAttempt: attempt)
+        logger.debug("published", metadata: ["feed": "\(name)", "values": "\(publications.count)"])
+        publishStatusIfChanged()
+    }
+
+    private func failed(_ error: any Error, attempt: Date) {
+        logger.error("feed failed; keeping its last good data", metadata: ["feed": "\(name)", "error": "\(error)"])
+        current = FeedStatus(feed: name, state: .error, message: String(describing: error),
+                             lastSuccess: current.lastSuccess, lastAttempt: attempt)
+        publishStatusIfChanged()
+    }
+
+    /// `status.<feed>` when the state or its message changed since the last one published.
+    private func publishStatusIfChanged() {
+        guard published?.state != current.state || published?.message != current.message else { return }
+        do {
+            _ = try sink.publish(FeedPublication(current, on: try Topics.status(feed: name)))
+            published = current
+        } catch {
+            logger.error("could not publish feed status", metadata: ["feed": "\(name)", "error": "\(error)"])
+        }
+    }
+}
+
+/// Why a feed's job stopped.
+public enum FeedRunnerError: Error, Equatable, CustomStringConvertible {
+    /// A stream job returned: its source closed the stream.
+    case streamEnded
+
+    public var description: String {
+        switch self {
+        case .streamEnded: "the stream ended; opening it again"
+        }
+    }
+}

@@ -1,0 +1,171 @@
+import Bus
+import BusContract
+import Foundation
+import Logging
+import Market
+import Money
+import Synchronization
+import TickwireContract
+import TickwireFeeds
+import Testing
+import ZeroMQ
+
+/// A SUB socket bound where a hub's ingest endpoint would be, subscribed to everything, as rates-fetcher's is.
+struct StandInHub {
+    let socket: OwnedSocket
+
+    init(context: ZMQContext, endpoint: String) throws {
+        socket = try OwnedSocket(context: context, type: .sub, name: "hub") { socket in
+            try socket.subscribe("")
+            try socket.bind(endpoint)
+        }
+    }
+
+    /// The next message whose topic starts with `prefix`, as a parsed stream message, or nil after `timeout`.
+    func next(_ prefix: String, within timeout: Duration = .seconds(5)) async throws -> BusMessage? {
+        let incoming = socket.incoming
+        let frames = await withTaskGroup(of: [Data]?.self) { group -> [Data]? in
+            group.addTask {
+                for await frames in incoming where String(decoding: frames.first ?? Data(), as: UTF8.self).hasPrefix(prefix) {
+                    return frames
+                }
+                return nil
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+        return try frames.map { try BusMessage(frames: $0) }
+    }
+
+    func close() async { await socket.close() }
+}
+
+/// A fresh ipc:// endpoint in the temporary folder.
+func ipcEndpoint(_ name: String) -> String {
+    "ipc://\(FileManager.default.temporaryDirectory.path)/tickwire-feeds-\(name)-\(UUID().uuidString.prefix(8))"
+}
+
+func xmr(_ last: String) throws -> Quote {
+    Quote(source: "kraken", market: MarketPair(base: "XMR", quote: "USD"), last: try ExactDecimal(last))
+}
+
+@Suite("FeedConnection", .serialized)
+struct FeedConnectionTests {
+    let logger = Logger(label: "test")
+
+    /// Each publication reaches the hub as `[topic, envelope]`, numbered per topic, with the feed's name as source;
+    /// an unchanged value is not sent again.
+    @Test func sendsNumberedEnvelopesUnderTheFeedsName() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("frames")
+        let hub = try StandInHub(context: context, endpoint: endpoint)
+        let connection = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
+        let running = Task { try await connection.run() }
+        #expect(await connection.waitForHub(within: .seconds(5)))
+
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        #expect(try connection.publish(try xmr("116.41"), on: topic) == 1)
+        #expect(try connection.publish(try xmr("116.41"), on: topic) == nil, "unchanged: not sent")
+        #expect(try connection.publish(try xmr("116.66"), on: topic) == 2)
+        let coin = CoinInfo(id: "monero", symbol: "XMR", name: "Monero", image: "")
+        #expect(try connection.publish(coin, on: try Topics.coin(feed: "kraken", symbol: "XMR")) == 1)
+
+        let first = try #require(try await hub.next("quote."))
+        #expect(first.topic.rawValue == "quote.kraken.XMR-USD")
+        #expect(first.header.seq == 1)
+        #expect(first.header.source == "kraken")
+        #expect(first.header.type == "quote")
+        #expect(first.header.version == 1)
+        #expect(try first.decode(Quote.self).data == (try xmr("116.41")))
+        let second = try #require(try await hub.next("quote."))
+        #expect(second.header.seq == 2)
+        #expect(try second.decode(Quote.self).data.last == (try ExactDecimal("116.66")))
+        let coinMessage = try #require(try await hub.next("coin."))
+        #expect(coinMessage.topic.rawValue == "coin.kraken.XMR")
+        #expect(coinMessage.header.seq == 1)
+        #expect(try coinMessage.decode(CoinInfo.self).data == coin)
+        // The body is the documented envelope, member for member.
+        let object = try #require(try JSONSerialization.jsonObject(with: coinMessage.body) as? [String: Any])
+        #expect(Set(object.keys) == ["version", "type", "seq", "time", "source", "data"])
+
+        running.cancel()
+        try await running.value
+        await hub.close()
+    }
+
+    /// `heartbeat.<feed>` comes every interval: the feed's name as service, one instance per run, numbered on.
+    @Test func heartbeatsNameTheFeedAndItsInstance() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("heartbeat")
+        let hub = try StandInHub(context: context, endpoint: endpoint)
+        let connection = try FeedConnection(
+            context: context, name: "kraken", endpoint: endpoint, heartbeatInterval: .milliseconds(200), logger: logger)
+        let running = Task { try await connection.run() }
+        let first = try #require(try await hub.next("heartbeat."))
+        let second = try #require(try await hub.next("heartbeat."))
+        #expect(first.topic.rawValue == "heartbeat.kraken")
+        #expect(first.header.source == "kraken")
+        #expect(second.header.seq == first.header.seq + 1)
+        let heartbeat = try first.decode(Heartbeat.self).data
+        #expect(heartbeat.service == "kraken")
+        #expect(heartbeat.instance == connection.instance)
+        #expect(heartbeat.intervalMilliseconds == 200)
+        running.cancel()
+        try await running.value
+
+        let restarted = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
+        #expect(restarted.instance != connection.instance, "a new run is a new instance")
+        await restarted.close()
+        await hub.close()
+    }
+
+    /// What was published before a hub listened (or before it restarted) goes out again, numbered on, when its
+    /// subscription arrives.
+    @Test func aHubThatSubscribesLateGetsEveryLastValue() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("late")
+        let connection = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
+        let running = Task { try await connection.run() }
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        #expect(try connection.publish(try xmr("116.41"), on: topic) == 1, "sent to no one")
+
+        let hub = try StandInHub(context: context, endpoint: endpoint)
+        let resent = try #require(try await hub.next("quote."))
+        #expect(resent.header.seq == 2)
+        #expect(try resent.decode(Quote.self).data == (try xmr("116.41")))
+        await hub.close()
+
+        let restartedHub = try StandInHub(context: context, endpoint: endpoint)
+        let again = try #require(try await restartedHub.next("quote.", within: .seconds(10)))
+        #expect(again.header.seq == 3)
+        #expect(connection.subscriptions >= 2)
+        running.cancel()
+        try await running.value
+        await restartedHub.close()
+    }
+
+    /// A bad name, or a topic of another feed, is refused with a clear error before anything is sent.
+    @Test func refusesBadNamesAndOtherFeedsTopics() async throws {
+        let context = try ZMQContext()
+        for name in ["", "Kraken", "1kraken", "kra.ken", String(repeating: "k", count: 33)] {
+            #expect(throws: FeedError.invalidName(name)) {
+                _ = try FeedConnection(context: context, name: name, endpoint: ipcEndpoint("name"), logger: logger)
+            }
+        }
+        #expect(FeedName.isValid("bitso2") && FeedName.isValid("my-feed_1") && FeedName.isValid(String(repeating: "k", count: 32)))
+        let connection = try FeedConnection(context: context, name: "kraken", endpoint: ipcEndpoint("other"), logger: logger)
+        let topic = try Topics.quote(feed: "bitso", market: MarketPair(base: "BTC", quote: "MXN"))
+        #expect(throws: FeedError.topicOfAnotherFeed(topic: "quote.bitso.BTC-MXN", feed: "kraken")) {
+            try connection.publish(Quote(source: "bitso", market: MarketPair(base: "BTC", quote: "MXN"), last: 1), on: topic)
+        }
+        await connection.close()
+        #expect(throws: FeedError.closed("kraken")) {
+            try connection.publish(try xmr("1"), on: try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD")))
+        }
+    }
+}
