@@ -21,17 +21,21 @@ struct KeysCommand: ParsableCommand {
         var directory: String
         @Option(help: "clients that may read, comma-separated (e.g. alice,grafana)")
         var clients: String = ""
-        @Option(help: "clients that may also change state (trades, watch list, refresh, alert rules), comma-separated")
+        @Option(help: "clients that may also change state (trades, watch list, refresh, a plugin's methods), comma-separated")
         var writers: String = ""
         @Option(help: "the services, comma-separated")
-        var services: String = "rates-fetcher,converter,portfolio,presenter,price-alerts,tickwire-proxy"
+        var services: String = "rates-fetcher,converter,portfolio,presenter,tickwire-proxy"
+        @Option(name: .customLong("service"), help: ArgumentHelp(
+            "one more service with a certificate of its own, e.g. a plugin (repeatable)", valueName: "name"))
+        var extraServices: [String] = []
 
         func run() throws {
             let url = URL(fileURLWithPath: directory)
             let writerClients = names(writers)
+            let allServices = names(services) + extraServices.flatMap(names)
             let made = try KeyDirectory.generate(
-                at: url, services: names(services), clients: names(clients) + writerClients,
-                writers: (names(services).contains("presenter") ? ["presenter"] : []) + writerClients)
+                at: url, services: allServices, clients: names(clients) + writerClients,
+                writers: (allServices.contains("presenter") ? ["presenter"] : []) + writerClients)
             for name in made.keys.sorted() {
                 print("\(name): \(made[name]!.publicKey)")
             }

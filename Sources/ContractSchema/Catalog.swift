@@ -92,8 +92,8 @@ public enum ContractCatalog {
         StandardStreams.heartbeat, address: "heartbeat.{service}", parameters: ["service": "The publishing service."],
         "The publisher is alive, once a second; a subscriber that misses three re-synchronises.")
 
-    /// The four services, then the price-alerts plugin.
-    public static let services: [ServiceSchema] = [ratesFetcher, converter, portfolio, presenter, priceAlerts]
+    /// The four services, then what any plugin answers (`plugin`: its panel).
+    public static let services: [ServiceSchema] = [ratesFetcher, converter, portfolio, presenter, plugin]
 
     static let ratesFetcher = ServiceSchema(
         name: "rates-fetcher", summary: "The feed hub: where the outside world enters Tickwire.",
@@ -181,18 +181,15 @@ public enum ContractCatalog {
         methods: standard(publishes: false) + [MethodSchema(PresenterAPI.view, "One screen's view.")],
         streams: [])
 
-    static let priceAlerts = ServiceSchema(
-        name: "price-alerts", summary: "The plugin in Examples/price-alerts: rules on prices, and the alerts they fire.",
-        requests: "tcp://127.0.0.1:7501", publishes: "tcp://127.0.0.1:7502",
-        methods: standard(publishes: true) + [
-            MethodSchema(PriceAlertsAPI.add, "Adds a rule; answers it with its id."),
-            MethodSchema(PriceAlertsAPI.list, "Every rule, oldest first."),
-            MethodSchema(PriceAlertsAPI.remove, "Removes a rule."),
-        ],
-        streams: [
-            StreamSchema(PriceAlertsAPI.alerts, address: "alert.{asset}.{currency}",
-                         parameters: ["asset": "The asset, e.g. `BTC`.", "currency": "The currency, e.g. `USD`."],
-                         "A rule's condition started to hold."),
-            heartbeat,
-        ])
+    /// Not a service: the method any plugin may answer, on its own REP endpoint, so the dashboard shows it as a page
+    /// of its own while it is live (docs/protocol.md, "Plugin panels"). A plugin's other methods and streams are its own
+    /// contract, in its own package.
+    static let plugin = ServiceSchema(
+        name: "plugin", summary: "What any plugin answers so the dashboard shows it: its panel, a page the presenter renders while the plugin is live.",
+        requests: pluginEndpoint, publishes: nil,
+        methods: [MethodSchema(PluginAPI.panel, "The plugin's page now: title, sections of text, tables (rows with an action) and forms that call its methods, and the topics of its stream that change the page.")],
+        streams: [])
+
+    /// Where a plugin answers: its own REP endpoint, which the presenter is given with `--plugin NAME=REP[,PUB]`.
+    public static let pluginEndpoint = "tcp://{host}:{port}"
 }

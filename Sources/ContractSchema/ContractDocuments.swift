@@ -238,7 +238,10 @@ public enum ContractDocuments {
                 "title": .string("Tickwire \(service.name)"), "version": "1.0.0",
                 "description": .string("\(service.summary) JSON-RPC 2.0 over a ZeroMQ REQ socket (see docs/protocol.md). Generated from the contract types by `swift run tickwire-contract generate --out docs/contract`; do not edit."),
             ],
-            "servers": [["name": .string(service.name), "url": .string(service.requests), "summary": "The default REP endpoint (every service takes --rep)."]],
+            "servers": [["name": .string(service.name), "url": .string(service.requests),
+                         "summary": service.requests == ContractCatalog.pluginEndpoint
+                             ? "The plugin's own REP endpoint (the presenter's --plugin NAME=REP[,PUB] names it)."
+                             : "The default REP endpoint (every service takes --rep)."]],
             "methods": .array(methods),
             "components": [
                 "schemas": .object(definitions.mapValues { $0.rebasingReferences(to: prefix) }),

@@ -99,6 +99,7 @@ extension AssetPrice: JSONSchemaDescribable {
             "changePercent24h": .optional(.money, "The 24 h change in percent, carried over from the quote."),
             "path": .required(.array(.string), "The currencies the price was derived through."),
             "quoteTime": .optional(.time, "When the underlying quote was made, if the feed said."),
+            "source": .optional(.string, "The feed of the quote the price's first step comes from, e.g. `coingecko`; after a fallback the feed and the higher-ranked one it stands in for, e.g. `bitso (kraken stale)`."),
         ])
     }
 }
@@ -576,51 +577,70 @@ extension PortfolioChange: JSONSchemaDescribable {
     }
 }
 
-extension AddAlertRequest: JSONSchemaDescribable {
+extension Panel: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`alerts.add {asset, currency, above | below, requestId?}`: a rule on an asset's price in a currency.", [
-            "asset": .required(.string, "The asset, e.g. `BTC`."),
-            "currency": .required(.currency, "The currency of the threshold, e.g. `USD`."),
-            "above": .optional(.money, "Fires when the price rises to this or above."),
-            "below": .optional(.money, "Fires when the price falls to this or below."),
-            "requestId": .optional(.string, "A client-chosen id: a retried request with the same id answers the first rule again."),
+        .object("The answer of a plugin's `panel`: its page on the dashboard, shown (and linked in the navigation) while the plugin answers.", [
+            "title": .required(.string, "The page's title, and its link's text in the navigation, e.g. `Alerts`."),
+            "summary": .optional(.string, "One line under the title."),
+            "sections": .required(.array(.ref(PanelSection.self)), "The sections, top to bottom."),
+            "topics": .required(.array(.string), "Topic prefixes on the plugin's stream (its PUB socket) whose messages change the page, e.g. `alert.`: the dashboard reloads the page when one arrives."),
         ])
     }
 }
 
-extension AlertRule: JSONSchemaDescribable {
+extension PanelSection: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("One alert rule as price-alerts keeps it.", [
-            "id": .required(.string, "The rule's id."),
-            "asset": .required(.string, "The asset, upper-cased."),
-            "currency": .required(.currency, "The currency, upper-cased."),
-            "above": .optional(.money, "The threshold it rises to, if it is an `above` rule."),
-            "below": .optional(.money, "The threshold it falls to, if it is a `below` rule."),
-            "createdAt": .required(.time, "When it was added."),
-            "holds": .required(.boolean, "Whether its condition holds at the last price seen (it fires again only after it stopped holding)."),
-            "lastFired": .optional(.time, "When it last fired."),
+        .object("One section of a panel: a heading, and any of a paragraph, a table and a form, shown in that order.", [
+            "title": .optional(.string, "The heading."),
+            "text": .optional(.string, "A paragraph of plain text."),
+            "table": .optional(.ref(PanelTable.self), "A table."),
+            "form": .optional(.ref(PanelForm.self), "A form whose submit calls one of the plugin's methods."),
         ])
     }
 }
 
-extension RemoveAlertRequest: JSONSchemaDescribable {
+extension PanelTable: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("`alerts.remove {id}`.", [
-            "id": .required(.string, "The rule's id."),
+        .object("A table of plain-text cells; each row may carry one action (a form of hidden fields and a button, e.g. Remove).", [
+            "columns": .required(.array(.string), "The column headings."),
+            "rows": .required(.array(.ref(PanelRow.self)), "The rows, each as many cells as there are columns."),
+            "empty": .optional(.string, "What the table says when it has no rows."),
         ])
     }
 }
 
-extension AlertFired: JSONSchemaDescribable {
+extension PanelRow: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("The payload of `alert.<ASSET>.<FIAT>`: a rule's condition started to hold.", [
-            "ruleId": .required(.string, "The rule that fired."),
-            "asset": .required(.string, "The asset."),
-            "currency": .required(.currency, "The currency."),
-            "condition": .required(.string, "`above` or `below`."),
-            "threshold": .required(.money, "The rule's threshold."),
-            "price": .required(.money, "The price that crossed it."),
-            "firedAt": .required(.time, "When it fired."),
+        .object("One row of a panel's table.", [
+            "cells": .required(.array(.string), "The cells' text, one per column."),
+            "action": .optional(.ref(PanelForm.self), "A button at the row's end that submits this form."),
+        ])
+    }
+}
+
+extension PanelForm: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("A form: submitting it calls `method` on the plugin with one by-name param per field that has a value (an empty field is left out); the dashboard shows the answer or the error. Only methods named by a form of the plugin's current panel may be called from the dashboard.", [
+            "method": .required(.string, "The plugin's method the submit calls, e.g. `alerts.add`."),
+            "submit": .required(.string, "The button's text."),
+            "fields": .required(.array(.ref(PanelField.self)), "The fields, in order."),
+            "confirm": .optional(.boolean, "Whether the dashboard asks \"are you sure?\" before calling (a removal)."),
+        ])
+    }
+}
+
+extension PanelField: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One field of a panel's form; its `name` is the JSON-RPC param it fills.", [
+            "name": .required(.string, "The param's name, e.g. `asset`."),
+            "label": .optional(.string, "The label shown beside it; none for a hidden field."),
+            "kind": .required(.enumeration(PanelField.Kind.allCases.map(\.rawValue),
+                                           "How the value is entered and sent: `text`, `decimal` (money: a decimal string), `select` (one of `options`) and `hidden` (its fixed `value`) are sent as JSON strings, `integer` as a JSON number."),
+                              "What the field holds."),
+            "value": .optional(.string, "Its starting value (a hidden field's only value)."),
+            "options": .optional(.array(.string), "A select's choices."),
+            "required": .optional(.boolean, "Whether the form cannot be sent without it."),
+            "placeholder": .optional(.string, "A hint shown in the empty field, e.g. `BTC`."),
         ])
     }
 }

@@ -38,7 +38,7 @@ public struct CommonOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "serve Prometheus metrics on http://HOST:PORT/metrics (env TICKWIRE_<SERVICE>_METRICS, SERVICE the service's name in capitals with _ for -, e.g. RATES_FETCHER; "
             + "default none; the stack's ports: rates-fetcher 9101, converter 9201, portfolio 9301, presenter 9401, "
-            + "price-alerts 9501, tickwire-proxy 9601). A non-loopback address needs --metrics-token (or --insecure)",
+            + "tickwire-proxy 9601, plugins 9501 and up). A non-loopback address needs --metrics-token (or --insecure)",
         valueName: "host:port"))
     public var metrics: String?
     /// `--metrics-token`: the bearer token `/metrics` asks for.

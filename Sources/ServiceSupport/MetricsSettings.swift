@@ -18,10 +18,10 @@ public struct MetricsSettings: Sendable, Equatable {
         self.token = token.flatMap { $0.isEmpty ? nil : $0 }
     }
 
-    /// The metrics port each service takes by convention (compose, Kubernetes, run-stack), by service name.
+    /// The metrics port each of the main package's services takes by convention (compose, Kubernetes, run-stack), by
+    /// service name. A plugin picks its own (the stack's files give it `--metrics`; 9501 and up are left to plugins).
     public static let conventionalPorts: [String: Int] = [
-        "rates-fetcher": 9101, "converter": 9201, "portfolio": 9301, "presenter": 9401,
-        "price-alerts": 9501, "tickwire-proxy": 9601,
+        "rates-fetcher": 9101, "converter": 9201, "portfolio": 9301, "presenter": 9401, "tickwire-proxy": 9601,
     ]
 
     /// The environment variable that sets `service`'s `--metrics`, e.g. `TICKWIRE_RATES_FETCHER_METRICS`.

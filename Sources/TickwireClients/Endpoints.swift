@@ -12,8 +12,6 @@ public enum DefaultEndpoint: String, CaseIterable, Sendable {
     case portfolioPub = "tcp://127.0.0.1:7302"
     case presenterRep = "tcp://127.0.0.1:7401"
     case presenterHTTP = "http://127.0.0.1:8080"
-    case priceAlertsRep = "tcp://127.0.0.1:7501"
-    case priceAlertsPub = "tcp://127.0.0.1:7502"
 
     /// The environment variable that overrides it, e.g. `TICKWIRE_RATES_FETCHER_PUB`.
     public var environmentVariable: String {
@@ -26,8 +24,6 @@ public enum DefaultEndpoint: String, CaseIterable, Sendable {
         case .portfolioPub: "TICKWIRE_PORTFOLIO_PUB"
         case .presenterRep: "TICKWIRE_PRESENTER_REP"
         case .presenterHTTP: "TICKWIRE_PRESENTER_HTTP"
-        case .priceAlertsRep: "TICKWIRE_PRICE_ALERTS_REP"
-        case .priceAlertsPub: "TICKWIRE_PRICE_ALERTS_PUB"
         }
     }
 

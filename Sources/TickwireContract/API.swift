@@ -126,21 +126,3 @@ public enum PortfolioAPI {
     /// Every stream it publishes, heartbeats included.
     public static let streams = [AnyTopicSpec(changes), AnyTopicSpec(StandardStreams.heartbeat)]
 }
-
-/// price-alerts' methods and stream: rules on prices, and the alerts they fire (the plugin in Examples/price-alerts).
-public enum PriceAlertsAPI {
-    /// `alerts.add`: answers the rule with its id.
-    public static let add = RPCMethod<AddAlertRequest, AlertRule>("alerts.add", changesState: true)
-    /// `alerts.list`: every rule, oldest first.
-    public static let list = RPCMethod<NoParams, [AlertRule]>("alerts.list")
-    /// `alerts.remove {id}`.
-    public static let remove = RPCMethod<RemoveAlertRequest, Bool>("alerts.remove", changesState: true)
-
-    /// `alert.<ASSET>.<FIAT>`: a rule's condition started to hold.
-    public static let alerts = TopicSpec<AlertFired>(kind: "alert")
-
-    /// Every method it answers, the standard ones included.
-    public static let methods = StandardAPI.methods(publishes: true) + [AnyRPCMethod(add), AnyRPCMethod(list), AnyRPCMethod(remove)]
-    /// Every stream it publishes, heartbeats included.
-    public static let streams = [AnyTopicSpec(alerts), AnyTopicSpec(StandardStreams.heartbeat)]
-}

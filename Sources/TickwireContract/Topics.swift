@@ -35,11 +35,6 @@ public enum Topics {
         try ConverterAPI.prices.topic(source: asset, key: currency)
     }
 
-    /// `alert.<ASSET>.<FIAT>`: a price alert on an asset in a currency.
-    public static func alert(asset: String, currency: String) throws -> StreamTopic<AlertFired> {
-        try PriceAlertsAPI.alerts.topic(source: asset, key: currency)
-    }
-
     /// `assets.masterdata`: every asset of the masterdata.
     public static let assets = RatesFetcherAPI.assets.constant("assets.masterdata")
     /// `wallets.masterdata`: every wallet of the masterdata.

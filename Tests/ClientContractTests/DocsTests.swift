@@ -20,7 +20,6 @@ struct DocsTests {
         ("converter", ConverterAPI.methods, ConverterAPI.streams, ConverterClient.failing),
         ("portfolio", PortfolioAPI.methods, PortfolioAPI.streams, PortfolioClient.failing),
         ("presenter", PresenterAPI.methods, PresenterAPI.streams, PresenterClient.failing),
-        ("price-alerts", PriceAlertsAPI.methods, PriceAlertsAPI.streams, PriceAlertsClient.failing),
     ]
 
     /// The first cells (`` `name` ``) of the tables in the section whose heading starts with `heading`.

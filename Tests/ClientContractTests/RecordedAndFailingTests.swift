@@ -56,16 +56,6 @@ struct RecordedAndFailingTests {
             #expect(try await presenter.view(ViewRequest(screen: screen)).screen == screen)
         }
         await #expect(throws: RPCError.self) { try await presenter.view(ViewRequest(screen: "nope")) }
-        let alerts = PriceAlertsClient.test
-        #expect(try await alerts.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1)).asset == "BTC")
-        #expect(try await alerts.list().map(\.condition) == ["above", "below"])
-        #expect(try await alerts.health().service == "price-alerts")
-        let fired = await first(alerts.alerts()) { event -> [StreamUpdate<AlertFired>]? in
-            if case .snapshot(let updates) = event { return updates }
-            return nil
-        }
-        #expect(fired?.map(\.topic.rawValue) == ["alert.BTC.USD"])
-
         let snapshot = await first(converter.prices()) { event -> [StreamUpdate<AssetPrice>]? in
             if case .snapshot(let updates) = event { return updates }
             return nil
@@ -91,9 +81,6 @@ struct RecordedAndFailingTests {
             try await ConverterClient.failing.convertSeries(ConvertSeriesRequest(history: PriceHistory(asset: "BTC", currency: "USD", points: []), to: "INR"))
         }
         await #expect(throws: Unimplemented("PresenterClient.view")) { try await PresenterClient.failing.view(ViewRequest(screen: "coins")) }
-        await #expect(throws: Unimplemented("PriceAlertsClient.add")) {
-            try await PriceAlertsClient.failing.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1))
-        }
         let reason = await first(ConverterClient.failing.prices()) { event -> String? in
             if case .unavailable(let reason) = event { return reason }
             return nil

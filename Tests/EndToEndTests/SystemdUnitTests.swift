@@ -6,18 +6,29 @@ import Testing
 private let repositoryRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 private let systemdDirectory = repositoryRoot.appendingPathComponent("deploy/systemd")
 
-/// Each executable with a unit, and its unit's file name.
-private let units: [(executable: String, unit: String)] = [
-    ("rates-fetcher", "tickwire-rates-fetcher.service"), ("converter", "tickwire-converter.service"),
-    ("portfolio", "tickwire-portfolio.service"), ("presenter", "tickwire-presenter.service"),
-    ("price-alerts", "tickwire-price-alerts.service"), ("tickwire-proxy", "tickwire-proxy.service"),
-]
+/// Each executable with a unit, and its unit's file name: every `tickwire-*.service` in deploy/systemd (the main
+/// package's services and the plugins the deployment runs), its executable the `ExecStart`'s.
+private let units: [(executable: String, unit: String)] = {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: systemdDirectory.path)) ?? []
+    return names.filter { $0.hasPrefix("tickwire-") && $0.hasSuffix(".service") }.sorted().compactMap { unit in
+        let text = (try? String(contentsOf: systemdDirectory.appendingPathComponent(unit), encoding: .utf8)) ?? ""
+        guard let start = text.firstMatch(of: /\nExecStart=\/usr\/local\/bin\/([a-z0-9-]+)/) else { return nil }
+        return (String(start.output.1), unit)
+    }
+}()
 
-/// Where `executable` was built: the main package's products beside the tests, price-alerts in its own package.
+/// The plugin packages' folders: each folder of Examples with a Package.swift.
+private let pluginPackages: [URL] = {
+    let examples = repositoryRoot.appendingPathComponent("Examples")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []
+    return names.sorted().map { examples.appendingPathComponent($0) }
+        .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("Package.swift").path) }
+}()
+
+/// Where `executable` was built: the main package's products beside the tests, a plugin's in its own package.
 private func builtExecutable(_ executable: String) -> URL? {
-    let candidates = executable == "price-alerts"
-        ? ["debug", "release"].map { repositoryRoot.appendingPathComponent("Examples/price-alerts/.build/\($0)/price-alerts") }
-        : [ServiceProcess.binDirectory.appendingPathComponent(executable)]
+    let candidates = [ServiceProcess.binDirectory.appendingPathComponent(executable)]
+        + pluginPackages.flatMap { package in ["debug", "release"].map { package.appendingPathComponent(".build/\($0)/\(executable)") } }
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
 }
 
@@ -67,6 +78,8 @@ struct SystemdUnitTests {
 
     /// Every unit takes its settings from `/etc/tickwire/<name>.env` and runs hardened, with a restart policy.
     @Test func unitsAreHardened() throws {
+        #expect(Set(units.map(\.executable)).isSuperset(of: ["rates-fetcher", "converter", "portfolio", "presenter", "tickwire-proxy"]),
+                "deploy/systemd has a unit of each service: \(units.map(\.unit))")
         for (executable, unit) in units {
             let text = try String(contentsOf: systemdDirectory.appendingPathComponent(unit), encoding: .utf8)
             let lines = Set(text.split(separator: "\n").map(String.init))
@@ -111,8 +124,9 @@ struct SystemdUnitTests {
     /// forgot it is caught here), but for the container probe's, which no unit runs.
     @Test func everyVariableInTheSourcesIsListed() throws {
         var named: Set<String> = []
-        for folder in ["Sources", "Services", "Examples/price-alerts/Sources", "Examples/price-alerts/Services"] {
-            let root = repositoryRoot.appendingPathComponent(folder)
+        let folders = [repositoryRoot.appendingPathComponent("Sources"), repositoryRoot.appendingPathComponent("Services")]
+            + pluginPackages.flatMap { [$0.appendingPathComponent("Sources"), $0.appendingPathComponent("Services")] }
+        for root in folders {
             guard let files = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) else { continue }
             for case let file as URL in files where file.pathExtension == "swift" {
                 let text = try String(contentsOf: file, encoding: .utf8)

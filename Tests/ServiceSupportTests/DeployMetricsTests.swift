@@ -9,13 +9,21 @@ private func read(_ path: String) throws -> String {
     try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
 }
 
+/// The plugin packages' source folders: `Sources` of each folder of Examples.
+private func pluginSources() -> [URL] {
+    let examples = root.appendingPathComponent("Examples")
+    return ((try? FileManager.default.contentsOfDirectory(atPath: examples.path)) ?? []).sorted()
+        .map { examples.appendingPathComponent("\($0)/Sources") }
+        .filter { FileManager.default.fileExists(atPath: $0.path) }
+}
+
 /// Every metric name the code exports: the labels of swift-metrics' counters, timers, gauges and recorders, and
-/// the names given to Prometheus' registry, in Sources and the plugin's sources (a timer's histogram with its
+/// the names given to Prometheus' registry, in Sources and the plugins' sources (a timer's histogram with its
 /// `_bucket`, `_sum` and `_count` series).
 private func exportedMetrics() throws -> Set<String> {
     var names: Set<String> = []
-    for folder in ["Sources", "Examples/price-alerts/Sources"] {
-        let enumerator = FileManager.default.enumerator(at: root.appendingPathComponent(folder), includingPropertiesForKeys: nil)
+    for folder in [root.appendingPathComponent("Sources")] + pluginSources() {
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil)
         while let url = enumerator?.nextObject() as? URL {
             guard url.pathExtension == "swift" else { continue }
             let source = try String(contentsOf: url, encoding: .utf8)
@@ -74,11 +82,12 @@ struct DeployMetricsTests {
         var expected = MetricsSettings.conventionalPorts.filter { $0.key != "tickwire-proxy" && $0.key != "presenter" }
             .mapValues { "127.0.0.1:\($0)" }
         expected["presenter"] = "127.0.0.1:8080"
-        #expect(targets == expected)
+        #expect(targets.filter { expected[$0.key] != nil } == expected)
 
+        // Each service at its conventional port, a plugin the stack runs at the port compose gives it.
         let compose = try read("compose.yaml")
-        for (service, port) in MetricsSettings.conventionalPorts where expected[service] != nil && service != "presenter" {
-            #expect(compose.contains("\"--metrics\", \"127.0.0.1:\(port)\""), "compose gives \(service) --metrics 127.0.0.1:\(port)")
+        for (app, target) in targets where app != "presenter" {
+            #expect(compose.contains("\"--metrics\", \"\(target)\""), "compose gives \(app) --metrics \(target)")
         }
 
         let pods = try #require(jobs.first { $0["job_name"]?.text == "kubernetes-pods" })
@@ -87,11 +96,18 @@ struct DeployMetricsTests {
         #expect(keep["action"]?.text == "keep")
     }
 
-    /// Each Kubernetes pod is annotated for scraping at the port its `--metrics` listens on (the presenter: its dashboard).
+    /// Each Kubernetes pod is annotated for scraping at the port its `--metrics` listens on (the presenter: its dashboard):
+    /// the services' at their conventional ports, a plugin's (any other manifest with a pod) at the one it declares.
     @Test func kubernetesPodsAreAnnotated() throws {
-        for service in ["rates-fetcher", "converter", "portfolio", "price-alerts", "presenter"] {
+        let base = root.appendingPathComponent("deploy/kubernetes/base")
+        let manifests = try FileManager.default.contentsOfDirectory(atPath: base.path).filter { $0.hasSuffix(".yaml") }.sorted()
+            .filter { try read("deploy/kubernetes/base/\($0)").contains("\n  template:\n") }
+        let services = manifests.map { String($0.dropLast(".yaml".count)) }
+        #expect(Set(services).isSuperset(of: ["rates-fetcher", "converter", "portfolio", "presenter"]), "\(services)")
+        for service in services {
             let manifest = try read("deploy/kubernetes/base/\(service).yaml")
-            let port = service == "presenter" ? 8080 : try #require(MetricsSettings.conventionalPorts[service])
+            let declared = manifest.firstMatch(of: /prometheus.io\/port: "([0-9]+)"/).flatMap { Int($0.output.1) }
+            let port = try #require(service == "presenter" ? 8080 : MetricsSettings.conventionalPorts[service] ?? declared, "\(service)")
             #expect(manifest.contains("prometheus.io/scrape: \"true\""), "\(service)")
             #expect(manifest.contains("prometheus.io/port: \"\(port)\""), "\(service)")
             #expect(manifest.contains("prometheus.io/path: /metrics"), "\(service)")
