@@ -1,6 +1,7 @@
 import Bus
 import Foundation
 import GRDB
+import PriceAlertsAPI
 import ServiceSupport
 import TickwireClients
 import Money

@@ -1,4 +1,5 @@
 import Foundation
+import PriceAlertsAPI
 import TickwireClients
 import TickwireContract
 

@@ -2,6 +2,7 @@ import Bus
 import BusContract
 import Foundation
 import ServiceLifecycle
+import PriceAlertsAPI
 import ServiceSupport
 import TickwireClients
 import TickwireContract
@@ -20,8 +21,8 @@ public struct PriceAlertsConfiguration: Sendable {
     }
 }
 
-/// price-alerts: follows the converter's prices, answers `alerts.add`/`alerts.list`/`alerts.remove`,
-/// and publishes `alert.<ASSET>.<FIAT>` when a rule's condition starts to hold.
+/// price-alerts: follows the converter's prices, answers `alerts.add`/`alerts.list`/`alerts.remove` and `panel` (its
+/// page on the dashboard), and publishes `alert.<ASSET>.<FIAT>` when a rule's condition starts to hold.
 public enum PriceAlerts {
     /// The services of one price-alerts process, in start order: its publisher, its JSON-RPC server,
     /// and the loop that follows `converter`'s prices; the rules come from `store`.
@@ -32,7 +33,7 @@ public enum PriceAlerts {
         let publisher = try runtime.publisher(binding: [configuration.pub])
         let source = runtime.service
         let state = PriceAlertsState(store: store, publish: { alert in
-            try publisher.publish(alert, on: Topics.alert(asset: alert.asset, currency: alert.currency), source: source)
+            try publisher.publish(alert, on: PriceAlertsAPI.alertTopic(asset: alert.asset, currency: alert.currency), source: source)
         }, logger: runtime.logger, now: now)
         try await state.restore()
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
@@ -53,6 +54,7 @@ public enum PriceAlerts {
         methods.register(PriceAlertsAPI.add) { try await state.add($0) }
         methods.register(PriceAlertsAPI.list) { await state.list() }
         methods.register(PriceAlertsAPI.remove) { try await state.remove($0) }
+        methods.register(PluginAPI.panel) { await state.panel() }
         return methods
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PriceAlertsAPI
 import ServiceSupport
 import TickwireClients
 
@@ -13,9 +14,9 @@ public struct PriceAlertsOptions: ParsableArguments {
         case mock
     }
 
-    @Option(help: .init(DefaultEndpoint.priceAlertsRep.help("JSON-RPC endpoint to bind")))
+    @Option(help: .init(PriceAlertsEndpoint.rep.help("JSON-RPC endpoint to bind")))
     var rep: String?
-    @Option(help: .init(DefaultEndpoint.priceAlertsPub.help("alert stream endpoint to bind")))
+    @Option(help: .init(PriceAlertsEndpoint.pub.help("alert stream endpoint to bind")))
     var pub: String?
     /// `--converter-rep` and `--converter-pub`: where the live converter is.
     @OptionGroup public var converterEndpoints: ConverterEndpoints
@@ -29,7 +30,7 @@ public struct PriceAlertsOptions: ParsableArguments {
 
     /// The endpoints to bind, from flags, environment or defaults.
     public var configuration: PriceAlertsConfiguration {
-        PriceAlertsConfiguration(rep: DefaultEndpoint.priceAlertsRep.resolve(rep), pub: DefaultEndpoint.priceAlertsPub.resolve(pub))
+        PriceAlertsConfiguration(rep: PriceAlertsEndpoint.rep.resolve(rep), pub: PriceAlertsEndpoint.pub.resolve(pub))
     }
 
     /// The database to open (see ``AlertStore/databasePath(_:environment:)``).

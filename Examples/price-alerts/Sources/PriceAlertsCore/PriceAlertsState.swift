@@ -4,11 +4,12 @@ import Metrics
 import TickwireClients
 import BusContract
 import Money
+import PriceAlertsAPI
 import TickwireContract
 
 /// The one owner of price-alerts' rules and of the last price of every pair: it follows the converter's
 /// prices, fires a rule when its condition starts to hold (at once when it already holds as it is added),
-/// re-arms it when the condition stops holding, and answers the three methods.
+/// re-arms it when the condition stops holding, and answers the three methods and its `panel`.
 ///
 /// What it stores and where alerts go are passed in, so the service and the tests run the same rules
 /// with no socket. A rule's new state is stored before its alert is published, so `alerts.list` never
@@ -25,6 +26,8 @@ public actor PriceAlertsState {
 
     private var rules: [AlertRule] = []
     private var prices: [Pair: ExactDecimal] = [:]
+    /// The alerts fired since the service started, newest first (at most ``AlertsPanel/recentLimit``): what its panel lists.
+    private var recent: [AlertFired] = []
     /// The last write of rule states; the next write waits for it, so writes land in the order they were made.
     private var lastSave: Task<Void, Never>?
     /// The converter's stream state, as `health` reports it.
@@ -119,7 +122,8 @@ public actor PriceAlertsState {
     public func add(_ request: AddAlertRequest) async throws -> AlertRule {
         let pair: Pair
         do {
-            pair = try Self.validated(request)
+            let (asset, currency) = try request.validated()
+            pair = Pair(asset: asset, currency: currency)
         } catch {
             throw refused(error, method: PriceAlertsAPI.add.name)
         }
@@ -144,6 +148,12 @@ public actor PriceAlertsState {
     /// `alerts.list`: every rule, oldest first.
     public func list() -> [AlertRule] { rules }
 
+    /// `panel`: the rules with a Remove button each, the form to add one (its currencies those the converter prices
+    /// in), and the alerts fired lately.
+    public func panel() -> Panel {
+        AlertsPanel.make(rules: rules, fired: recent, currencies: Set(prices.keys.map(\.currency)).sorted())
+    }
+
     /// `alerts.remove`: `true`, or a not-found error when no rule has the id.
     public func remove(_ request: RemoveAlertRequest) async throws -> Bool {
         let removed: Bool
@@ -164,15 +174,6 @@ public actor PriceAlertsState {
     }
 
     // MARK: Rules
-
-    /// The pair of a well-formed request: codes as `Currency` reads them (upper-cased), exactly one
-    /// positive threshold; else the JSON-RPC error it is refused with.
-    private static func validated(_ request: AddAlertRequest) throws -> Pair {
-        let asset = try Currency(code: request.asset).code, currency = try Currency(code: request.currency).code
-        guard (request.above == nil) != (request.below == nil) else { throw RPCError.invalidParams("give exactly one of above and below") }
-        guard (request.above ?? request.below ?? .zero) > .zero else { throw RPCError.invalidParams("the threshold must be positive") }
-        return Pair(asset: asset, currency: currency)
-    }
 
     /// How a price changed a rule.
     private enum Change {
@@ -228,6 +229,8 @@ public actor PriceAlertsState {
     private func send(_ alert: AlertFired) {
         do {
             try publish(alert)
+            recent.insert(alert, at: 0)
+            if recent.count > AlertsPanel.recentLimit { recent.removeLast() }
             fired.increment()
             logger.info("alert fired", metadata: ["rule": "\(alert.ruleId)", "asset": "\(alert.asset)", "currency": "\(alert.currency)",
                                                   "condition": "\(alert.condition)", "threshold": "\(alert.threshold)", "price": "\(alert.price)"])

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import PriceAlertsAPI
 import PriceAlertsCore
 import Testing
 import TickwireClients
@@ -11,7 +12,7 @@ enum Implementation: String, CaseIterable, Sendable, CustomTestStringConvertible
     /// `PriceAlertsClient.live` through `LocalRPC` into this package's methods and state, its alerts
     /// from what the state publishes: the service with no socket.
     case live
-    /// `PriceAlertsClient.mock`, the main package's in-memory stand-in.
+    /// `PriceAlertsClient.mock`, PriceAlertsAPI's in-memory stand-in.
     case mock
 
     var testDescription: String { rawValue }
@@ -41,7 +42,7 @@ enum Implementation: String, CaseIterable, Sendable, CustomTestStringConvertible
     }
 }
 
-/// The same assertions against this package's service and the main package's mock, over the same
+/// The same assertions against this package's service and its client's mock, over the same
 /// converters, so neither can drift from the contract.
 @Suite("Contract: the service and PriceAlertsClient.mock agree")
 struct ContractTests {
@@ -120,6 +121,12 @@ struct ContractTests {
             #expect(await code { try await client.remove(RemoveAlertRequest(id: atOnce.id)) } == RPCError.Code.notFound)
             #expect(try await client.list().contains { $0.id == atOnce.id } == false)
             #expect(try await client.health().service == "price-alerts")
+
+            // Its panel: a row per rule, each with its Remove sending the rule's id; the form offers the currencies priced.
+            let panel = try await client.panel()
+            #expect(panel.sections[0].table?.rows.map { $0.action?.fields.first?.value } == (try await client.list()).map(\.id))
+            #expect(panel.sections[1].form?.fields[1].options == ["USD"])
+            #expect(panel.sections[2].table?.rows.first?.cells.prefix(6).dropFirst() == ["BTC", "USD", "below", "100", "100"])
         }
     }
 

@@ -1,6 +1,7 @@
 import Bus
 import ChildProcesses
 import Foundation
+import PriceAlertsAPI
 import Testing
 import TickwireClients
 import BusContract

@@ -1,5 +1,6 @@
 import Bus
 import Foundation
+import PriceAlertsAPI
 import PriceAlertsCore
 import Testing
 import TickwireClients

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import PriceAlertsAPI
 @testable import PriceAlertsCore
 import Testing
 import TickwireClients

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import PriceAlertsAPI
 import PriceAlertsCore
 import Synchronization
 import Testing
@@ -141,7 +142,7 @@ final class AlertFeed: Sendable {
 
     /// What the state publishes through.
     var publish: PriceAlertsState.Publish {
-        { [feed] alert in feed.send(alert, on: try Topics.alert(asset: alert.asset, currency: alert.currency).topic) }
+        { [feed] alert in feed.send(alert, on: try PriceAlertsAPI.alertTopic(asset: alert.asset, currency: alert.currency).topic) }
     }
 }
 

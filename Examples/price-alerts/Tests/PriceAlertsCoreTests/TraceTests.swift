@@ -1,5 +1,6 @@
 import BusContract
 import Foundation
+import PriceAlertsAPI
 import PriceAlertsCore
 import Synchronization
 import Testing
