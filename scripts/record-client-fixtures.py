@@ -7,7 +7,8 @@ Starts rates-fetcher (recorded feeds: `--feeds test`), converter, portfolio (an 
 database) and presenter from BIN_DIR, and price-alerts from PLUGIN_BIN_DIR (Examples/price-alerts'
 build), on ipc endpoints of a temporary folder; adds two trades, a watched coin and two alert
 rules, calls every method of every service and writes each answer's `result` as
-OUT_DIR/<service>/<method>.json (default: Sources/TickwireClients/Fixtures). Run it again when
+OUT_DIR/<service>/<method>.json (default: Sources/TickwireClients/Fixtures), price-alerts' into its own
+package's PriceAlertsAPI/Fixtures (OUT_DIR/price-alerts when OUT_DIR is given). Run it again when
 a method or a payload changes; the contract tests check the fixtures still decode.
 """
 import json
@@ -37,8 +38,8 @@ def main():
         ["rates-fetcher", "--feeds", "test", "--pub", ep["fetcher-pub"], "--rep", ep["fetcher-rep"]],
         ["converter", "--pub", ep["converter-pub"], "--rep", ep["converter-rep"]] + upstream,
         ["portfolio", "--pub", ep["portfolio-pub"], "--rep", ep["portfolio-rep"], "--database", ":memory:"] + upstream + converter,
-        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0", "--alerts-rep", ep["alerts-rep"],
-         "--alerts-pub", ep["alerts-pub"]] + upstream + converter + portfolio,
+        ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0",
+         "--plugin", f"price-alerts={ep['alerts-rep']},{ep['alerts-pub']}"] + upstream + converter + portfolio,
     ]
     processes = [subprocess.Popen([os.path.join(bin_dir, c[0])] + c[1:], stderr=open(os.path.join(work, c[0] + ".log"), "w"))
                  for c in commands]
@@ -129,13 +130,16 @@ def main():
             },
         }
         views = {"assets": {}, "wallets": {}, "coins": {}, "coin": {"symbol": "BTC"}, "portfolio": {},
-                 "books": {}, "book": {"book": "btc_mxn"}, "products": {}, "product": {"sku": "T2006"}, "alerts": {}}
+                 "books": {}, "book": {"book": "btc_mxn"}, "products": {}, "product": {"sku": "T2006"}}
         for screen, parameters in views.items():
             answers["presenter"][f"view-{screen}"] = call(ep["presenter-rep"], "view", {"screen": screen, **parameters})
+        plugin_fixtures = (os.path.join(out_dir, "price-alerts") if len(sys.argv) > 3
+                           else os.path.join(ROOT, "Examples/price-alerts/Sources/PriceAlertsAPI/Fixtures"))
         for service, methods in answers.items():
-            os.makedirs(os.path.join(out_dir, service), exist_ok=True)
+            folder = plugin_fixtures if service == "price-alerts" else os.path.join(out_dir, service)
+            os.makedirs(folder, exist_ok=True)
             for method, result in methods.items():
-                with open(os.path.join(out_dir, service, f"{method}.json"), "w") as file:
+                with open(os.path.join(folder, f"{method}.json"), "w") as file:
                     json.dump(result, file, indent=1, ensure_ascii=False)
                     file.write("\n")
         print(f"recorded {sum(len(m) for m in answers.values())} answers into {out_dir}")

@@ -83,6 +83,8 @@ class Stack:
                 self.env[f"TICKWIRE_{ENV_PREFIX[name]}_PUB"] = pub
         self.http = f"http://{self.host('presenter')}:{free_port()}"
         self.env["TICKWIRE_PRESENTER_HTTP"] = self.http
+        # The presenter shows price-alerts' page from its `panel` (a plugin it is told of, not one it knows).
+        self.env["TICKWIRE_PRESENTER_PLUGINS"] = f"price-alerts={self.rep('price-alerts')},{self.pub('price-alerts')}"
         self.procs = {}
         self.starts = {name: 0 for name in SERVICES}
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Starts the four services from BIN_DIR (and price-alerts from PLUGIN_BIN_DIR, when given) on their
+# Starts the four services from BIN_DIR (and the price-alerts plugin from PLUGIN_BIN_DIR, when given, with the
+# presenter told of it: --plugin price-alerts=REP,PUB, so the dashboard has its Alerts page while it runs) on their
 # default endpoints, waits until every one answers `health` (tickwire-probe, from BIN_DIR), then says
 # "ready" with the dashboard's address; stops all of them on Ctrl-C or SIGTERM, and starts again one that exits.
 # Environment (what `make run` passes):
@@ -10,7 +11,8 @@
 #                TICKWIRE_GNB_URL is set, masterdata unless TICKWIRE_MASTERDATA is) or test.
 #   TICKWIRE_DATA_DIR   the databases' directory (default $XDG_DATA_HOME/tickwire-demo, i.e.
 #                ~/.local/share/tickwire-demo); `make reset` empties it.
-#   TICKWIRE_KEYS       a keys directory (`tickwire-keys generate DIR`): every socket uses CurveZMQ.
+#   TICKWIRE_KEYS       a keys directory (`tickwire-keys generate DIR`): every socket uses CurveZMQ. With the
+#                plugin, its certificate is added there when missing (tickwire-keys generate DIR --service price-alerts).
 #   TICKWIRE_READY_TIMEOUT  seconds to wait for every service's health answer (default 120).
 set -uo pipefail
 bin_dir=${1:?usage: run-stack.sh BIN_DIR [PLUGIN_BIN_DIR]}
@@ -27,7 +29,7 @@ if ! [[ $port =~ ^[0-9]{1,5}$ ]] || [ "$port" -lt 1 ] || [ "$port" -gt 65535 ]; 
 fi
 [[ $host =~ ^[A-Za-z0-9.:-]+$ ]] || fail "HOST must be a host name or an IP address, e.g. 127.0.0.1 or 0.0.0.0, got '$host'"
 [[ $ready_timeout =~ ^[0-9]+$ ]] || fail "TICKWIRE_READY_TIMEOUT must be whole seconds, got '$ready_timeout'"
-for executable in "$bin_dir"/{rates-fetcher,converter,portfolio,presenter,tickwire-probe} ${plugin_dir:+"$plugin_dir/price-alerts"}; do
+for executable in "$bin_dir"/{rates-fetcher,converter,portfolio,presenter,tickwire-probe} ${plugin_dir:+"$plugin_dir/price-alerts" "$bin_dir/tickwire-keys"}; do
     [ -x "$executable" ] || fail "missing $executable: build the release binaries first (make release)"
 done
 mkdir -p "$data_dir" || fail "cannot make the data directory $data_dir (TICKWIRE_DATA_DIR)"
@@ -104,7 +106,19 @@ start converter "$bin_dir/converter"
 start portfolio "$bin_dir/portfolio" --database "$data_dir/portfolio.sqlite"
 presenter_env=()
 [ -n "${TICKWIRE_DASHBOARD_TOKEN:-}" ] && presenter_env=(TICKWIRE_DASHBOARD_TOKEN="$TICKWIRE_DASHBOARD_TOKEN")
-start presenter env "${presenter_env[@]}" "$bin_dir/presenter" --http "$http"
+# The plugin: the presenter is told where it answers and publishes (its page comes from its `panel`), and with keys
+# it needs a certificate of its own, which the main package's tickwire-keys does not make unless asked.
+alerts_rep=${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}
+alerts_pub=${TICKWIRE_PRICE_ALERTS_PUB:-tcp://127.0.0.1:7502}
+plugin_flags=()
+if [ -n "$plugin_dir" ]; then
+    plugin_flags=(--plugin "price-alerts=$alerts_rep,$alerts_pub")
+    if [ -n "${TICKWIRE_KEYS:-}" ] && [ ! -f "$TICKWIRE_KEYS/public/price-alerts.key" ]; then
+        "$bin_dir/tickwire-keys" generate "$TICKWIRE_KEYS" --services "" --service price-alerts >/dev/null \
+            || fail "cannot add price-alerts' certificate to $TICKWIRE_KEYS (tickwire-keys generate DIR --service price-alerts)"
+    fi
+fi
+start presenter env "${presenter_env[@]}" "$bin_dir/presenter" --http "$http" "${plugin_flags[@]}"
 if [ -n "$plugin_dir" ]; then
     start price-alerts "$plugin_dir/price-alerts" --database "$data_dir/price-alerts.sqlite"
 fi
@@ -113,7 +127,7 @@ fi
 # none, cannot ask: then when each endpoint's port takes connections) and the dashboard's port takes them.
 reps=("${TICKWIRE_RATES_FETCHER_REP:-tcp://127.0.0.1:7102}" "${TICKWIRE_CONVERTER_REP:-tcp://127.0.0.1:7201}"
     "${TICKWIRE_PORTFOLIO_REP:-tcp://127.0.0.1:7301}" "${TICKWIRE_PRESENTER_REP:-tcp://127.0.0.1:7401}")
-[ -n "$plugin_dir" ] && reps+=("${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}")
+[ -n "$plugin_dir" ] && reps+=("$alerts_rep")
 # accepts HOST PORT: whether a TCP connection to HOST:PORT succeeds (0.0.0.0 and :: as loopback).
 accepts() {
     local to=$1
@@ -168,7 +182,7 @@ if [ -n "${TICKWIRE_KEYS:-}" ]; then
     echo "CurveZMQ on every socket, keys in $TICKWIRE_KEYS: clients need a certificate there (README, Security)"
 fi
 if [ -n "$plugin_dir" ]; then
-    echo "price-alerts: add a rule with JSON-RPC on ${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}, e.g."
+    echo "price-alerts: its rules and alerts on the dashboard's Alerts page ($http/plugins/price-alerts), or over JSON-RPC on $alerts_rep, e.g."
     echo "  python3 -c 'import sys; sys.path.append(\"clients/python/src\"); from tickwire import Client; print(Client(\"tcp://127.0.0.1:7501\").call(\"alerts.add\", {\"asset\": \"BTC\", \"currency\": \"USD\", \"above\": \"1\"}))'"
 fi
 echo "Press Ctrl-C to stop. A service that exits is started again, as systemd or Kubernetes would: kill one"

@@ -35,8 +35,9 @@ POSTGRES_PORT = 25435
 
 
 def loopback(value):
-    """tcp://converter:7201 or tcp://0.0.0.0:7201 -> tcp://127.0.0.1:7201."""
-    return re.sub(r"^(tcp|http)://[^:/]+:", r"\1://127.0.0.1:", value)
+    """tcp://converter:7201 or tcp://0.0.0.0:7201 -> tcp://127.0.0.1:7201, each endpoint in the value (the presenter's
+    plugins: price-alerts=tcp://price-alerts:7501,tcp://price-alerts:7502)."""
+    return re.sub(r"\b(tcp|http)://[^:/,\s]+:", r"\1://127.0.0.1:", value)
 
 
 def probe_for(container):
