@@ -21,10 +21,11 @@ struct PresenterCommand: AsyncParsableCommand {
     @OptionGroup var fetcher: FetcherEndpoints
     @OptionGroup var converter: ConverterEndpoints
     @OptionGroup var portfolio: PortfolioEndpoints
-    @Option(name: .customLong("alerts-rep"), help: .init(DefaultEndpoint.priceAlertsRep.help("price-alerts' JSON-RPC")))
-    var alertsRep: String?
-    @Option(name: .customLong("alerts-pub"), help: .init(DefaultEndpoint.priceAlertsPub.help("price-alerts' alert stream")))
-    var alertsPub: String?
+    @Option(name: .customLong("plugin"), help: .init(
+        "A plugin whose page the dashboard shows while it answers, as NAME=REP[,PUB] (its JSON-RPC and stream endpoints); "
+            + "repeatable (env \(PluginEndpoint.environmentVariable), entries separated by spaces)",
+        valueName: "NAME=REP[,PUB]"))
+    var plugins: [String] = []
     @Option(help: "Asset icons: 'monogram' draws each one (no network, the default), 'live' fetches the masterdata's and CoinGecko's once")
     var icons: IconMode = .monogram
     @Option(name: .customLong("icon-cache"), help: "Directory fetched icons are kept in (with --icons live); default: memory only")
@@ -42,16 +43,24 @@ struct PresenterCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard iconCacheBytes > 0 else { throw ValidationError("--icon-cache-bytes must be positive, got \(iconCacheBytes)") }
+        do {
+            _ = try PluginEndpoint.parse(flags: plugins)
+        } catch {
+            throw ValidationError("--plugin: \(error)")
+        }
     }
 
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "presenter", options: common)
         let connection = try runtime.connection()
+        let plugins = try PluginEndpoint.parse(flags: plugins).map { plugin in
+            PluginUpstream(name: plugin.name, client: try .live(connection, name: plugin.name, rep: plugin.rep, pub: plugin.pub))
+        }
         let upstreams = PresenterUpstreams(
             portfolio: try .live(connection, rep: portfolio.repEndpoint, pub: portfolio.pubEndpoint),
             converter: try .live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint),
             fetcher: try .live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint),
-            alerts: try .live(connection, rep: DefaultEndpoint.priceAlertsRep.resolve(alertsRep), pub: DefaultEndpoint.priceAlertsPub.resolve(alertsPub)))
+            plugins: plugins)
         try await runtime.run(Presenter.services(PresenterConfiguration(
             rep: DefaultEndpoint.presenterRep.resolve(rep),
             http: DefaultEndpoint.presenterHTTP.resolve(http),

@@ -3,48 +3,6 @@ import Money
 import PresenterViews
 import TickwireContract
 
-extension AlertsView.Rule: JSONSchemaDescribable {
-    public static var schemaName: String? { "AlertsViewRule" }
-    public static var jsonSchema: JSONSchema {
-        .object("One rule.", [
-            "id": .required(.string, "The rule's id."),
-            "asset": .required(.string, "The asset, e.g. \"BTC\"."),
-            "condition": .required(.string, "`above` or `below`."),
-            "threshold": .required(.ref(DisplayAmount.self), "The threshold, in the rule's currency."),
-            "holds": .required(.boolean, "Whether the condition holds at the last price seen."),
-            "lastFired": .optional(.string, "When it last fired, for the reader, if it has."),
-        ])
-    }
-}
-
-extension AlertsView.Fired: JSONSchemaDescribable {
-    public static var schemaName: String? { "AlertsViewFired" }
-    public static var jsonSchema: JSONSchema {
-        .object("One alert fired.", [
-            "ruleId": .required(.string, "The rule that fired."),
-            "asset": .required(.string, "The asset."),
-            "condition": .required(.string, "`above` or `below`."),
-            "threshold": .required(.ref(DisplayAmount.self), "The rule's threshold."),
-            "price": .required(.ref(DisplayAmount.self), "The price that crossed it."),
-            "firedAt": .required(.string, "When, ISO 8601."),
-            "firedAtText": .required(.string, "When, for the reader."),
-        ])
-    }
-}
-
-extension AlertsView: JSONSchemaDescribable {
-    public static var jsonSchema: JSONSchema {
-        .object("The price alerts of the price-alerts plugin: its rules, and the alerts they fired, newest first.", [
-            "screen": .required(.constant("alerts"), "Which screen this is (`alerts`): what a client reads to know the view's shape."),
-            "rules": .required(.array(.ref(AlertsView.Rule.self)), "Every rule, oldest first."),
-            "fired": .required(.array(.ref(AlertsView.Fired.self)), "The alerts fired while the presenter listened (and the last of each pair before), newest first."),
-            "locale": .required(.string, "The reader's locale."),
-            "currency": .optional(.currency, "The display currency (rules keep their own)."),
-            "notices": .required(.array(.string), "Messages to show: price-alerts unreachable, no rules yet."),
-        ])
-    }
-}
-
 extension AssetsView.Filter: JSONSchemaDescribable {
     public static var schemaName: String? { "AssetsViewFilter" }
     public static var jsonSchema: JSONSchema {
@@ -511,7 +469,7 @@ extension ScreenView: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .oneOf([
             .ref(AssetsView.self), .ref(WalletsView.self), .ref(CoinsView.self), .ref(CoinView.self), .ref(PortfolioView.self),
-            .ref(BooksView.self), .ref(BookView.self), .ref(ProductsView.self), .ref(ProductView.self), .ref(AlertsView.self),
+            .ref(BooksView.self), .ref(BookView.self), .ref(ProductsView.self), .ref(ProductView.self),
             .ref(ErrorView.self),
         ], "Any screen's view, told apart by its `screen` member (`error` is what a failed screen shows instead).")
     }

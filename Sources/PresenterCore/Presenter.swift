@@ -57,15 +57,15 @@ public struct PresenterUpstreams: Sendable {
     public var converter: ConverterClient
     /// rates-fetcher: quotes, books, coins, feed status, masterdata, history.
     public var fetcher: RatesFetcherClient
-    /// price-alerts, the plugin: its rules and alerts (shown when it runs, and missed by nothing else when not).
-    public var alerts: PriceAlertsClient
+    /// The plugins whose pages the dashboard shows while they answer (and misses nothing else when they do not).
+    public var plugins: [PluginUpstream]
 
     /// The upstreams.
-    public init(portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient) {
+    public init(portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, plugins: [PluginUpstream] = []) {
         self.portfolio = portfolio
         self.converter = converter
         self.fetcher = fetcher
-        self.alerts = alerts
+        self.plugins = plugins
     }
 }
 
@@ -97,6 +97,7 @@ public enum Presenter {
         let state: PresenterState
         let broadcast: PriceBroadcast
         let watch: StateWatch
+        let plugins: Plugins
         let builder: ScreenBuilder
         let screens: Screens
         let web: WebServer
@@ -107,11 +108,13 @@ public enum Presenter {
         init(upstreams: PresenterUpstreams, runtime: Runtime, icons: IconStore = IconStore(), security: DashboardSecurity = DashboardSecurity()) {
             let broadcast = PriceBroadcast()
             self.broadcast = broadcast
-            let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) }, onAlert: { broadcast.send($0) })
+            let state = PresenterState(logger: runtime.logger, onPrice: { broadcast.send($0) })
             self.state = state
             let watch = StateWatch(state: state, broadcast: broadcast)
             self.watch = watch
-            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, alerts: upstreams.alerts, converter: upstreams.converter))
+            let plugins = Plugins(upstreams.plugins, broadcast: broadcast, logger: runtime.logger)
+            self.plugins = plugins
+            let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, converter: upstreams.converter))
             self.builder = builder
             screens = Screens(builder: builder)
             var methods = runtime.standardMethods(publisher: nil) {
@@ -119,13 +122,12 @@ public enum Presenter {
             }
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
-            web = WebServer(screens: screens, state: state, broadcast: broadcast, watch: watch, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
+            web = WebServer(screens: screens, state: state, broadcast: broadcast, watch: watch, plugins: plugins, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
-            let alerts = upstreams.alerts.alerts()
             followers = [
-                LoopService { await state.follow(alerts: alerts) },
+                LoopService { await plugins.run() },
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
                 LoopService {
                     // Each price is applied in a span of the trace it came in, so the SSE events it makes go on in it.

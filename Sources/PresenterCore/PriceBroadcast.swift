@@ -7,20 +7,19 @@ import Synchronization
 import TickwireContract
 import Tracing
 
-/// Fans price updates, alerts and news of changed data out to every open Server-Sent Events stream.
+/// Fans price updates and news of changed data out to every open Server-Sent Events stream.
 ///
 /// Each listener has a queue of its own that conflates: a price still waiting for a slow client is
 /// replaced, in its place, by a newer price of the same asset and currency, so a slow browser gets
 /// the latest price of each asset when it catches up, holds at most one price per asset, and never
 /// holds up the others (sending only writes to each queue, under its own lock).
 final class PriceBroadcast: Sendable {
-    /// What a stream carries: a price, an alert, the kinds of data that changed (``StateWatch``), or a
+    /// What a stream carries: a price, the kinds of data that changed (``StateWatch``), or a
     /// keep-alive that shows a dead client without any of them.
     enum Event: Sendable, Equatable {
         /// A price, with the task's context it was sent in (a span of its quote's trace), to send its event in:
         /// taken as it is, so no listener writes or parses the trace again.
         case price(AssetPrice, context: ServiceContext? = nil)
-        case alert(AlertFired)
         /// The kinds that changed, with the trace of the change that made them (a trade's), for the page's reload.
         case changed(Set<String>, trace: TraceContext? = nil)
         case keepalive
@@ -29,16 +28,12 @@ final class PriceBroadcast: Sendable {
         static func == (lhs: Event, rhs: Event) -> Bool {
             switch (lhs, rhs) {
             case (.price(let left, _), .price(let right, _)): left == right
-            case (.alert(let left), .alert(let right)): left == right
             case (.changed(let left, let leftTrace), .changed(let right, let rightTrace)): left == right && leftTrace == rightTrace
             case (.keepalive, .keepalive): true
             default: false
             }
         }
     }
-
-    /// Alerts a slow listener keeps at most; older ones go first.
-    static let alertLimit = 256
 
     private struct Listener {
         let currency: String?
@@ -53,7 +48,7 @@ final class PriceBroadcast: Sendable {
 
     private let listeners = Synchronization.Mutex(Listeners())
 
-    /// Every price in `currency` (all currencies when nil; none when `prices` is false), every alert and
+    /// Every price in `currency` (all currencies when nil; none when `prices` is false) and
     /// every change from now on; it ends when the listener's task is cancelled or on ``close()``.
     func subscribe(currency: String? = nil, prices: Bool = true) -> Events {
         let id = UUID()
@@ -78,9 +73,6 @@ final class PriceBroadcast: Sendable {
         let context = ServiceContext.current
         for listener in listening { listener.queue.write { $0.add(.price(price, context: context)) } }
     }
-
-    /// Passes an alert to every listener.
-    func send(_ alert: AlertFired) { broadcast(.alert(alert)) }
 
     /// Tells every listener which kinds of data changed (e.g. `assets`, `portfolio`), with the task's trace context
     /// (a change's, when sent in its span).
@@ -137,12 +129,11 @@ final class PriceBroadcast: Sendable {
 }
 
 /// A listener's waiting events, in order, with a waiting price replaced in its place by a newer one of
-/// the same asset and currency, at most ``PriceBroadcast/alertLimit`` alerts, at most one change (the
+/// the same asset and currency, at most one change (the
 /// kinds of a later one joined to it, and its trace when it has one) and at most one keep-alive.
 struct ConflatingEvents: ReaderQueueBuffer {
     private enum Slot {
         case price(PriceKey)
-        case alert(AlertFired)
         case changed
         case keepalive
     }
@@ -154,7 +145,6 @@ struct ConflatingEvents: ReaderQueueBuffer {
 
     private var slots = Deque<Slot>()
     private var prices: [PriceKey: (price: AssetPrice, context: ServiceContext?)] = [:]
-    private var alerts = 0
     private var keepaliveWaiting = false
     private var changed: Set<String>?
     private var changedTrace: TraceContext?
@@ -168,13 +158,6 @@ struct ConflatingEvents: ReaderQueueBuffer {
         case .price(let price, let context):
             let key = PriceKey(asset: price.asset, currency: price.currency)
             if prices.updateValue((price, context), forKey: key) == nil { slots.append(.price(key)) }
-        case .alert(let alert):
-            if alerts == PriceBroadcast.alertLimit, let oldest = slots.firstIndex(where: { if case .alert = $0 { true } else { false } }) {
-                slots.remove(at: oldest)
-                alerts -= 1
-            }
-            slots.append(.alert(alert))
-            alerts += 1
         case .changed(let kinds, let trace):
             if changed == nil { slots.append(.changed) }
             changed = (changed ?? []).union(kinds)
@@ -191,9 +174,6 @@ struct ConflatingEvents: ReaderQueueBuffer {
         switch slot {
         case .price(let key):
             return prices.removeValue(forKey: key).map { .price($0.price, context: $0.context) }
-        case .alert(let alert):
-            alerts -= 1
-            return .alert(alert)
         case .changed:
             defer {
                 changed = nil

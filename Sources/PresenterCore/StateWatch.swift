@@ -5,7 +5,7 @@ import Synchronization
 
 /// Looks at the presenter's copy of the streams (``PresenterState``) a few times a second while a page listens,
 /// and tells the dashboard's open pages, as a `changed` event of `/events`, which kinds of data changed since: an
-/// upstream's stream state (`rates-fetcher`, `converter`, `portfolio`, `price-alerts`) or the data itself
+/// upstream's stream state (`rates-fetcher`, `converter`, `portfolio`) or the data itself
 /// (`assets`, `wallets`, `book`, `coin`; `price`, `quote` and `status` only when they first arrive, as the
 /// pages follow prices through their own events; `coin` and `price` also when a coin or an asset's price comes
 /// or goes, as a coin added or removed at run time does). A waiting page then fetches itself again.
@@ -86,9 +86,9 @@ final class StateWatch: Sendable {
 }
 
 extension PresenterState {
-    /// The streams' states (price-alerts' as `price-alerts`) and when each kind of data last arrived, read in one call.
+    /// The streams' states and when each kind of data last arrived, read in one call.
     fileprivate func watchSample() -> StateWatch.Sample {
-        StateWatch.Sample(streams: watchedStreams(), updated: updated, members: [
+        StateWatch.Sample(streams: streams, updated: updated, members: [
             "coin": Set(coins.keys), "price": Set(prices.values.lazy.map(\.asset)),
         ])
     }
@@ -96,14 +96,8 @@ extension PresenterState {
     /// What the presenter has at hand for its pages, read in one call.
     fileprivate func availability() -> Availability {
         Availability(
-            streams: watchedStreams(), assets: !masterdata.assets.isEmpty, wallets: !masterdata.wallets.isEmpty,
+            streams: streams, assets: !masterdata.assets.isEmpty, wallets: !masterdata.wallets.isEmpty,
             books: Set(books.keys), tickers: Set(books.keys.filter { bitsoQuote(book: $0) != nil }),
             priceCurrencies: Set(prices.values.lazy.map(\.currency)))
-    }
-
-    private func watchedStreams() -> [String: String] {
-        var streams = self.streams
-        streams["price-alerts"] = alertsStream
-        return streams
     }
 }

@@ -21,6 +21,7 @@ struct WebServer {
     let state: PresenterState
     let broadcast: PriceBroadcast
     let watch: StateWatch
+    let plugins: Plugins
     let portfolio: PortfolioClient
     let fetcher: RatesFetcherClient
     let icons: IconStore
@@ -39,11 +40,12 @@ struct WebServer {
         router.add(middleware: BodyLimitMiddleware(maxBytes: security.maxBodyBytes))
         if let token = security.token { router.add(middleware: LoginMiddleware(token: token, sessions: sessions)) }
         router.add(middleware: CSRFMiddleware())
+        router.add(middleware: PluginLinksMiddleware(plugins: plugins))
         router.get("/static/:file") { _, context in staticFile(context.parameters.get("file") ?? "") }
         router.get("/login") { request, _ in loginPage(request, failed: false) }
         router.post("/login") { request, _ in await logIn(request) }
         router.get("/") { _, _ in Response.redirect(to: "/coins", type: .found) }
-        for screen in ["assets", "wallets", "coins", "portfolio", "books", "products", "alerts"] {
+        for screen in ["assets", "wallets", "coins", "portfolio", "books", "products"] {
             router.get(RouterPath(stringLiteral: "/\(screen)")) { request, _ in await page(screen, request) }
         }
         router.get("/coins/:symbol") { request, context in
@@ -78,6 +80,8 @@ struct WebServer {
         router.get("/portfolio/history") { request, _ in await activityHistory(request) }
         router.post("/coins/add") { request, _ in await addCoin(request) }
         router.post("/coins/:symbol/remove") { request, context in await removeCoin(context.parameters.get("symbol") ?? "", request) }
+        router.get("/plugins/:name") { request, context in await pluginPage(context.parameters.get("name") ?? "", request) }
+        router.post("/plugins/:name/call") { request, context in await callPlugin(context.parameters.get("name") ?? "", request) }
         router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
@@ -328,8 +332,7 @@ struct WebServer {
     // MARK: Live prices
 
     /// `GET /events?currency=USD&locale=en_US`: every price in that currency as it changes (none with
-    /// `prices=0`), every alert price-alerts fires as an `alert` event (the fields of ``AlertsView/Fired``),
-    /// and the kinds of data that changed as a `changed` event (``ChangedEvent``; on connecting, after the
+    /// `prices=0`) and the kinds of data that changed as a `changed` event (``ChangedEvent``; on connecting, after the
     /// current prices, one marked `initial`). A client that reads slower than prices change gets the latest
     /// price of each asset (``PriceBroadcast``).
     private func events(_ request: Request) -> Response {
@@ -367,9 +370,6 @@ struct WebServer {
                         logger.debug("sse changed sent", metadata: ["kinds": "\(kinds.sorted().joined(separator: " "))"])
                         try await writer.write(ByteBuffer(string: ChangedEvent(kinds: kinds.sorted(), initial: false, trace: TraceContext.current).sse))
                     }
-                case .alert(let alert):
-                    let fired = (try? Wire.encode(AlertsView.fired(of: alert, locale: locale))).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-                    try await writer.write(ByteBuffer(string: "event: alert\ndata: \(fired)\n\n"))
                 case .keepalive:
                     try await writer.write(ByteBuffer(string: ": keep-alive\n\n"))
                 }

@@ -24,23 +24,15 @@ public actor PresenterState {
         "rates-fetcher": "waiting for a snapshot", "converter": "waiting for a snapshot", "portfolio": "waiting for a snapshot",
     ]
     private let logger: Logger
-    /// The alerts price-alerts fired, newest first (at most ``keptAlerts``).
-    public private(set) var alerts: [StreamUpdate<AlertFired>] = []
-    /// price-alerts' stream state: an optional plugin, so not one of ``streams``.
-    public private(set) var alertsStream = "waiting for a snapshot"
-    /// How many alerts are kept.
-    public static let keptAlerts = 50
     private let onPrice: @Sendable (AssetPrice) -> Void
-    private let onAlert: @Sendable (AlertFired) -> Void
     /// Stream messages decoded and applied (`tickwire_presenter_applied_total`), as opposed to
     /// received: what the pipeline benchmark counts as reaching the presenter.
     private let applied = Counter(label: "tickwire_presenter_applied_total")
 
-    /// Empty state; `onPrice` and `onAlert` hear of every price and alert as it is applied (the dashboard's live streams).
-    public init(logger: Logger, onPrice: @escaping @Sendable (AssetPrice) -> Void = { _ in }, onAlert: @escaping @Sendable (AlertFired) -> Void = { _ in }) {
+    /// Empty state; `onPrice` hears of every price as it is applied (the dashboard's live streams).
+    public init(logger: Logger, onPrice: @escaping @Sendable (AssetPrice) -> Void = { _ in }) {
         self.logger = logger
         self.onPrice = onPrice
-        self.onAlert = onAlert
     }
 
     /// Applies rates-fetcher's events until the stream ends. The loops run on the actor, so a burst of
@@ -67,26 +59,6 @@ public actor PresenterState {
     ) async {
         for await event in events {
             within(event.trace) { apply(event, from: "portfolio", reset: {}, apply: { changed($0.value) }, remove: { _ in }) }
-        }
-    }
-
-    /// Follows price-alerts' alerts until the stream ends.
-    public func follow(alerts events: some AsyncSequence<StreamEvent<AlertFired>, Never>) async {
-        for await event in events {
-            switch event {
-            case .snapshot(let updates):
-                let known = Set(alerts.map(\.topic))
-                alerts = Array((alerts + updates.filter { !known.contains($0.topic) }).sorted { $0.time > $1.time }.prefix(Self.keptAlerts))
-                alertsStream = "ok"
-            case .update(let update):
-                alerts = Array(([update] + alerts).prefix(Self.keptAlerts))
-                alertsStream = "ok"
-                onAlert(update.value)
-            case .removed(let topic):
-                alerts.removeAll { $0.topic == topic }
-            case .unavailable(let reason):
-                alertsStream = reason
-            }
         }
     }
 

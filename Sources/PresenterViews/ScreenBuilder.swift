@@ -27,8 +27,6 @@ public struct ViewSources: Sendable {
     public var watchlist: @Sendable () async throws -> [String]
     /// rates-fetcher's `history`.
     public var history: @Sendable (HistoryRequest) async throws -> PriceHistory
-    /// price-alerts' `alerts.list`.
-    public var alertRules: @Sendable () async throws -> [AlertRule]
     /// The converter's `convert`: the rate that brings a source's figures into the display currency.
     public var convert: @Sendable (ConvertRequest) async throws -> ConvertResult
     /// The converter's `convert.series`: a history in the display currency at each day's rate.
@@ -46,7 +44,6 @@ public struct ViewSources: Sendable {
         product: @escaping @Sendable (ProductRequest) async throws -> ProductDetail,
         watchlist: @escaping @Sendable () async throws -> [String],
         history: @escaping @Sendable (HistoryRequest) async throws -> PriceHistory,
-        alertRules: @escaping @Sendable () async throws -> [AlertRule],
         convert: @escaping @Sendable (ConvertRequest) async throws -> ConvertResult,
         convertSeries: @escaping @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult,
         knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin] = { _ in [] },
@@ -66,7 +63,6 @@ public struct ViewSources: Sendable {
         self.product = product
         self.watchlist = watchlist
         self.history = history
-        self.alertRules = alertRules
         self.convert = convert
         self.convertSeries = convertSeries
         self.knownCoins = knownCoins
@@ -165,18 +161,6 @@ public struct ScreenBuilder: Sendable {
             let detail = try await sources.product(ProductRequest(sku: try required("sku", parameters)))
             let view = ProductView.make(detail: detail, context: context, notices: notices)
             return .product(view)
-        case "alerts":
-            var problem: String?
-            let rules: [AlertRule]?
-            do {
-                rules = try await sources.alertRules()
-            } catch {
-                rules = nil
-                problem = Self.describe(error)
-            }
-            let alertsStream = await state.alertsStream
-            if problem == nil, alertsStream != "ok" { problem = alertsStream }
-            return .alerts(AlertsView.make(rules: rules, fired: await state.alerts.map(\.value), problem: problem, context: context, notices: notices))
         default:
             throw RPCError.notFound("No screen \"\(name)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
         }

@@ -10,11 +10,10 @@ public enum ScreenView: Codable, Sendable, Equatable {
     case book(BookView)
     case products(ProductsView)
     case product(ProductView)
-    case alerts(AlertsView)
     case error(ErrorView)
 
     /// The screens there are, in the dashboard's order (`error` is what a failed one shows instead).
-    public static let screens = ["assets", "wallets", "coins", "coin", "portfolio", "books", "book", "products", "product", "alerts"]
+    public static let screens = ["assets", "wallets", "coins", "coin", "portfolio", "books", "book", "products", "product"]
 
     private enum Keys: String, CodingKey { case screen }
 
@@ -30,7 +29,6 @@ public enum ScreenView: Codable, Sendable, Equatable {
         case "book": self = .book(try BookView(from: decoder))
         case "products": self = .products(try ProductsView(from: decoder))
         case "product": self = .product(try ProductView(from: decoder))
-        case "alerts": self = .alerts(try AlertsView(from: decoder))
         case "error": self = .error(try ErrorView(from: decoder))
         default:
             throw DecodingError.dataCorrupted(.init(
@@ -49,7 +47,6 @@ public enum ScreenView: Codable, Sendable, Equatable {
         case .book(let view): try view.encode(to: encoder)
         case .products(let view): try view.encode(to: encoder)
         case .product(let view): try view.encode(to: encoder)
-        case .alerts(let view): try view.encode(to: encoder)
         case .error(let view): try view.encode(to: encoder)
         }
     }
@@ -66,7 +63,6 @@ public enum ScreenView: Codable, Sendable, Equatable {
         case .book(let view): view.screen
         case .products(let view): view.screen
         case .product(let view): view.screen
-        case .alerts(let view): view.screen
         case .error(let view): view.screen
         }
     }

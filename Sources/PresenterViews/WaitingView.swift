@@ -49,7 +49,7 @@ public struct WaitingView: Codable, Sendable, Equatable {
 /// has arrived. ``waits(screen:parameters:currency:)`` tells from it what a page still waits for.
 public struct Availability: Sendable, Equatable {
     /// Each upstream's stream state, as `health` reports it ("ok" when synchronized), by name: `rates-fetcher`,
-    /// `converter`, `portfolio`, and `price-alerts` (the plugin).
+    /// `converter` and `portfolio`.
     public var streams: [String: String]
     /// Whether the masterdata’s assets have arrived.
     public var assets: Bool
@@ -76,8 +76,8 @@ public struct Availability: Sendable, Equatable {
     }
 
     /// What the page of `screen` (with `parameters`, in `currency`) waits for: nothing when it can be built
-    /// now. Only data the page cannot be built without counts; a service the page asks (the portfolio, the
-    /// price-alerts plugin) counts while its stream is not synchronized, as asking it would only time out.
+    /// now. Only data the page cannot be built without counts; a service the page asks (the portfolio) counts
+    /// while its stream is not synchronized, as asking it would only time out.
     public func waits(screen: String, parameters: [String: String], currency: String) -> [WaitingView.Wait] {
         var waits: [WaitingView.Wait] = []
         func need(_ condition: Bool, _ service: String, _ what: String) {
@@ -109,8 +109,6 @@ public struct Availability: Sendable, Equatable {
                  "rates-fetcher", "Bitso’s ticker of \(book)")
         case "products", "product":
             need(up("portfolio"), "portfolio", "the products’ transactions")
-        case "alerts":
-            need(up("price-alerts"), "price-alerts", "the alert rules")
         default:
             break
         }

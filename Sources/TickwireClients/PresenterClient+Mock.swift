@@ -19,24 +19,21 @@ extension PresenterClient {
         health: Fixtures.answer("presenter", "health"))
 
     /// A presenter that builds its views with the real one's ``ScreenBuilder`` in memory, over `portfolio`,
-    /// `converter`, `fetcher` and `alerts` (by default mocks of one shared ``RatesFetcherClient/mock(seed:interval:)``):
+    /// `converter` and `fetcher` (by default mocks of one shared ``RatesFetcherClient/mock(seed:interval:)``):
     /// every screen in any locale and currency, and the service's errors for bad requests.
     public static func mock(
         fetcher: RatesFetcherClient = .mock(), converter: ConverterClient? = nil, portfolio: PortfolioClient? = nil,
-        alerts: PriceAlertsClient? = nil, logger: Logger = Logger(label: "tickwire.mock-presenter")
+        logger: Logger = Logger(label: "tickwire.mock-presenter")
     ) -> Self {
         let converter = converter ?? .mock(fetcher: fetcher)
         let portfolio = portfolio ?? .mock(fetcher: fetcher, converter: converter)
-        let alerts = alerts ?? .mock(converter: converter)
         let state = PresenterState(logger: logger)
-        let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: portfolio, fetcher: fetcher, alerts: alerts, converter: converter))
+        let builder = ScreenBuilder(state: state, sources: ViewSources(portfolio: portfolio, fetcher: fetcher, converter: converter))
         let presenter = MockPresenter()
         let updates = fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
         let prices = converter.prices()
         let changes = portfolio.changes()
-        let fired = alerts.alerts()
         presenter.loops.follow(
-            Task { await state.follow(alerts: fired) },
             Task { [weak presenter] in
                 for await event in updates {
                     await state.apply(event, from: "rates-fetcher")

@@ -38,7 +38,7 @@ struct DeadlineTests {
             asset: "ETH", amount: 1, price: 20_000, currency: "SEK", date: Date(timeIntervalSinceNow: -3_600), requestId: "deadline"))
 
         let core = Presenter.Core(
-            upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher, alerts: .failing), runtime: presenterRuntime)
+            upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher), runtime: presenterRuntime)
         // Without deadlines the portfolio waits 4 s on the converter, the presenter gives up first (after 2 × 2 s)
         // and `view` throws; with them the portfolio answers within the presenter's deadline with its offline
         // valuation and the notice below. No wall-clock bound here: a loaded CI machine stretches every call.

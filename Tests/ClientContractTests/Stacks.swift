@@ -92,7 +92,7 @@ final class LiveStack: Sendable {
             upstreams: PresenterUpstreams(
                 portfolio: .live(presenterConnection, rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub")),
                 converter: .live(presenterConnection, rep: ipc("converter-rep"), pub: ipc("converter-pub")),
-                fetcher: .live(presenterConnection, rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub")), alerts: .failing),
+                fetcher: .live(presenterConnection, rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub"))),
             runtime: presenterRuntime)
         registered = Dictionary(uniqueKeysWithValues: services.compactMap { $0 as? RPCServer }.map { ($0.service, $0.methodNames) })
         tasks = services.map { service in Task { try? await service.run() } }

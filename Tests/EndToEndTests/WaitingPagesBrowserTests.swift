@@ -29,7 +29,6 @@ struct WaitingPagesBrowserTests {
         Screen(path: "/portfolio", waiting: "Waiting for your trades and holdings from the portfolio…", complete: "id=\"holdings\""),
         Screen(path: "/books", waiting: "Waiting for Bitso’s books from rates-fetcher…", complete: "data-book=\"btc_mxn\""),
         Screen(path: "/products", waiting: "Waiting for the products’ transactions from the portfolio…", complete: "data-sku=\"A6102\""),
-        Screen(path: "/alerts", waiting: "Waiting for the alert rules from price-alerts…", complete: ""),
     ]
 
     /// The presenter started alone (behind its upstreams' endpoints nothing that answers) answers every page with what
@@ -40,16 +39,16 @@ struct WaitingPagesBrowserTests {
     @Test func pagesWaitThenFillInLive() async throws {
         let executable = try chromiumExecutable()
         let endpoints = try Endpoints()
-        let alertsRep = "ipc://\(endpoints.directory.path)/alerts-rep"
         // Behind the upstreams' request endpoints, listeners that never answer and note each request's method.
         let context = try ZMQContext()
-        let silent = try SilentUpstreams(context, [endpoints.fetcherRep, endpoints.converterRep, endpoints.portfolioRep, alertsRep])
+        let silent = try SilentUpstreams(context, [endpoints.fetcherRep, endpoints.converterRep, endpoints.portfolioRep])
         let presenter = try await ServiceProcess("presenter", [
             "--rep", endpoints.presenterRep, "--http", "http://127.0.0.1:0",
             "--fetcher-pub", endpoints.fetcherPub, "--fetcher-rep", endpoints.fetcherRep,
             "--converter-pub", endpoints.converterPub, "--converter-rep", endpoints.converterRep,
             "--portfolio-pub", endpoints.portfolioPub, "--portfolio-rep", endpoints.portfolioRep,
-            "--alerts-rep", alertsRep, "--alerts-pub", "ipc://\(endpoints.directory.path)/alerts-pub",
+            // A plugin that is not running: no link, its page says so, and nothing else waits for it.
+            "--plugin", "notes=ipc://\(endpoints.directory.path)/notes-rep,ipc://\(endpoints.directory.path)/notes-pub",
         ], in: endpoints.directory)
         var services = [presenter]
         var browsers: [DevToolsBrowser] = []
@@ -82,9 +81,13 @@ struct WaitingPagesBrowserTests {
             let body = String(decoding: data, as: UTF8.self)
             #expect((response as? HTTPURLResponse)?.statusCode == 200, "\(screen.path)")
             #expect(body.contains(screen.waiting) && body.contains("<nav class=\"pages\""), "\(screen.path): \(body.prefix(2000))")
+            #expect(!body.contains("/plugins/"), "\(screen.path) links no plugin that is not running")
         }
-        let alerts = try await Chromium.run(executable, ["--dump-dom", URL(string: "/alerts", relativeTo: base)!.absoluteString], in: endpoints.directory)
-        #expect(alerts.output.contains("Waiting for the alert rules from price-alerts…"))
+        let (notes, notesResponse) = try await URLSession.shared.data(from: URL(string: "/plugins/notes", relativeTo: base)!)
+        #expect((notesResponse as? HTTPURLResponse)?.statusCode == 503)
+        #expect(String(decoding: notes, as: UTF8.self).contains("The plugin notes is not running"))
+        let plugin = try await Chromium.run(executable, ["--dump-dom", URL(string: "/plugins/notes", relativeTo: base)!.absoluteString], in: endpoints.directory)
+        #expect(plugin.output.contains("The plugin notes is not running"))
         // The streams ask for their snapshots 3 s after the start (no heartbeat came): seeing them shows the presenter's
         // requests reach the silent upstreams, which by then have any request a page sent seconds before.
         #expect(await eventually(within: .seconds(20)) { silent.methods.contains("snapshot") }, "no snapshot request came")
@@ -99,7 +102,7 @@ struct WaitingPagesBrowserTests {
             executable, ["--window-size=1280,900", "--force-dark-mode", "--force-prefers-reduced-motion"], in: endpoints.directory)
         browsers.append(dark)
         var open: [(screen: Screen, browser: DevToolsBrowser, page: DevToolsBrowser.Page, id: String)] = []
-        for (index, screen) in Self.screens.dropLast().enumerated() {
+        for (index, screen) in Self.screens.enumerated() {
             let browser = index < 5 ? light : dark
             let page = try await browser.open(URL(string: screen.path, relativeTo: base)!)
             var id = ""

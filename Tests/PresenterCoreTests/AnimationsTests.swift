@@ -35,13 +35,12 @@ struct AnimationsTests {
     }
 
     /// Live prices, and figures a page's update changes, flash by the direction of an exact decimal comparison;
-    /// arriving alerts ease in; the page script marks rows that arrive or leave, and skips waiting for them to
+    /// the page script marks rows that arrive or leave, and skips waiting for them to
     /// leave under reduced motion.
     @Test func theScriptsSetTheClasses() throws {
         #expect(Scripts.livePrices.contains("window.Tickwire.flash(cell, cell.getAttribute(\"data-raw\"), update.raw);"))
         #expect(Scripts.live.contains("element.classList.add(direction > 0 ? \"flash-up\" : \"flash-down\");"))
         #expect(!Scripts.live.contains("parseFloat") && !Scripts.live.contains("Number("), "no binary float")
-        #expect(Scripts.liveAlerts.contains("row.className = \"alert-row row-enter\";"))
         #expect(Scripts.live.contains("after[key].classList.add(\"row-enter\")") && Scripts.live.contains("row.classList.add(\"row-leave\")"))
         #expect(Scripts.live.contains("if (leaving.length && !reduced.matches)"))
         #expect(Scripts.files["live.js"] == Scripts.live)

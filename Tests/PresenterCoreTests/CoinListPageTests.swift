@@ -51,7 +51,7 @@ struct CoinListPageTests {
             if !Task.isCancelled { expired.withLock { $0 = true } }
             release.finish()
         }
-        var sources = ViewSources(portfolio: .failing, fetcher: .failing, alerts: .failing, converter: .failing)
+        var sources = ViewSources(portfolio: .failing, fetcher: .failing, converter: .failing)
         sources.knownCoins = { _ in
             for await _ in released {}
             return [KnownCoin(id: "polkadot", symbol: "DOT", name: "Polkadot")]

@@ -47,7 +47,7 @@ struct DailyRateChartTests {
         fetcher.ratesHistory = dailyRates
         var converter = ConverterClient.mock(fetcher: fetcher)
         if let convertSeries { converter.convertSeries = convertSeries }
-        return try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: .mock(converter: converter))
+        return try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher)
     }
 
     static func coin(_ client: some TestClientProtocol) async throws -> CoinView {

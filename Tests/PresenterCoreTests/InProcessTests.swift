@@ -20,13 +20,13 @@ struct InProcessPresenter {
     private let followers: [Task<Void, Never>]
 
     init(
-        portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, alerts: PriceAlertsClient = .failing,
+        portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, plugins: [PluginUpstream] = [],
         security: DashboardSecurity = DashboardSecurity()
     ) throws {
         var logger = Logger(label: "presenter-test")
         logger.logLevel = .critical
         self.portfolio = portfolio
-        core = Presenter.Core(upstreams: PresenterUpstreams(portfolio: portfolio, converter: converter, fetcher: fetcher, alerts: alerts),
+        core = Presenter.Core(upstreams: PresenterUpstreams(portfolio: portfolio, converter: converter, fetcher: fetcher, plugins: plugins),
                               runtime: try Runtime(service: "presenter", logger: logger), security: security)
         followers = core.followers.map { follower in Task { try? await follower.run() } }
     }
@@ -36,8 +36,7 @@ struct InProcessPresenter {
         let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
         let converter = converter ?? .mock(fetcher: fetcher)
         return try InProcessPresenter(
-            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: .mock(converter: converter),
-            security: security)
+            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, security: security)
     }
 
     /// Runs `body` against the dashboard's router (or, `.live`, its server on a free port), once the streams have been taken in.
@@ -95,7 +94,7 @@ struct InProcessTests {
     @Test(arguments: ["USD", "SEK"])
     func everyScreen(currency: String) async throws {
         try await InProcessPresenter.mocks().test { client in
-            for path in ["/coins", "/coins/BTC", "/assets", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products", "/products/T2006", "/alerts"] {
+            for path in ["/coins", "/coins/BTC", "/assets", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products", "/products/T2006"] {
                 let response = try await client.execute(uri: "\(path)?currency=\(currency)", method: .get)
                 #expect(response.status == .ok, "\(path) in \(currency): \(response.text.prefix(300))")
                 #expect(response.text.contains("<html"), "\(path) is a page")
@@ -214,29 +213,6 @@ struct InProcessTests {
             #expect(coins.status == .ok)
             #expect(coins.text.contains("converter: ConverterClient.prices is not implemented here"))
         }
-    }
-
-    /// The alerts page lists price-alerts' rules and the alerts they fired; without price-alerts it says so.
-    @Test func alertsScreen() async throws {
-        let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
-        let converter = ConverterClient.mock(fetcher: fetcher)
-        let alerts = PriceAlertsClient.mock(converter: converter)
-        let presenter = try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, alerts: alerts)
-        try await presenter.test { client in
-            let rule = try await alerts.add(AddAlertRequest(asset: "BTC", currency: "USD", above: 1))
-            #expect(rule.holds)
-            #expect(await poll { await !presenter.core.state.alerts.isEmpty })
-            let page = try await client.execute(uri: "/alerts", method: .get)
-            #expect(page.status == .ok)
-            #expect(page.text.contains("data-rule=\"\(rule.id)\""))
-            #expect(page.text.contains("class=\"alert-row\""))
-        }
-        let without = try InProcessPresenter(portfolio: .failing, converter: .failing, fetcher: .failing)
-        guard case .alerts(let view) = try await without.core.builder.view(ViewRequest(screen: "alerts")) else {
-            Issue.record("not an alerts view")
-            return
-        }
-        #expect(view.notices.contains { $0.contains("PriceAlertsClient.list") })
     }
 
     /// The REP `view` method answers the same views, through the presenter's methods with no socket.

@@ -12,10 +12,6 @@ struct PriceBroadcastTests {
         AssetPrice(asset: asset, currency: currency, price: ExactDecimal(value), changePercent24h: nil, path: [asset, currency], quoteTime: nil)
     }
 
-    private static func alert(_ id: String) -> AlertFired {
-        AlertFired(ruleId: id, asset: "BTC", currency: "USD", condition: "above", threshold: 1, price: 2, firedAt: Date(timeIntervalSince1970: 0))
-    }
-
     /// A listener that does not read holds one price per asset, the latest, in the order the assets first came.
     @Test func aSlowListenerGetsTheLatestPriceOfEachAsset() async {
         let broadcast = PriceBroadcast()
@@ -45,21 +41,21 @@ struct PriceBroadcastTests {
         #expect(held == [.price(Self.price("BTC", 500))])
     }
 
-    /// A listener hears only its currency's prices; alerts are kept each (up to a bound), keep-alives once.
-    @Test func currencyAlertsAndKeepalives() async {
+    /// A listener hears only its currency's prices, keep-alives once, and changes joined into one.
+    @Test func currencyChangesAndKeepalives() async {
         let broadcast = PriceBroadcast()
         let sek = broadcast.subscribe(currency: "SEK")
         broadcast.send(Self.price("BTC", 1, in: "USD"))
         broadcast.send(Self.price("BTC", 10, in: "SEK"))
         broadcast.keepalive()
         broadcast.keepalive()
-        for index in 0..<(PriceBroadcast.alertLimit + 2) { broadcast.send(Self.alert("r\(index)")) }
+        broadcast.send(changed: ["plugin:notes"])
+        broadcast.send(changed: ["book"])
         broadcast.send(Self.price("BTC", 11, in: "SEK"))
         broadcast.close()
         var received: [PriceBroadcast.Event] = []
         for await event in sek { received.append(event) }
-        let alerts = (2..<(PriceBroadcast.alertLimit + 2)).map { PriceBroadcast.Event.alert(Self.alert("r\($0)")) }
-        #expect(received == [.price(Self.price("BTC", 11, in: "SEK")), .keepalive] + alerts)
+        #expect(received == [.price(Self.price("BTC", 11, in: "SEK")), .keepalive, .changed(["plugin:notes", "book"])])
     }
 
     /// A listener whose stream is dropped leaves the broadcast.

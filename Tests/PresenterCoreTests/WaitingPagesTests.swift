@@ -17,18 +17,18 @@ import Market
 @Suite("UI before data")
 struct WaitingPagesTests {
     private static let everything = Availability(
-        streams: ["rates-fetcher": "ok", "converter": "ok", "portfolio": "ok", "price-alerts": "ok"], assets: true, wallets: true,
+        streams: ["rates-fetcher": "ok", "converter": "ok", "portfolio": "ok"], assets: true, wallets: true,
         books: ["btc_mxn", "eth_mxn"], tickers: ["btc_mxn", "eth_mxn"], priceCurrencies: ["USD", "SEK"])
 
     private static let pages: [(screen: String, parameters: [String: String])] = [
         ("assets", [:]), ("wallets", [:]), ("coins", [:]), ("coin", ["symbol": "BTC"]), ("portfolio", [:]), ("books", [:]),
-        ("book", ["book": "btc_mxn"]), ("products", [:]), ("product", ["sku": "T2006"]), ("alerts", [:]),
+        ("book", ["book": "btc_mxn"]), ("products", [:]), ("product", ["sku": "T2006"]),
     ]
 
     /// With nothing yet, every page waits, naming the service and what it brings; with everything, none does.
     @Test func whatEachPageWaitsFor() {
         let nothing = Availability(streams: ["rates-fetcher": "waiting for a snapshot", "converter": "waiting for a snapshot",
-                                             "portfolio": "snapshot from ipc://p failed: timeout", "price-alerts": "waiting for a snapshot"])
+                                             "portfolio": "snapshot from ipc://p failed: timeout"])
         var texts: [String: [String]] = [:]
         for page in Self.pages {
             texts[page.screen] = nothing.waits(screen: page.screen, parameters: page.parameters, currency: "usd").map(\.text)
@@ -45,7 +45,6 @@ struct WaitingPagesTests {
             "book": ["Waiting for Bitso’s ticker of btc_mxn from rates-fetcher…"],
             "products": ["Waiting for the products’ transactions from the portfolio…"],
             "product": ["Waiting for the products’ transactions from the portfolio…"],
-            "alerts": ["Waiting for the alert rules from price-alerts…"],
         ])
         let portfolio = nothing.waits(screen: "portfolio", parameters: [:], currency: "USD")
         #expect(portfolio.map(\.state) == ["portfolio: snapshot from ipc://p failed: timeout"])
@@ -85,10 +84,6 @@ struct WaitingPagesTests {
             + "data-refresh-on=\"coin price portfolio rates-fetcher converter\" data-refresh-every=\"0\"></script>"))
         #expect(html.contains("<footer id=\"data-age\" class=\"data-age\">No data yet.</footer>"))
         #expect(!html.contains("<script>") && !html.contains("<style>") && !html.contains(" style=\""))
-        #expect(!Pages.waiting(view, context: context).contains("price-alerts is a plugin"))
-        let alerts = WaitingView.make(title: "Alerts", waits: [WaitingView.Wait(service: "price-alerts", what: "the alert rules")],
-                                      context: SampleData.context())
-        #expect(Pages.waiting(alerts, context: context).contains("price-alerts is a plugin: its rules and alerts show here while it runs."))
     }
 
     /// Titles as the complete pages have them, where they can be told without data.
@@ -105,7 +100,8 @@ struct WaitingPagesTests {
         #expect(Layout.live(path: "/coins").refreshOn == ["coin", "price", "portfolio", "rates-fetcher", "converter"] && Layout.live(path: "/coins").prices)
         #expect(Layout.live(path: "/coins/BTC").refreshOn == ["rates-fetcher", "converter", "portfolio"] && Layout.live(path: "/coins/BTC").prices)
         #expect(Layout.live(path: "/books/btc_mxn").every == 30 && !Layout.live(path: "/books").prices)
-        #expect(Layout.live(path: "/alerts").refreshOn == ["price-alerts", "rates-fetcher", "converter", "portfolio"])
+        #expect(Layout.live(path: "/plugins/notes").refreshOn == ["plugin:notes", "rates-fetcher", "converter", "portfolio"])
+        #expect(!Layout.live(path: "/plugins/notes").prices)
         #expect(Pages.refreshWithoutScript == "<noscript><meta http-equiv=\"refresh\" content=\"30\"></noscript>")
     }
 
@@ -115,11 +111,11 @@ struct WaitingPagesTests {
         var logger = Logger(label: "presenter-test")
         logger.logLevel = .critical
         let core = Presenter.Core(
-            upstreams: PresenterUpstreams(portfolio: .failing, converter: .failing, fetcher: .failing, alerts: .failing),
+            upstreams: PresenterUpstreams(portfolio: .failing, converter: .failing, fetcher: .failing),
             runtime: try Runtime(service: "presenter", logger: logger))
         try await core.web.application(host: "127.0.0.1", port: 0).test(.router) { client in
             for path in ["/coins", "/coins/BTC", "/assets", "/wallets", "/portfolio", "/books", "/books/btc_mxn", "/products",
-                         "/products/T2006", "/alerts"] {
+                         "/products/T2006"] {
                 // Every upstream is `.failing` and no stream has data: the page comes from what the presenter holds.
                 let response = try await client.execute(uri: path, method: .get)
                 #expect(response.status == .ok, "\(path): \(response.text.prefix(300))")

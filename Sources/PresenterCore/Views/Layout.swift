@@ -2,11 +2,23 @@ import PresenterViews
 /// The frame every page shares: document head linking the stylesheet, navigation, locale and currency switches,
 /// the notices area, the data-age footer, and the script that keeps the page live (``Scripts/live``).
 enum Layout {
+    /// A link of the navigation bar.
+    struct Link: Sendable, Equatable {
+        /// Where it goes, e.g. `/coins`.
+        var path: String
+        /// Its text.
+        var title: String
+    }
+
     /// The pages the navigation bar links, in order.
-    static let pages: [(path: String, title: String)] = [
-        ("/assets", "Assets"), ("/wallets", "Wallets"), ("/coins", "Coins"),
-        ("/portfolio", "Portfolio"), ("/books", "Books"), ("/products", "Products"), ("/alerts", "Alerts"),
+    static let pages: [Link] = [
+        Link(path: "/assets", title: "Assets"), Link(path: "/wallets", title: "Wallets"), Link(path: "/coins", title: "Coins"),
+        Link(path: "/portfolio", title: "Portfolio"), Link(path: "/books", title: "Books"), Link(path: "/products", title: "Products"),
     ]
+
+    /// The pages of the plugins that answer now (``Plugins/links()``), linked after ``pages``: set for each request the
+    /// dashboard serves, so every page it renders links them.
+    @TaskLocal static var pluginLinks: [Link] = []
 
     /// The locales the switch offers.
     static let locales = ["de_AT", "en_US", "sv_SE", "es_MX", "de_DE"]
@@ -74,7 +86,7 @@ enum Layout {
         case "portfolio": return (["portfolio"], 0, true)
         case "books": return (["book"], Pages.booksRefreshSeconds, false)
         case "products": return (["portfolio"], 0, false)
-        case "alerts": return (["price-alerts"], 0, false)
+        case "plugins": return parts.count > 1 ? ([Plugins.kind(of: String(parts[1]))], 0, false) : ([], 0, false)
         default: return ([], 0, false)
         }
     }
@@ -90,9 +102,9 @@ enum Layout {
         ] + portfolio)
     }
 
-    /// The navigation bar; the current page (or the list a detail page belongs to) is marked.
+    /// The navigation bar, the live plugins' pages last; the current page (or the list a detail page belongs to) is marked.
     static func navigation(_ context: PageContext) -> String {
-        let links = pages.map { page in
+        let links = (pages + pluginLinks).map { page in
             let current = context.isWithin(page.path) ? " aria-current=\"page\"" : ""
             return "<a href=\"\(escapeHTML(context.href(page: page.path)))\"\(current)>\(escapeHTML(page.title))</a>"
         }

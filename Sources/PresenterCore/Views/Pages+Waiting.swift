@@ -9,12 +9,10 @@ extension Pages {
             let state = wait.state.map { " <span class=\"wait-state\">\(escapeHTML($0))</span>" } ?? ""
             return "<li class=\"wait\" data-service=\"\(escapeHTML(wait.service))\">\(escapeHTML(wait.text))\(state)</li>"
         }.joined()
-        let plugin = view.waits.contains { $0.service == "price-alerts" }
-            ? "<p class=\"muted small\">price-alerts is a plugin: its rules and alerts show here while it runs.</p>" : ""
         let body = """
             <section id="waiting" class="waiting" aria-busy="true">\
             <div class="waiting-head"><span class="pulse" aria-hidden="true"></span><ul class="waits">\(waits)</ul></div>\
-            <p class="muted small">This page fills in by itself as soon as the data comes.</p>\(plugin)\
+            <p class="muted small">This page fills in by itself as soon as the data comes.</p>\
             <div class="placeholder" aria-hidden="true"><span></span><span></span><span></span><span></span></div></section>
             """
         return Layout.document(title: view.title, context: context, notices: view.notices, dataAge: nil, withoutAge: "No data yet.", body: body)

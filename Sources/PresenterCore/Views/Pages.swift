@@ -17,7 +17,6 @@ public enum Pages {
         case .book(let view): book(view, context: context)
         case .products(let view): products(view, context: context)
         case .product(let view): product(view, context: context)
-        case .alerts(let view): alerts(view, context: context)
         case .error(let view): error(view, context: context)
         }
     }

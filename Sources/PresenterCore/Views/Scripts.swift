@@ -5,7 +5,7 @@ import PresenterViews
 enum Scripts {
     /// The scripts by file name, as `/static/<name>` serves them.
     static let files: [String: String] = [
-        "live.js": live, "live-prices.js": livePrices, "live-alerts.js": liveAlerts, "trade-price.js": tradePrice,
+        "live.js": live, "live-prices.js": livePrices, "confirm-forms.js": confirmForms, "trade-price.js": tradePrice,
         "chart-readout.js": chartReadout, "import-file.js": importFile,
     ]
 
@@ -16,7 +16,7 @@ enum Scripts {
     }
 
     /// The page kept live, on every page (``Layout/liveScript(_:)``): one connection to `/events` for all of the page's
-    /// scripts, which take its events with `Tickwire.on(type, handler)` (`message`: a price, `alert`, `changed`), each
+    /// scripts, which take its events with `Tickwire.on(type, handler)` (`message`: a price, `changed`), each
     /// handler given the event's JSON. A page that waits for its data (`#waiting`) or could not be built (`#error`)
     /// fetches itself again on every change and every 5 s; a complete page on the kinds of change in `data-refresh-on`
     /// and every `data-refresh-every` seconds, but not while the reader is filling in one of its forms. The fetched
@@ -95,7 +95,7 @@ enum Scripts {
             element.classList.add(direction > 0 ? "flash-up" : "flash-down");
           };
 
-          var keys = ["data-trade-id", "data-wallet-id", "data-sku", "data-book", "data-asset", "data-symbol", "data-rule"];
+          var keys = ["data-trade-id", "data-wallet-id", "data-sku", "data-book", "data-asset", "data-symbol", "data-row"];
           function keyOf(row) {
             for (var i = 0; i < keys.length; i++) { if (row.hasAttribute(keys[i])) return keys[i] + "=" + row.getAttribute(keys[i]); }
             return null;
@@ -251,22 +251,15 @@ enum Scripts {
         })();
         """
 
-    /// Live alerts: takes the `alert` events of ``live`` and adds each to the top of `#fired`, easing in.
-    static let liveAlerts = """
+    /// A plugin's form marked `data-confirm` (``PanelForm/confirm``, a removal) asks "are you sure?" before it is
+    /// sent, naming its button's text. Listens on the document, so a form swapped in by ``live`` asks too.
+    static let confirmForms = """
         (function () {
-          window.Tickwire.on("alert", function (alert) {
-            var table = document.querySelector("#fired tbody");
-            if (!table || !alert) return;
-            var row = document.createElement("tr");
-            row.className = "alert-row row-enter";
-            row.setAttribute("data-rule", alert.ruleId);
-            [alert.firedAtText, alert.asset, alert.condition, alert.threshold.text, alert.price.text].forEach(function (text, index) {
-              var cell = document.createElement("td");
-              if (index > 2) cell.className = "num";
-              cell.textContent = text;
-              row.appendChild(cell);
-            });
-            table.insertBefore(row, table.firstChild);
+          document.addEventListener("submit", function (event) {
+            var form = event.target;
+            if (!form.matches || !form.matches("form[data-confirm]")) return;
+            var button = form.querySelector("button[type=submit]");
+            if (!window.confirm((button ? button.textContent : "Submit") + ": are you sure?")) event.preventDefault();
           });
         })();
         """

@@ -67,7 +67,7 @@ public final class RPCMethodsFuzz: Sendable {
         }
         if let snapshot = await Self.firstSnapshot(of: converterClient.prices()) { await presenterState.apply(snapshot, from: "converter") }
         let builder = ScreenBuilder(state: presenterState, sources: ViewSources(
-            portfolio: portfolioClient, fetcher: fetcherClient, alerts: .mock(converter: converterClient), converter: converterClient))
+            portfolio: portfolioClient, fetcher: fetcherClient, converter: converterClient))
         let presenterRuntime = try Runtime(service: "presenter", logger: logger)
         var presenter = presenterRuntime.standardMethods(publisher: nil) { Health(service: "presenter", started: Date(), upstreams: [:]) }
         presenter.register(PresenterAPI.view) { try await builder.view($0) }
