@@ -48,7 +48,7 @@ calls = {
                              ("watchlist.add", {"asset": "ETH"}), ("watchlist.remove", {"asset": "ETH"}), ("watchlist.list", None),
                              ("wallets", None), ("assets", None), ("products", None), ("product", {"sku": "T2006", "currency": "USD"})],
     "presenter": standard + [("view", {"screen": screen, "locale": "de_AT", "currency": "EUR"}) for screen in
-                             ["portfolio", "coins", "books", "products", "wallets", "assets", "alerts"]] +
+                             ["portfolio", "coins", "books", "products", "wallets", "assets"]] +
                             [("view", {"screen": "coin", "symbol": "BTC"}), ("view", {"screen": "book", "book": "btc_mxn"}),
                              ("view", {"screen": "product", "sku": "T2006"}), ("view", {"screen": "nope"})],
 }

@@ -176,8 +176,7 @@ for name in services:
             call(name, "product", {"sku": sku, "currency": "EUR"})
         elif method["name"] == "view":
             for screen, extra in [("assets", {}), ("wallets", {}), ("coins", {}), ("coin", {"symbol": "BTC"}), ("portfolio", {}),
-                                  ("books", {}), ("book", {"book": "btc_mxn"}), ("products", {}), ("product", {"sku": sku}),
-                                  ("alerts", {})]:
+                                  ("books", {}), ("book", {"book": "btc_mxn"}), ("products", {}), ("product", {"sku": sku})]:
                 call(name, "view", {"screen": screen, "locale": "de_AT", "currency": "EUR", **extra})
         else:
             failures.append(f"{name}.{method['name']}: this script has no example params for it (required: {required})")
