@@ -291,8 +291,9 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // RatesFetcherCore: the hub in process, for the tests against the real ingest endpoint.
         .testTarget(name: "TickwireFeedsTests", dependencies: [
-            "TickwireFeeds", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
+            "TickwireFeeds", "RatesFetcherCore", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ConverterCoreTests", dependencies: [

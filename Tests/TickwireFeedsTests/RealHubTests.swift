@@ -1,0 +1,80 @@
+import Bus
+import BusContract
+import Foundation
+import Logging
+import Market
+import Money
+import RatesFetcherCore
+import TickwireContract
+import TickwireFeeds
+import Testing
+import ZeroMQ
+
+@Suite("FeedConnection against rates-fetcher's hub", .serialized)
+struct RealHubTests {
+    let logger = Logger(label: "test")
+
+    /// The hub in process (IngestHub behind its IngestEndpoint): a FeedConnection's quote is republished on the hub's
+    /// stream under the plugin's name, and the plugin is listed live, with what was accepted; its heartbeats are not
+    /// republished.
+    @Test func hubRepublishesAndListsTheFeedLive() async throws {
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, service: "rates-fetcher", endpoints: ["inproc://feeds-hub-\(UUID())"], logger: logger)
+        let hub = IngestHub(publisher: publisher, reserved: ["bitso", "coingecko", "rates-fetcher"], logger: logger)
+        let endpoint = ipcEndpoint("hub")
+        let ingest = try IngestEndpoint(binding: endpoint, hub: hub, context: context, keys: nil, service: "rates-fetcher", logger: logger)
+        let serving = Task { await ingest.run() }
+        let connection = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
+        let running = Task { try await connection.run() }
+        #expect(await connection.waitForHub(within: .seconds(5)))
+
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        try connection.publish(try xmr("116.41"), on: topic)
+        try connection.publish(CoinInfo(id: "monero", symbol: "XMR", name: "Monero", image: ""), on: try Topics.coin(feed: "kraken", symbol: "XMR"))
+        let republished = await waitFor { publisher.snapshot(prefix: "coin.kraken.").entries.count == 1 }
+        #expect(republished)
+        let entry = try #require(publisher.snapshot(prefix: "quote.kraken.").entries.first)
+        let message = try BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8))
+        #expect(message.topic.rawValue == "quote.kraken.XMR-USD")
+        #expect(message.header.source == "kraken")
+        #expect(try message.decode(Quote.self).data.last == (try ExactDecimal("116.41")))
+        #expect(publisher.snapshot(prefix: "heartbeat.").entries.isEmpty, "heartbeats are not republished")
+        let status = try #require(hub.statuses.first { $0.feed == "kraken" })
+        #expect(status.state == .live)
+        #expect(status.kind == .plugin)
+        #expect((status.accepted ?? 0) >= 2)
+        #expect(status.refused?.values.reduce(0, +) ?? 0 == 0, "nothing refused: \(status.refused ?? [:])")
+
+        running.cancel()
+        try await running.value
+        await ingest.close()
+        serving.cancel()
+        await serving.value
+        await publisher.close()
+    }
+
+    /// A built-in feed's name is reserved: the hub refuses what a connection under it sends, and counts it.
+    @Test func aBuiltInNameIsRefusedAsReserved() async throws {
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, service: "rates-fetcher", endpoints: ["inproc://feeds-hub-\(UUID())"], logger: logger)
+        let hub = IngestHub(publisher: publisher, reserved: ["bitso"], logger: logger)
+        let endpoint = ipcEndpoint("reserved")
+        let ingest = try IngestEndpoint(binding: endpoint, hub: hub, context: context, keys: nil, service: "rates-fetcher", logger: logger)
+        let serving = Task { await ingest.run() }
+        let connection = try FeedConnection(context: context, name: "bitso", endpoint: endpoint, logger: logger)
+        let running = Task { try await connection.run() }
+        #expect(await connection.waitForHub(within: .seconds(5)))
+        let market = MarketPair(base: "BTC", quote: "MXN")
+        try connection.publish(Quote(source: "bitso", market: market, last: 1_500_000), on: try Topics.quote(feed: "bitso", market: market))
+        let refused = await waitFor { (hub.refusals(ofReserved: "bitso")?["reserved"] ?? 0) >= 1 }
+        #expect(refused, "refusals: \(hub.refusals(ofReserved: "bitso") ?? [:])")
+        #expect(publisher.snapshot(prefix: "quote.bitso.").entries.isEmpty)
+
+        running.cancel()
+        try await running.value
+        await ingest.close()
+        serving.cancel()
+        await serving.value
+        await publisher.close()
+    }
+}
