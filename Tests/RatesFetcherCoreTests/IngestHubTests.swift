@@ -1,0 +1,85 @@
+import Bus
+import BusContract
+import Foundation
+import Market
+import Money
+import RatesFetcherCore
+import TickwireContract
+import Testing
+
+@Suite("Feed hub")
+struct IngestHubTests {
+    let clock = TestClock()
+
+    /// An accepted quote is republished with the hub's own seq and the plugin's name as source, kept in the
+    /// snapshot, and the plugin's `status.<feed>` says live; a refused one reaches nobody.
+    @Test func republishesWhatItAccepts() async throws {
+        let bus = try TestPublisher()
+        let hub = IngestHub(publisher: bus.publisher, reserved: ["bitso"], logger: quietLogger, clock: clock.read)
+        hub.receive(Plugin.frames("heartbeat.testfeed", seq: 40, data: Plugin.heartbeat()))
+        hub.receive(Plugin.goodQuote(seq: 41))
+        hub.receive(Plugin.goodQuote(seq: 41, last: "9"))
+        hub.receive(Plugin.goodQuote(seq: 42, last: "0"))
+        hub.receive(Plugin.frames("quote.bitso.BTC-MXN", seq: 1, data: Plugin.quote("BTC", "MXN", feed: "bitso")))
+        #expect(bus.topics() == ["quote.testfeed.ZZZ-USD", "status.testfeed"], "no heartbeat, nothing refused")
+        let quote = try #require(try bus.envelope("quote.testfeed.ZZZ-USD", as: Quote.self))
+        #expect(quote.seq == 1 && quote.source == "testfeed" && quote.data.last.description == "1.25")
+        let status = try #require(try bus.envelope("status.testfeed", as: FeedStatus.self))
+        #expect(status.data.state == .live && status.data.kind == .plugin)
+        #expect(hub.statuses.first?.refused == ["seq": 1, "value": 1])
+        #expect(hub.refusals(ofReserved: "bitso") == ["reserved": 1])
+        await bus.close()
+    }
+
+    /// A plugin silent for 3 intervals is published stale; after 30 s gone, its topics retracted, and its history
+    /// stays; when it comes back, it is live and its topic goes on after the retraction.
+    @Test func goneRetractsAndComesBack() async throws {
+        let bus = try TestPublisher()
+        let hub = IngestHub(publisher: bus.publisher, reserved: [], logger: quietLogger, clock: clock.read)
+        hub.receive(Plugin.goodQuote(seq: 1))
+        clock.advance(.seconds(4))
+        hub.expire()
+        #expect(try bus.envelope("status.testfeed", as: FeedStatus.self)?.data.state == .stale)
+        #expect(bus.topics("quote.") == ["quote.testfeed.ZZZ-USD"], "a stale plugin's values stay")
+        clock.advance(.seconds(30))
+        hub.expire()
+        #expect(try bus.envelope("status.testfeed", as: FeedStatus.self)?.data.state == .gone)
+        #expect(bus.topics("quote.").isEmpty)
+        #expect(bus.publisher.snapshot(prefix: "quote.").retracted[try Topic("quote.testfeed.ZZZ-USD")] == 2)
+        hub.receive(Plugin.goodQuote(seq: 1, last: "2"))
+        #expect(bus.seq("quote.testfeed.ZZZ-USD") == 3)
+        #expect(try bus.envelope("status.testfeed", as: FeedStatus.self)?.data.state == .live)
+        await bus.close()
+    }
+
+    /// `history` of an asset only a plugin quotes answers from the hub's series of its quotes, starting with the
+    /// quote's `open` a day before; `feeds` lists the plugin after the built-in feeds.
+    @Test func historyAndFeedsOverRPC() async throws {
+        let bus = try TestPublisher()
+        let series = PluginHistory(step: .seconds(60))
+        let hub = IngestHub(publisher: bus.publisher, reserved: [], history: series, logger: quietLogger)
+        hub.receive(Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote(last: #""1.25""#, extra: #""open":"1.00""#)))
+        let rpc = LocalRPC(RatesFetcher.methods(
+            pollers: [], environment: .test, publisher: bus.publisher, standard: RPCMethods(), hub: hub))
+        let history = try await rpc.call(RatesFetcherAPI.history, HistoryRequest(asset: "ZZZ", currency: "USD", days: 1))
+        #expect(history.asset == "ZZZ" && history.currency == "USD")
+        #expect(history.points.map(\.price) == [try ExactDecimal("1.00"), try ExactDecimal("1.25")])
+        let missing = await rpcError { try await rpc.call(RatesFetcherAPI.history, HistoryRequest(asset: "ZZZ", currency: "EUR", days: 1)) }
+        #expect(missing?.code == -32001, "no series in EUR: not found, so the presenter asks in another currency")
+        let feeds = try await rpc.call(RatesFetcherAPI.feeds, NoParams())
+        #expect(feeds.map(\.feed) == ["testfeed"] && feeds.first?.state == .live && feeds.first?.accepted == 1)
+        await bus.close()
+    }
+
+    /// The series keeps one point per step (the step's last price) and at most its span's worth.
+    @Test func seriesIsBounded() throws {
+        let series = PluginHistory(step: .seconds(60), span: .seconds(180))
+        let start = Date(timeIntervalSince1970: 1_795_000_020)
+        for (offset, price) in [(0, "1"), (30, "2"), (60, "3"), (120, "4"), (180, "5"), (240, "6")] {
+            series.record(Quote(source: "testfeed", market: MarketPair(base: "ZZZ", quote: "USD"), last: try ExactDecimal(price)),
+                          feed: "testfeed", at: start.addingTimeInterval(TimeInterval(offset)))
+        }
+        let history = try #require(series.history(asset: "ZZZ", currency: "USD", days: 1, now: start.addingTimeInterval(250)))
+        #expect(history.points.map(\.price.description) == ["4", "5", "6"])
+    }
+}
