@@ -8,13 +8,17 @@ import BusContract
 import Money
 import TickwireContract
 
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
 /// Where the executables of the end-to-end test are.
 enum Executables {
     /// This package's folder.
     static let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     /// The main package's folder, two up.
     static let root = package.deletingLastPathComponent().deletingLastPathComponent()
-    /// The main package's debug build: rates-fetcher and converter.
+    /// The main package's debug build: rates-fetcher, converter, portfolio and presenter.
     static let rootDebug = root.appendingPathComponent(".build/debug")
     /// This package's build, next to the test bundle: price-alerts.
     static let own: URL = {
@@ -30,6 +34,8 @@ enum Executables {
     static let paths = [
         "rates-fetcher": rootDebug.appendingPathComponent("rates-fetcher"),
         "converter": rootDebug.appendingPathComponent("converter"),
+        "portfolio": rootDebug.appendingPathComponent("portfolio"),
+        "presenter": rootDebug.appendingPathComponent("presenter"),
         "price-alerts": own.appendingPathComponent("price-alerts"),
     ]
 
@@ -61,6 +67,18 @@ final class Children: @unchecked Sendable {
 
     /// An ipc endpoint in the folder.
     func ipc(_ name: String) -> String { "ipc://\(folder.path)/\(name)" }
+
+    /// rates-fetcher's flags over mock feeds: its endpoints, its ingest endpoint and its coin list in the folder (not
+    /// the default port a running stack holds, nor the user's state directory).
+    var fetcherArguments: [String] {
+        ["--feeds", "mock", "--pub", ipc("fetcher-pub"), "--rep", ipc("fetcher-rep"), "--ingest", ipc("fetcher-ingest"),
+         "--state-dir", folder.path]
+    }
+
+    /// The converter's flags, following that rates-fetcher.
+    var converterArguments: [String] {
+        ["--rep", ipc("converter-rep"), "--pub", ipc("converter-pub"), "--fetcher-pub", ipc("fetcher-pub"), "--fetcher-rep", ipc("fetcher-rep")]
+    }
 
     /// Starts `executable` (a path, or a name on the PATH) with `arguments` as `name`; its standard error goes to
     /// `<name>.log`, and its standard output too unless `output` names another file.
@@ -129,7 +147,8 @@ func firstUpdate<Value: Sendable>(
     }
 }
 
-@Suite("price-alerts end to end", .serialized, .enabled("needs rates-fetcher and converter in the main package's .build/debug, and price-alerts here", { Executables.ready }))
+@Suite("price-alerts end to end", .serialized,
+       .enabled("needs rates-fetcher, converter, portfolio and presenter in the main package's .build/debug, and price-alerts here", { Executables.ready }))
 struct EndToEndTests {
     /// rates-fetcher (mock feeds), the converter and price-alerts as real processes on ipc: a rule added over
     /// JSON-RPC fires on `alert.BTC.USD`, seen by a Swift subscriber and by the Python client's; the rule
@@ -147,14 +166,13 @@ struct EndToEndTests {
     }
 
     private func run(_ children: Children) async throws {
-        let (fetcherPub, fetcherRep) = (children.ipc("fetcher-pub"), children.ipc("fetcher-rep"))
         let (converterRep, converterPub) = (children.ipc("converter-rep"), children.ipc("converter-pub"))
         let (alertsRep, alertsPub) = (children.ipc("alerts-rep"), children.ipc("alerts-pub"))
         let database = children.folder.appendingPathComponent("alerts.sqlite").path
         let alertsArguments = ["--rep", alertsRep, "--pub", alertsPub, "--converter-rep", converterRep, "--converter-pub", converterPub,
                                "--database", database]
-        try await children.start(service: "rates-fetcher", ["--feeds", "mock", "--pub", fetcherPub, "--rep", fetcherRep])
-        try await children.start(service: "converter", ["--rep", converterRep, "--pub", converterPub, "--fetcher-pub", fetcherPub, "--fetcher-rep", fetcherRep])
+        try await children.start(service: "rates-fetcher", children.fetcherArguments)
+        try await children.start(service: "converter", children.converterArguments)
         try await children.start(service: "price-alerts", alertsArguments)
 
         let connection = try LiveConnection(timeout: .seconds(5), retries: 1, logger: quiet)
