@@ -13,7 +13,7 @@ public enum AlertsPanel {
     public static let recentLimit = 20
 
     /// The page of `rules` (oldest first) and `fired` (newest first; the first ``recentLimit`` are shown), whose add form
-    /// offers `currencies` (``defaultCurrencies`` when empty).
+    /// offers `currencies` (``defaultCurrencies`` when empty), those of ``defaultCurrencies`` first in its order.
     public static func make(rules: [AlertRule], fired: [AlertFired], currencies: [String]) -> Panel {
         Panel(
             title: "Alerts",
@@ -24,7 +24,7 @@ public enum AlertsPanel {
                     rows: rules.map(row),
                     empty: "No rules yet: add one below.")),
                 PanelSection(title: "Add a rule", text: "Give one of above and below: the rule fires when the price rises to it or falls to it.",
-                             form: addForm(currencies: currencies.isEmpty ? defaultCurrencies : currencies)),
+                             form: addForm(currencies: ordered(currencies))),
                 PanelSection(title: "Recent alerts", table: PanelTable(
                     columns: ["Fired", "Asset", "Currency", "Condition", "Threshold", "Price"],
                     rows: fired.prefix(recentLimit).map { alert in
@@ -34,6 +34,14 @@ public enum AlertsPanel {
                     empty: "No alert has fired since price-alerts started.")),
             ],
             topics: [PriceAlertsAPI.alerts.prefix])
+    }
+
+    /// `currencies` without repeats, the default display currencies first in their order, then the others alphabetically;
+    /// ``defaultCurrencies`` when there are none.
+    static func ordered(_ currencies: [String]) -> [String] {
+        let given = Set(currencies)
+        guard !given.isEmpty else { return defaultCurrencies }
+        return defaultCurrencies.filter(given.contains) + given.subtracting(defaultCurrencies).sorted()
     }
 
     /// A rule's row, with its Remove button (`alerts.remove {id}`, confirmed first).

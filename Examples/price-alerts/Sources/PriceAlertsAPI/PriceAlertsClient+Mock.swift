@@ -55,7 +55,7 @@ final class MockAlerts: Sendable {
     func rules() -> [AlertRule] { state.withLock { $0.rules } }
 
     func panel() -> Panel {
-        state.withLock { AlertsPanel.make(rules: $0.rules, fired: $0.fired, currencies: $0.currencies.sorted()) }
+        state.withLock { AlertsPanel.make(rules: $0.rules, fired: $0.fired, currencies: Array($0.currencies)) }
     }
 
     /// A stream for one reader: the last alert of each topic as a snapshot, then every alert (the newest 1,000 kept

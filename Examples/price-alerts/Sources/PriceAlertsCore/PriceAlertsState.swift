@@ -151,7 +151,7 @@ public actor PriceAlertsState {
     /// `panel`: the rules with a Remove button each, the form to add one (its currencies those the converter prices
     /// in), and the alerts fired lately.
     public func panel() -> Panel {
-        AlertsPanel.make(rules: rules, fired: recent, currencies: Set(prices.keys.map(\.currency)).sorted())
+        AlertsPanel.make(rules: rules, fired: recent, currencies: prices.keys.map(\.currency))
     }
 
     /// `alerts.remove`: `true`, or a not-found error when no rule has the id.
