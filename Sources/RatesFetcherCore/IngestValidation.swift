@@ -108,8 +108,8 @@ public enum IngestValidation {
     public static let maxTextLength = 256
     /// The longest `image` URL.
     public static let maxImageLength = 2048
-    /// The heartbeat intervals a plugin may announce, in milliseconds.
-    public static let heartbeatIntervals = 10...60_000
+    /// The heartbeat intervals a plugin may announce, in milliseconds: 3 of them fit in the 30 s after which it is gone.
+    public static let heartbeatIntervals = 10...10_000
 
     /// Whether `name` is a feed name: 1 to 32 characters, a lower-case letter first, then lower-case letters,
     /// digits, `-` and `_`.
