@@ -18,16 +18,29 @@ struct ConverterCommand: AsyncParsableCommand {
     @OptionGroup var fetcher: FetcherEndpoints
     @Option(help: "display currencies, comma-separated (env TICKWIRE_DISPLAY_CURRENCIES; default USD,SEK,EUR,MXN)")
     var currencies: String?
+    @Option(help: """
+        feeds preferred for a market several feeds quote, best first, comma-separated; feeds not listed come after, \
+        the freshest quote first, and a stale or gone feed yields to the next live one \
+        (env TICKWIRE_CONVERTER_SOURCES; default coingecko,bitso,wazirx)
+        """)
+    var sources: String?
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        let runtime = try Runtime.bootstrap(service: "converter", options: common)
         let currencies = Setting.resolve(currencies, environmentVariable: "TICKWIRE_DISPLAY_CURRENCIES", default: "USD,SEK,EUR,MXN")
+        let sources = Setting.resolve(sources, environmentVariable: "TICKWIRE_CONVERTER_SOURCES", default: "coingecko,bitso,wazirx")
+        let configuration: ConverterConfiguration
+        do {
+            configuration = ConverterConfiguration(
+                rep: DefaultEndpoint.converterRep.resolve(rep),
+                pub: DefaultEndpoint.converterPub.resolve(pub),
+                displayCurrencies: currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                ranking: try .init(parsing: sources))
+        } catch {
+            throw ValidationError("--sources (env TICKWIRE_CONVERTER_SOURCES): \(error)")
+        }
+        let runtime = try Runtime.bootstrap(service: "converter", options: common)
         let fetcherClient = try RatesFetcherClient.live(runtime.connection(), rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
-        try await runtime.run(Converter.services(ConverterConfiguration(
-            rep: DefaultEndpoint.converterRep.resolve(rep),
-            pub: DefaultEndpoint.converterPub.resolve(pub),
-            displayCurrencies: currencies.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        ), fetcher: fetcherClient, runtime: runtime))
+        try await runtime.run(Converter.services(configuration, fetcher: fetcherClient, runtime: runtime))
     }
 }

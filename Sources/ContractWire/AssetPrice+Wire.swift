@@ -16,6 +16,7 @@ extension AssetPrice: WireCodable {
         try object.encodeIfPresent(changePercent24h, forKey: "changePercent24h")
         try object.encode(path, forKey: "path")
         try object.encodeIfPresent(quoteTime, forKey: "quoteTime")
+        try object.encodeIfPresent(source, forKey: "source")
     }
 
     /// Reads what the synthesized `init(from:)` reads.
@@ -23,6 +24,6 @@ extension AssetPrice: WireCodable {
         try self.init(
             asset: object.decode(forKey: "asset"), currency: object.decode(forKey: "currency"), price: object.decode(forKey: "price"),
             changePercent24h: object.decodeIfPresent(forKey: "changePercent24h"), path: object.decode(forKey: "path"),
-            quoteTime: object.decodeIfPresent(forKey: "quoteTime"))
+            quoteTime: object.decodeIfPresent(forKey: "quoteTime"), source: object.decodeIfPresent(forKey: "source"))
     }
 }

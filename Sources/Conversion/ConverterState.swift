@@ -6,7 +6,7 @@ import TickwireContract
 
 /// The one owner of the converter's rate book and of the prices it publishes.
 public actor ConverterState {
-    private var book = RateBook()
+    private var book: RateBook
     private var prices: LivePrices
     private let logger: Logger
     /// rates-fetcher's state as `health` reports it.
@@ -14,8 +14,10 @@ public actor ConverterState {
     /// Whether any of rates-fetcher's rates has arrived (a snapshot or an update); kept when it goes away later.
     private var hasRates = false
 
-    /// An empty book whose assets are priced in `currencies`; `logger` hears of unusable rates.
-    public init(currencies: [String], logger: Logger) {
+    /// An empty book whose assets are priced in `currencies`, each market from the feed `ranking` prefers among
+    /// those live; `logger` hears of unusable rates.
+    public init(currencies: [String], ranking: FeedRanking = .standard, logger: Logger) {
+        book = RateBook(ranking: ranking)
         prices = LivePrices(currencies: currencies)
         self.logger = logger
     }
@@ -65,8 +67,9 @@ public actor ConverterState {
         public var removed: [AssetPrice]
     }
 
-    /// Applies one event of rates-fetcher's rates and quotes; returns the prices it changed, re-priced
-    /// at once and only where it could change them.
+    /// Applies one event of rates-fetcher's rates, quotes and feed statuses; returns the prices it changed,
+    /// re-priced at once and only where it could change them (a feed going stale or coming back re-prices the
+    /// markets it quotes).
     @discardableResult
     public func apply(_ event: StreamEvent<FetcherUpdate>) -> [AssetPrice] { applyChanges(event).changed }
 

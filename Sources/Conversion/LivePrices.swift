@@ -67,7 +67,7 @@ public struct LivePrices: Sendable {
             let reference = quotes[key.asset] ?? Pricing.referenceQuotes(of: key.asset, in: book)
             quotes[key.asset] = reference
             guard !reference.isEmpty else { continue }
-            let repriced = Pricing.price(of: key.asset, in: key.currency, graph: graph, quotes: reference)
+            let repriced = Pricing.price(of: key.asset, in: key.currency, graph: graph, quotes: reference, book: book)
             record(key, repriced.dependence)
             if let price = repriced.price, held[key] != price {
                 held[key] = price

@@ -15,7 +15,7 @@ public enum Pricing {
         for asset in pricedAssets(book) {
             let quotes = referenceQuotes(of: asset, in: book)
             for currency in currencies where currency != asset {
-                if let price = price(of: asset, in: currency, graph: graph, quotes: quotes).price { prices.append(price) }
+                if let price = price(of: asset, in: currency, graph: graph, quotes: quotes, book: book).price { prices.append(price) }
             }
         }
         return prices
@@ -55,12 +55,13 @@ public enum Pricing {
 
     /// The preferred quotes of `asset`'s pairs in the order their 24 h change and time are taken from.
     static func referenceQuotes(of asset: String, in book: RateBook) -> [Quote] {
-        book.preferredQuotes(of: asset).sorted { feedRank($0.source) < feedRank($1.source) }
+        book.referenceQuotes(of: asset)
     }
 
     /// `asset` in `currency` through `graph`, its 24 h change and time from the first of `quotes` in
-    /// `currency`, else the first.
-    static func price(of asset: String, in currency: String, graph: RateGraph, quotes: [Quote]) -> Repriced {
+    /// `currency`, else the first; its source is that of the path's first edge in `book` (the fiat source's
+    /// when no quote gives it).
+    static func price(of asset: String, in currency: String, graph: RateGraph, quotes: [Quote], book: RateBook) -> Repriced {
         let rate: DerivedRate
         do {
             rate = try graph.rate(from: asset, to: currency)
@@ -73,12 +74,8 @@ public enum Pricing {
         return Repriced(
             price: AssetPrice(
                 asset: asset, currency: currency, price: price,
-                changePercent24h: reference?.changePercent24h, path: rate.path, quoteTime: reference?.time),
+                changePercent24h: reference?.changePercent24h, path: rate.path, quoteTime: reference?.time,
+                source: rate.path.count > 1 ? book.edgeSource(from: rate.path[0], to: rate.path[1]) ?? book.fiatSource : nil),
             dependence: .path(rate.path))
-    }
-
-    /// A feed's place in ``RateBook/quotePreference``; unknown feeds come last.
-    private static func feedRank(_ feed: String) -> Int {
-        RateBook.quotePreference.firstIndex(of: feed) ?? RateBook.quotePreference.count
     }
 }

@@ -1,4 +1,5 @@
 import BusContract
+import Foundation
 import Market
 import TickwireContract
 import Money
@@ -7,25 +8,35 @@ import Money
 ///
 /// Sources are never silently mixed:
 /// - `rate.<source>.*` messages (`ecb`, `fixer`, `gnb`, ...) each make a graph of their own;
-/// - `market` is the one composite, and it says so: crypto quotes (`quote.<feed>.*`,
-///   one feed per pair, preferring coingecko, then bitso, then wazirx, then the rest
-///   by name) as asset → quote-currency edges, plus the fiat rates of ``fiatSource``.
+/// - `market` is the one composite, and it says so: crypto quotes (`quote.<feed>.*`, one feed per pair,
+///   chosen by ``ranking`` among the feeds whose latest `status.<feed>` is not `stale` or `gone`) as
+///   asset → quote-currency edges, plus the fiat rates of ``fiatSource``.
 public struct RateBook: Sendable {
-    /// Feeds in order of preference when several quote the same pair.
-    public static let quotePreference = ["coingecko", "bitso", "wazirx"]
     /// The name of the composite crypto + fiat source.
     public static let marketSource = "market"
 
+    /// The order feeds are preferred in when several quote the same pair.
+    public let ranking: FeedRanking
     private var rates: [String: [String: ExchangeRate]] = [:]
-    private var quotes: [MarketPair: [String: Quote]] = [:]
+    private var quotes: [MarketPair: [String: HeldQuote]] = [:]
+    /// The latest state each feed's `status.<feed>` gave.
+    private var feedStates: [String: FeedStatus.State] = [:]
     private var graphs: [String: RateGraph] = [:]
     private var pairsByBase: [String: Set<MarketPair>] = [:]
     /// Whether some rate or quote wrote a code the graph upper-cases: two spellings could then name one
     /// edge, and only a rebuilt graph knows which rate it took.
     private var hasIrregularCodes = false
 
-    /// An empty book.
-    public init() {}
+    /// A feed's quote and how fresh it is: its own time, else when it arrived.
+    private struct HeldQuote: Sendable {
+        var quote: Quote
+        var freshness: Date
+    }
+
+    /// An empty book choosing among feeds by `ranking`.
+    public init(ranking: FeedRanking = .standard) {
+        self.ranking = ranking
+    }
 
     /// What a message changed.
     public enum Change: Equatable, Sendable {
@@ -33,14 +44,16 @@ public struct RateBook: Sendable {
         case rate(source: String)
         /// A quote of this pair.
         case quote(MarketPair)
+        /// The status of this feed.
+        case status(feed: String)
     }
 
     /// What the last applied message did to the `market` graph and so to the prices read from it.
     public private(set) var marketChange = MarketChange.none
 
-    /// Applies one of rates-fetcher's updates; other kinds than rates and quotes are ignored (`nil`).
-    /// A rate's source is the update's (`ecb`, `fixer`, `gnb`, ...). ``marketChange`` says what it did to
-    /// the `market` graph, which is updated in place when only a rate along its edges changed.
+    /// Applies one of rates-fetcher's updates; other kinds than rates, quotes and feed statuses are ignored
+    /// (`nil`). A rate's source is the update's (`ecb`, `fixer`, `gnb`, ...). ``marketChange`` says what it
+    /// did to the `market` graph, which is updated in place when only a rate along its edges changed.
     @discardableResult
     public mutating func apply(_ update: StreamUpdate<FetcherUpdate>) throws -> Change? {
         switch update.value {
@@ -65,33 +78,47 @@ public struct RateBook: Sendable {
             }
             return .rate(source: update.source)
         case .quote(let quote):
-            let previous = preferredQuote(for: quote.market)
-            hasIrregularCodes = hasIrregularCodes || Self.isIrregular(quote.market.base) || Self.isIrregular(quote.market.quote)
-            quotes[quote.market, default: [:]][quote.source] = quote
-            if previous == nil { pairsByBase[quote.market.base, default: []].insert(quote.market) }
-            guard let previous, let current = preferredQuote(for: quote.market) else {
+            let pair = quote.market
+            let previous = chosenQuote(for: pair)
+            hasIrregularCodes = hasIrregularCodes || Self.isIrregular(pair.base) || Self.isIrregular(pair.quote)
+            quotes[pair, default: [:]][quote.source] = HeldQuote(quote: quote, freshness: quote.time ?? update.time)
+            if previous == nil { pairsByBase[pair.base, default: []].insert(pair) }
+            guard let previous, let current = chosenQuote(for: pair) else {
                 reshapeMarket()
-                return .quote(quote.market)
+                return .quote(pair)
             }
             if current == previous {
                 marketChange = .none
-            } else if previous.isUsableRate != current.isUsableRate {
+            } else if previous.quote.isUsableRate != current.quote.isUsableRate {
                 reshapeMarket()
-            } else if current.isUsableRate, previous.last != current.last {
-                marketChange = changeMarketEdge(from: current.market.base, to: current.market.quote, rate: current.last, asset: current.market.base)
+            } else if current.quote.isUsableRate, previous.quote.last != current.quote.last {
+                marketChange = changeMarketEdge(from: pair.base, to: pair.quote, rate: current.quote.last, asset: pair.base)
+            } else if current.quote.isUsableRate, previous.source != current.source {
+                // The same rate from another feed, or the same feed said otherwise: every price through the edge
+                // names where it came from.
+                marketChange = sameMarketEdge(from: pair.base, to: pair.quote, asset: pair.base)
             } else {
-                marketChange = .quote(asset: current.market.base)
+                marketChange = .quote(asset: pair.base)
             }
-            return .quote(quote.market)
+            return .quote(pair)
+        case .status(let status):
+            let before = Self.standing(feedStates[status.feed])
+            feedStates[status.feed] = status.state
+            if before != Self.standing(status.state), holdsQuotes(of: status.feed) {
+                reshapeMarket()
+            } else {
+                marketChange = .none
+            }
+            return .status(feed: status.feed)
         default:
             marketChange = .none
             return nil
         }
     }
 
-    /// Forgets what a retracted topic held: a feed's quote (`quote.<feed>.<BASE>-<QUOTE>`) or a source's rate
-    /// (`rate.<source>.<FROM>-<TO>`); other feeds' quotes of the pair stay. `true` when it held one (the
-    /// `market` graph is then reshaped).
+    /// Forgets what a retracted topic held: a feed's quote (`quote.<feed>.<BASE>-<QUOTE>`), a source's rate
+    /// (`rate.<source>.<FROM>-<TO>`) or a feed's status (`status.<feed>`: the feed counts as live again); other
+    /// feeds' quotes of the pair stay. `true` when it held one; ``marketChange`` then says what that did.
     @discardableResult
     public mutating func remove(_ topic: Topic) -> Bool {
         guard let source = topic.source.map(String.init) else { return false }
@@ -113,6 +140,14 @@ public struct RateBook: Sendable {
             rates[source]?[key] = nil
             if rates[source]?.isEmpty == true { rates[source] = nil }
             graphs[source] = nil
+        case "status":
+            guard topic.key == nil, let state = feedStates.removeValue(forKey: source) else { return false }
+            if Self.standing(state) != nil, holdsQuotes(of: source) {
+                reshapeMarket()
+            } else {
+                marketChange = .none
+            }
+            return true
         default:
             return false
         }
@@ -120,10 +155,33 @@ public struct RateBook: Sendable {
         return true
     }
 
+    /// What a feed state says of the feed's quotes: nil while it is live (`ok`, `error`, `live`, or no status
+    /// yet), else the word a fallback names it by (`stale`, `gone`).
+    private static func standing(_ state: FeedStatus.State?) -> String? {
+        switch state {
+        case .stale, .gone: state?.rawValue
+        case .ok, .error, .live, nil: nil
+        }
+    }
+
+    /// Whether `feed` quotes any pair.
+    private func holdsQuotes(of feed: String) -> Bool {
+        quotes.values.contains { $0[feed] != nil }
+    }
+
     /// Drops the `market` graph: its shape, its fiat source or its quoted assets changed.
     private mutating func reshapeMarket() {
         graphs[Self.marketSource] = nil
         marketChange = .reshaped
+    }
+
+    /// The `market` graph's edge `from` → `to` keeps its rate but not its source: the prices through it change.
+    private mutating func sameMarketEdge(from: String, to: String, asset: String) -> MarketChange {
+        guard let fromCode = Self.canonical(from), let toCode = Self.canonical(to), fromCode != toCode, !hasIrregularCodes else {
+            reshapeMarket()
+            return .reshaped
+        }
+        return .rate(edge: MarketPair(base: fromCode, quote: toCode), asset: asset)
     }
 
     /// Sets the `market` graph's given rate `from` → `to`, keeping its shape; reshapes it where it cannot.
@@ -153,7 +211,7 @@ public struct RateBook: Sendable {
 
     /// Replaces everything with a snapshot's updates; returns how many were refused.
     public mutating func reset(with updates: [StreamUpdate<FetcherUpdate>]) -> Int {
-        self = RateBook()
+        self = RateBook(ranking: ranking)
         var failures = 0
         for update in updates {
             do { try apply(update) } catch { failures += 1 }
@@ -180,19 +238,58 @@ public struct RateBook: Sendable {
         quotes.keys.sorted().compactMap { preferredQuote(for: $0) }
     }
 
-    /// The preferred quote of each pair whose base is `asset`, sorted by symbol.
-    public func preferredQuotes(of asset: String) -> [Quote] {
-        (pairsByBase[asset] ?? []).sorted().compactMap { preferredQuote(for: $0) }
+    /// The preferred quote of each pair whose base is `asset`, in ``ranking``'s order of their feeds (then by
+    /// symbol): the order a price's 24 h change and time are taken from.
+    public func referenceQuotes(of asset: String) -> [Quote] {
+        let held = (pairsByBase[asset] ?? []).sorted().compactMap { pair -> (key: String, value: HeldQuote)? in
+            guard let quote = preferredQuote(for: pair), let held = quotes[pair]?[quote.source] else { return nil }
+            return (quote.source, held)
+        }
+        // The sort is stable: quotes that neither precedes keep their symbol order.
+        return held.sorted { precedes($0, $1) }.map(\.value.quote)
     }
 
     /// The assets quoted against something, sorted.
     public var quotedAssets: [String] { pairsByBase.keys.sorted() }
 
-    /// The preferred feed's quote of `pair`.
-    public func preferredQuote(for pair: MarketPair) -> Quote? {
+    /// The preferred feed's quote of `pair` (``chosenQuote(for:)``).
+    public func preferredQuote(for pair: MarketPair) -> Quote? { chosenQuote(for: pair)?.quote }
+
+    /// The quote `pair` is priced from: of the feeds quoting it in ``ranking``'s order, the first whose latest
+    /// status is not `stale` or `gone`; when none is, the first of them all.
+    public func chosenQuote(for pair: MarketPair) -> ChosenQuote? {
         guard let byFeed = quotes[pair] else { return nil }
-        let feed = Self.quotePreference.first { byFeed[$0] != nil } ?? byFeed.keys.sorted().first
-        return feed.flatMap { byFeed[$0] }
+        if byFeed.count == 1, let (feed, held) = byFeed.first {
+            return ChosenQuote(quote: held.quote, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
+        }
+        let ordered = byFeed.sorted { precedes($0, $1) }
+        guard let chosen = ordered.firstIndex(where: { Self.standing(feedStates[$0.key]) == nil }) else {
+            let (feed, held) = ordered[0]
+            return ChosenQuote(quote: held.quote, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
+        }
+        let (feed, held) = ordered[chosen]
+        guard chosen > 0 else { return ChosenQuote(quote: held.quote, source: feed) }
+        let passed = ordered[..<chosen].map { "\($0.key) \(Self.standing(feedStates[$0.key]) ?? "")" }
+        return ChosenQuote(quote: held.quote, source: "\(feed) (\(passed.joined(separator: ", ")))")
+    }
+
+    /// Whether `lhs` comes before `rhs` in ``ranking``: a listed feed by its place, before any other; others the
+    /// freshest first, then by name.
+    private func precedes(_ lhs: (key: String, value: HeldQuote), _ rhs: (key: String, value: HeldQuote)) -> Bool {
+        switch (ranking.place(of: lhs.key), ranking.place(of: rhs.key)) {
+        case let (left?, right?): left < right
+        case (.some, nil): true
+        case (nil, .some): false
+        case (nil, nil): (rhs.value.freshness, lhs.key) < (lhs.value.freshness, rhs.key)
+        }
+    }
+
+    /// Where the quote edge `from` → `to` of the `market` graph comes from: the chosen quote of the pair as
+    /// given, else of the reverse pair; nil when no usable quote gives that edge.
+    public func edgeSource(from: String, to: String) -> String? {
+        if let forward = chosenQuote(for: MarketPair(base: from, quote: to)), forward.quote.isUsableRate { return forward.source }
+        if let reverse = chosenQuote(for: MarketPair(base: to, quote: from)), reverse.quote.isUsableRate { return reverse.source }
+        return nil
     }
 
     /// The graph of `source`, built once per change.
@@ -229,9 +326,19 @@ public struct RateBook: Sendable {
     }
 }
 
+/// The quote a pair is priced from, and the source a price made from it names.
+public struct ChosenQuote: Sendable, Equatable {
+    /// The quote.
+    public var quote: Quote
+    /// Its feed; when a higher-ranked feed was passed over, the feed and why, e.g. `bitso (kraken stale)`;
+    /// when no feed of the pair is live, the feed and its state, e.g. `kraken (stale)`.
+    public var source: String
+}
+
 /// What an update did to the `market` graph, and so which prices may have changed.
 public enum MarketChange: Equatable, Sendable {
-    /// Nothing the market's prices read from: another source's rate, a quote that is not preferred.
+    /// Nothing the market's prices read from: another source's rate, a quote that is not preferred, a status
+    /// that does not change which feed is live.
     case none
     /// The preferred quote of one of `asset`'s pairs changed, but not its rate: the asset's prices may take
     /// another quote's 24 h change or time.
@@ -239,7 +346,8 @@ public enum MarketChange: Equatable, Sendable {
     /// The given rate of `edge` changed and the graph kept its shape, so every path stays; the prices whose
     /// path takes this edge (either way) changed, and those of `asset` when a quote of it moved.
     case rate(edge: MarketPair, asset: String?)
-    /// The graph's shape, its fiat source or the quoted assets changed (or the book was reset): any price may have.
+    /// The graph's shape, its fiat source, the quoted assets or a feed's liveness changed (or the book was reset):
+    /// any price may have.
     case reshaped
 }
 

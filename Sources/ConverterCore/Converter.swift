@@ -19,28 +19,34 @@ public struct ConverterConfiguration: Sendable {
     public var pub: String
     /// The currencies every asset is re-priced into.
     public var displayCurrencies: [String]
+    /// The feeds preferred for a market several quote, in order (`--sources`).
+    public var ranking: FeedRanking
 
-    /// A configuration; display currencies default to USD, SEK, EUR, MXN.
-    public init(rep: String, pub: String, displayCurrencies: [String] = ["USD", "SEK", "EUR", "MXN"]) {
+    /// A configuration; display currencies default to USD, SEK, EUR, MXN, the ranking to coingecko, bitso, wazirx.
+    public init(
+        rep: String, pub: String, displayCurrencies: [String] = ["USD", "SEK", "EUR", "MXN"], ranking: FeedRanking = .standard
+    ) {
         self.rep = rep
         self.pub = pub
         self.displayCurrencies = displayCurrencies
+        self.ranking = ranking
     }
 }
 
 /// The converter: follows rates-fetcher, answers `convert`/`total`/`rates`/`sources`,
-/// and publishes `price.<ASSET>.<FIAT>` the moment an update changes it.
+/// and publishes `price.<ASSET>.<FIAT>` the moment an update (a rate, a quote, a feed's status) changes it.
 public enum Converter {
     /// The services of one converter process, in start order, following rates-fetcher through `fetcher`.
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
-        let state = ConverterState(currencies: currencies, logger: runtime.logger)
+        let state = ConverterState(currencies: currencies, ranking: configuration.ranking, logger: runtime.logger)
         let publisher = try runtime.publisher(binding: [configuration.pub])
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
         }, dailyRates: fetcher.ratesHistory)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
-        let rates = fetcher.updates([.rate, .quote])
+        // Feed statuses say which feeds are live: a market falls back from a stale or gone feed to the next.
+        let rates = fetcher.updates([.rate, .quote, .status])
         // From a quote's own time (the feed's timestamp) to the publication of a price made from it: the feed's
         // delay and the pipeline's, per published price that has one.
         let quoteToPrice = Metrics.Timer(label: "tickwire_converter_quote_to_price_seconds")

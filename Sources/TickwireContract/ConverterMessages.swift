@@ -170,15 +170,22 @@ public struct AssetPrice: Codable, Sendable, Equatable {
     public var path: [String]
     /// When the underlying quote was made, if the feed said.
     public var quoteTime: Date?
+    /// The feed of the quote the price's first step comes from, e.g. `coingecko`; after a fallback the feed and
+    /// the higher-ranked one it stands in for, e.g. `bitso (kraken stale)` (absent from an older converter).
+    public var source: String?
 
     /// A price.
-    public init(asset: String, currency: String, price: ExactDecimal, changePercent24h: ExactDecimal?, path: [String], quoteTime: Date?) {
+    public init(
+        asset: String, currency: String, price: ExactDecimal, changePercent24h: ExactDecimal?, path: [String], quoteTime: Date?,
+        source: String? = nil
+    ) {
         self.asset = asset
         self.currency = currency
         self.price = price
         self.changePercent24h = changePercent24h
         self.path = path
         self.quoteTime = quoteTime
+        self.source = source
     }
 }
 

@@ -8,9 +8,9 @@ import Testing
 import TickwireContract
 
 /// Event-driven repricing against the full recomputation: seeded random sequences of quotes, rates that
-/// change paths, unusable rates and quotes, and snapshots; after every event each price handed out is
-/// exactly (to the digit) what `Pricing.prices(in:book:)` gives for the same book, and every price that
-/// changed was handed out.
+/// change paths, unusable rates and quotes, feeds going stale, gone and live, retractions, and snapshots; after
+/// every event each price handed out is exactly (to the digit, and its source) what `Pricing.prices(in:book:)`
+/// gives for the same book, every price that changed was handed out, and every price taken away is gone from it.
 @Suite("Event-driven repricing")
 struct LivePricesPropertyTests {
     private static let currencies = ["USD", "SEK", "EUR", "MXN"]
@@ -24,14 +24,20 @@ struct LivePricesPropertyTests {
         var published: [String: AssetPrice] = [:]
         for step in 0..<300 {
             let event = try Self.event(&random)
-            let changed = await state.apply(event)
+            let changes = await state.applyChanges(event)
             switch event {
             case .snapshot(let updates): _ = book.reset(with: updates)
             case .update(let update): _ = try? book.apply(update)
-            case .removed, .unavailable: break
+            case .removed(let topic): book.remove(topic)
+            case .unavailable: break
             }
             let full = Dictionary(Pricing.prices(in: Self.currencies, book: &book).map { (Self.key($0), $0) }) { first, _ in first }
-            for price in changed {
+            for price in changes.removed {
+                let key = Self.key(price)
+                #expect(full[key] == nil, "seed \(seed) step \(step): \(key) taken away but still priced")
+                #expect(published.removeValue(forKey: key) == price, "seed \(seed) step \(step): \(key) taken away not as handed out")
+            }
+            for price in changes.changed {
                 let key = Self.key(price)
                 #expect(full[key] == price, "seed \(seed) step \(step): handed out \(key) not as recomputed")
                 #expect(full[key]?.price.description == price.price.description, "seed \(seed) step \(step): \(key)'s digits")
@@ -84,7 +90,7 @@ struct LivePricesPropertyTests {
 
     private static let fiats = ["USD", "EUR", "SEK", "MXN", "GBP", "JPY", "CHF"]
     private static let assets = ["BTC", "ETH", "XRP", "DOGE", "USDT", "T"]
-    private static let feeds = ["coingecko", "bitso", "wazirx", "zeta"]
+    private static let feeds = ["coingecko", "bitso", "wazirx", "zeta", "kraken"]
     private static let rateSources = ["ecb", "ecb", "ecb", "fixer", "gnb"]
 
     private static func event(_ random: inout SeededGenerator) throws -> StreamEvent<FetcherUpdate> {
@@ -93,12 +99,19 @@ struct LivePricesPropertyTests {
             return .snapshot(try (0..<random.int(in: 0...25)).map { _ in try update(&random) })
         case 3:
             return .unavailable(reason: "silent")
+        case 4...5:
+            let feed = pick(feeds, &random)
+            let market = "\(pick(assets + ["USD"], &random))-\(pick(fiats + ["BTC", "ETH", "USDT"], &random))"
+            return .removed(try Topic(random.int(in: 0...4) == 0 ? "status.\(feed)" : "quote.\(feed).\(market)"))
         default:
             return .update(try update(&random))
         }
     }
 
     private static func update(_ random: inout SeededGenerator) throws -> StreamUpdate<FetcherUpdate> {
+        if random.int(in: 0...9) == 0 {
+            return try statusMessage(pick(feeds, &random), pick(FeedStatus.State.allCases, &random))
+        }
         if random.int(in: 0...2) == 0 {
             let from = pick(fiats, &random)
             var to = pick(fiats, &random)

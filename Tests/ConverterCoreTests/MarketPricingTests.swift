@@ -11,7 +11,8 @@ import Testing
 struct MarketPricingTests {
     private let quoteTime = Date(timeIntervalSince1970: 1_765_000_000)
 
-    /// When several feeds quote BTC-USD, coingecko's price is the market's edge, then bitso's, then wazirx's.
+    /// When several feeds quote BTC-USD, by the default ranking coingecko's price is the market's edge, then
+    /// bitso's, then wazirx's, then the freshest of the others.
     @Test func coingeckoIsPreferredForTheSamePair() throws {
         let pair = MarketPair(base: "BTC", quote: "USD")
         let all = try book([
@@ -33,9 +34,12 @@ struct MarketPricingTests {
         #expect(noCoingecko.preferredQuote(for: pair)?.source == "bitso")
         #expect(try convert("2", "BTC", "USD", in: noCoingecko).amount == (try dec("138000.00")))
 
-        let unranked = try book([quoteMessage("zeta", "BTC", "USD", last: "3"), quoteMessage("alpha", "BTC", "USD", last: "2")])
-        #expect(unranked.preferredQuote(for: pair)?.source == "alpha")
-        #expect(try convert("1", "BTC", "USD", in: unranked).amount == (try dec("2.00")))
+        let unranked = try book([
+            quoteMessage("alpha", "BTC", "USD", last: "2", time: quoteTime),
+            quoteMessage("zeta", "BTC", "USD", last: "3", time: quoteTime.addingTimeInterval(1)),
+        ])
+        #expect(unranked.preferredQuote(for: pair)?.source == "zeta", "of feeds not ranked, the freshest quote")
+        #expect(try convert("1", "BTC", "USD", in: unranked).amount == (try dec("3.00")))
     }
 
     /// The market graph joins quote edges to the fiat source's rates; other sources' rates stay out.

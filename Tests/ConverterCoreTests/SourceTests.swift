@@ -100,14 +100,20 @@ struct SourceTests {
         #expect(try convert("1", "BTC", "EUR", in: book).amount == (try dec("64000.00")))
     }
 
-    /// A snapshot replaces everything; unusable rates are counted, other kinds of update ignored.
+    /// A snapshot replaces everything; unusable rates are counted, other kinds of update than rates, quotes and
+    /// statuses ignored.
     @Test func resetReplacesAndCountsFailures() throws {
         var book = try twoSources()
         let broken = try rateMessage("ecb", "EUR", "GBP", "0")
         let status = StreamUpdate<FetcherUpdate>(
             topic: try Topic("status.ecb"), seq: 1, time: Date(), source: "ecb",
             value: .status(FeedStatus(feed: "ecb", state: .ok)))
-        #expect(try book.apply(status) == nil)
+        #expect(try book.apply(status) == .status(feed: "ecb"))
+        #expect(book.marketChange == .none, "a status of a feed without quotes changes no price")
+        let coin = StreamUpdate<FetcherUpdate>(
+            topic: try Topic("coin.kraken.XYZ"), seq: 1, time: Date(), source: "kraken",
+            value: .coin(CoinInfo(id: "xyz", symbol: "XYZ", name: "Xyzcoin", image: "")))
+        #expect(try book.apply(coin) == nil)
         let failures = book.reset(with: [try rateMessage("ecb", "EUR", "CHF", "0.93"), broken, status])
         #expect(failures == 1)
         #expect(book.sources == ["ecb"])

@@ -30,9 +30,14 @@ func quoteMessage(
     return StreamUpdate(topic: try Topic("quote.\(feed).\(market.symbol)"), seq: seq, time: Date(), source: feed, value: .quote(data))
 }
 
-/// A rate book holding exactly `messages`, applied in order.
-func book(_ messages: [StreamUpdate<FetcherUpdate>]) throws -> RateBook {
-    var book = RateBook()
+/// A `status.<feed>` update as a client of rates-fetcher receives it.
+func statusMessage(_ feed: String, _ state: FeedStatus.State, seq: UInt64 = 1) throws -> StreamUpdate<FetcherUpdate> {
+    StreamUpdate(topic: try Topic("status.\(feed)"), seq: seq, time: Date(), source: feed, value: .status(FeedStatus(feed: feed, state: state)))
+}
+
+/// A rate book holding exactly `messages`, applied in order, choosing feeds by `ranking`.
+func book(_ messages: [StreamUpdate<FetcherUpdate>], ranking: FeedRanking = .standard) throws -> RateBook {
+    var book = RateBook(ranking: ranking)
     for message in messages { try book.apply(message) }
     return book
 }
