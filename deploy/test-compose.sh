@@ -25,7 +25,7 @@ for port in 7101 7102 7201 7202 7301 7302 7401 7501 7502 8080; do
     fi
 done
 "${compose[@]}" up -d >/dev/null 2>&1
-python3 "$root/deploy/check-stack.py" --timeout 120
+python3 "$root/deploy/check-stack.py" --plugin price-alerts --timeout 120
 # The image's own HEALTHCHECK, which compose keeps: tickwire-probe on TICKWIRE_PROBE_ENDPOINT.
 sleep 2
 for name in $(containers); do

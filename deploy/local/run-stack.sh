@@ -93,6 +93,19 @@ start() {
     pids+=($!)
     started+=("$SECONDS")
 }
+# The plugin: the presenter is told where it answers and publishes (its page comes from its `panel`), and with keys
+# it needs a certificate of its own, which the main package's tickwire-keys does not make unless asked: made before
+# any service starts, as each reads the keys directory once.
+alerts_rep=${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}
+alerts_pub=${TICKWIRE_PRICE_ALERTS_PUB:-tcp://127.0.0.1:7502}
+plugin_flags=()
+if [ -n "$plugin_dir" ]; then
+    plugin_flags=(--plugin "price-alerts=$alerts_rep,$alerts_pub")
+    if [ -n "${TICKWIRE_KEYS:-}" ] && [ ! -f "$TICKWIRE_KEYS/public/price-alerts.key" ]; then
+        "$bin_dir/tickwire-keys" generate "$TICKWIRE_KEYS" --services "" --service price-alerts >/dev/null \
+            || fail "cannot add price-alerts' certificate to $TICKWIRE_KEYS (tickwire-keys generate DIR --service price-alerts)"
+    fi
+fi
 echo "Tickwire: data in $data_dir (make reset empties it), ${feeds} feeds"
 # Prometheus' /metrics of every service on loopback (README "Metrics"); each variable may name another address.
 export TICKWIRE_RATES_FETCHER_METRICS=${TICKWIRE_RATES_FETCHER_METRICS:-127.0.0.1:9101}
@@ -106,18 +119,6 @@ start converter "$bin_dir/converter"
 start portfolio "$bin_dir/portfolio" --database "$data_dir/portfolio.sqlite"
 presenter_env=()
 [ -n "${TICKWIRE_DASHBOARD_TOKEN:-}" ] && presenter_env=(TICKWIRE_DASHBOARD_TOKEN="$TICKWIRE_DASHBOARD_TOKEN")
-# The plugin: the presenter is told where it answers and publishes (its page comes from its `panel`), and with keys
-# it needs a certificate of its own, which the main package's tickwire-keys does not make unless asked.
-alerts_rep=${TICKWIRE_PRICE_ALERTS_REP:-tcp://127.0.0.1:7501}
-alerts_pub=${TICKWIRE_PRICE_ALERTS_PUB:-tcp://127.0.0.1:7502}
-plugin_flags=()
-if [ -n "$plugin_dir" ]; then
-    plugin_flags=(--plugin "price-alerts=$alerts_rep,$alerts_pub")
-    if [ -n "${TICKWIRE_KEYS:-}" ] && [ ! -f "$TICKWIRE_KEYS/public/price-alerts.key" ]; then
-        "$bin_dir/tickwire-keys" generate "$TICKWIRE_KEYS" --services "" --service price-alerts >/dev/null \
-            || fail "cannot add price-alerts' certificate to $TICKWIRE_KEYS (tickwire-keys generate DIR --service price-alerts)"
-    fi
-fi
 start presenter env "${presenter_env[@]}" "$bin_dir/presenter" --http "$http" "${plugin_flags[@]}"
 if [ -n "$plugin_dir" ]; then
     start price-alerts "$plugin_dir/price-alerts" --database "$data_dir/price-alerts.sqlite"

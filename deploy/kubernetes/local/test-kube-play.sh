@@ -33,7 +33,7 @@ finish() {
 trap finish EXIT
 
 bash "$here/kube-play.sh" up $overlay
-python3 "$here/../../check-stack.py" --timeout 120
+python3 "$here/../../check-stack.py" --plugin price-alerts --timeout 120
 
 if [ "$overlay" = postgres ]; then
     # A trade through the portfolio's JSON-RPC, then its row in PostgreSQL.
