@@ -83,6 +83,9 @@ class Stack:
                 self.env[f"TICKWIRE_{ENV_PREFIX[name]}_PUB"] = pub
         self.http = f"http://{self.host('presenter')}:{free_port()}"
         self.env["TICKWIRE_PRESENTER_HTTP"] = self.http
+        # rates-fetcher's ingest endpoint (feed plugins connect there) on a free port too, not the default one of a stack
+        # that may be running beside.
+        self.env["TICKWIRE_RATES_FETCHER_INGEST"] = f"tcp://{self.host('rates-fetcher')}:{free_port()}"
         # The presenter shows price-alerts' page from its `panel` (a plugin it is told of, not one it knows).
         self.env["TICKWIRE_PRESENTER_PLUGINS"] = f"price-alerts={self.rep('price-alerts')},{self.pub('price-alerts')}"
         self.procs = {}
