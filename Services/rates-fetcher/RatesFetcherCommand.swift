@@ -8,7 +8,7 @@ import ServiceSupport
 struct RatesFetcherCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rates-fetcher",
-        abstract: "Polls Bitso, WazirX, fiat rates, CoinGecko, GNB and masterdata, and publishes them on the bus.",
+        abstract: "Polls Bitso, WazirX, fiat rates, CoinGecko, GNB and masterdata, and publishes them on the bus; as the feed hub, also republishes what feed plugins publish into its ingest endpoint.",
         version: buildVersion)
 
     @OptionGroup var options: FetcherOptions
