@@ -1,5 +1,6 @@
 import Foundation
 import PriceAlertsAPI
+import PriceAlertsCore
 import Testing
 import TickwireClients
 import BusContract
@@ -65,6 +66,16 @@ struct ClientTests {
         #expect(PriceAlertsAPI.streams.map(\.kind) == ["alert", "heartbeat"])
         let closures = Mirror(reflecting: PriceAlertsClient.failing).children.count
         #expect(closures == PriceAlertsAPI.methods.filter { !["metrics", "snapshot"].contains($0.name) }.count + 1)
+    }
+
+    /// The service registers its own methods of the contract (the standard ones come from its runtime), and those
+    /// that change state are marked so (with keys, only writers may call them).
+    @Test func serviceRegistersTheContract() async throws {
+        let (state, _) = try makeState()
+        let methods = PriceAlerts.methods(state)
+        let standard = Set(StandardAPI.methods(publishes: true).map(\.name))
+        #expect(Set(methods.names) == Set(PriceAlertsAPI.methods.map(\.name)).subtracting(standard))
+        #expect(methods.names.filter(methods.changesState) == ["alerts.add", "alerts.remove"])
     }
 
     /// The endpoints' defaults and variables, as the stack's files use them.
