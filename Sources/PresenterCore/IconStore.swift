@@ -7,6 +7,8 @@ struct Icon: Sendable, Equatable {
     var data: Data
     /// Its media type: `image/svg+xml` or `image/png`.
     var contentType: String
+    /// Whether it is a generated ``Monogram`` standing in for an icon that may yet be known.
+    var isMonogram = false
 }
 
 /// Where the presenter gets an asset's icon from: one fetch of its remote URL (the masterdata's or CoinGecko's).
@@ -41,13 +43,13 @@ public enum IconStoreError: Error, CustomStringConvertible, Equatable {
 }
 
 /// The icons the presenter serves: each fetched once from its remote URL and kept on disk (at most
-/// `maxBytes` in all, oldest first out), and a generated monogram where none can be had.
+/// `maxBytes` in all, oldest first out), and a generated ``Monogram`` where none is known or can be had.
 actor IconStore {
     private let source: IconSource
     private let directory: URL?
     private let maxBytes: Int
     private var memory: [String: Icon] = [:]
-    /// Keys whose fetch failed: not asked again while the presenter runs.
+    /// Remote URLs whose fetch failed: not asked again while the presenter runs.
     private var failed: Set<String> = []
 
     /// A store fetching through `source`, caching in `directory` (nil: in memory only) up to `maxBytes`.
@@ -57,7 +59,9 @@ actor IconStore {
         self.maxBytes = maxBytes
     }
 
-    /// `symbol`'s icon for `variant`, fetched from `remote` (once) when given, else a monogram.
+    /// `symbol`'s icon for `variant`, fetched from `remote` (once) when given, else a monogram. Without a remote
+    /// (a plugin's coin whose `image` is empty), or when it cannot be had, the monogram is not kept: a later
+    /// call with a remote that works gets the real icon.
     func icon(_ symbol: String, variant: IconPath.Variant, remote: String?) async -> Icon {
         let key = "\(symbol)-\(variant.rawValue)"
         if let icon = memory[key] { return icon }
@@ -65,15 +69,17 @@ actor IconStore {
             memory[key] = icon
             return icon
         }
-        if let remote, !failed.contains(key), let url = URL(string: remote), url.scheme == "https" || url.scheme == "http",
-           let data = try? await source.fetch(url), let contentType = Self.contentType(of: data) {
-            let icon = Icon(data: data, contentType: contentType)
-            memory[key] = icon
-            writeCached(key, icon)
-            return icon
+        if let remote, !remote.isEmpty, !failed.contains(remote) {
+            if let url = URL(string: remote), url.scheme == "https" || url.scheme == "http",
+               let data = try? await source.fetch(url), let contentType = Self.contentType(of: data) {
+                let icon = Icon(data: data, contentType: contentType)
+                memory[key] = icon
+                writeCached(key, icon)
+                return icon
+            }
+            failed.insert(remote)
         }
-        failed.insert(key)
-        return Icon(data: Data(Monogram.svg(symbol, variant: variant).utf8), contentType: "image/svg+xml")
+        return Icon(data: Data(Monogram.svg(symbol, variant: variant).utf8), contentType: "image/svg+xml", isMonogram: true)
     }
 
     /// `image/svg+xml` or `image/png` by the bytes themselves; nil for anything else.
@@ -110,25 +116,5 @@ actor IconStore {
             try? FileManager.default.removeItem(at: entry.url)
             total -= entry.size
         }
-    }
-}
-
-/// A generated icon: the symbol's first letters on a disc whose colour is derived from the symbol.
-enum Monogram {
-    /// An SVG of `symbol`'s monogram for `variant` backgrounds.
-    static func svg(_ symbol: String, variant: IconPath.Variant) -> String {
-        var hash: UInt32 = 2_166_136_261
-        for byte in symbol.utf8 { hash = (hash ^ UInt32(byte)) &* 16_777_619 }
-        let hue = Int(hash % 360)
-        let lightness = variant == .light ? 42 : 68
-        let text = variant == .light ? "#ffffff" : "#10151c"
-        let letters = String(symbol.prefix(symbol.count > 3 ? 2 : 3))
-        let size = letters.count > 2 ? 11 : 14
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 32 32" role="img" aria-label="\(letters)">\
-            <circle cx="16" cy="16" r="16" fill="hsl(\(hue), 55%, \(lightness)%)"/>\
-            <text x="16" y="16" dy="0.35em" text-anchor="middle" font-family="system-ui, sans-serif" font-weight="700" \
-            font-size="\(size)" fill="\(text)">\(letters)</text></svg>
-            """
     }
 }

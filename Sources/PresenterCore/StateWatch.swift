@@ -89,7 +89,7 @@ extension PresenterState {
     /// The streams' states and when each kind of data last arrived, read in one call.
     fileprivate func watchSample() -> StateWatch.Sample {
         StateWatch.Sample(streams: streams, updated: updated, members: [
-            "coin": Set(coins.keys), "price": Set(prices.values.lazy.map(\.asset)),
+            "coin": coins.symbols, "price": Set(prices.values.lazy.map(\.asset)),
         ])
     }
 

@@ -244,7 +244,7 @@ struct WebServer {
         do {
             let change = try await fetcher.removeCoin(CoinRequest(coin: symbol))
             let removed = change.coin.symbol ?? symbol.uppercased()
-            await settle { await state.coins[removed] == nil }
+            await settle { await !state.coins.tracked.contains(removed.uppercased()) }
             return Response.redirect(to: "/coins", type: .normal)
         } catch {
             return await formError("The coin was not removed: \(ScreenBuilder.describe(error))", screen: "coins", request, extra: [:])
@@ -391,7 +391,9 @@ struct WebServer {
                             body: .init(byteBuffer: ByteBuffer(string: "\(error)\n")))
         }
         let icon = await icons.icon(symbol, variant: variant, remote: await remoteIcon(symbol, variant: variant))
-        return Response(status: .ok, headers: [.contentType: icon.contentType, .cacheControl: "public, max-age=86400"],
+        // A monogram stands in until a real icon is known (a plugin's coin may name one later): browsers ask again soon.
+        let maxAge = icon.isMonogram ? 300 : 86400
+        return Response(status: .ok, headers: [.contentType: icon.contentType, .cacheControl: "public, max-age=\(maxAge)"],
                         body: .init(byteBuffer: ByteBuffer(bytes: icon.data)))
     }
 

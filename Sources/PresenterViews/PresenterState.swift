@@ -11,7 +11,8 @@ import Money
 public actor PresenterState {
     public private(set) var quotes: [Topic: Quote] = [:]
     public private(set) var books: [String: BookInfo] = [:]
-    public private(set) var coins: [String: CoinInfo] = [:]
+    /// The coins each feed describes (CoinGecko's, and plugins' own assets), by symbol.
+    public private(set) var coins = CoinDirectory()
     public private(set) var statuses: [String: FeedStatus] = [:]
     public private(set) var prices: [String: AssetPrice] = [:]
     public private(set) var masterdata = Masterdata(assets: [], wallets: [])
@@ -65,7 +66,7 @@ public actor PresenterState {
     /// Applies one event of rates-fetcher's streams.
     public func apply(_ event: StreamEvent<FetcherUpdate>, from upstream: String) {
         // A snapshot holds every quote, book and coin: one missing from it was retracted while the stream was away.
-        apply(event, from: upstream, reset: { self.quotes = [:]; self.books = [:]; self.coins = [:] }, apply: apply, remove: removeFetcherTopic)
+        apply(event, from: upstream, reset: { self.quotes = [:]; self.books = [:]; self.coins = CoinDirectory() }, apply: apply, remove: removeFetcherTopic)
     }
 
     /// Applies one event of the converter's prices.
@@ -103,7 +104,7 @@ public actor PresenterState {
         switch update.value {
         case .quote(let quote): quotes[update.topic] = quote
         case .book(let book): books[book.book] = book
-        case .coin(let coin): coins[coin.symbol.uppercased()] = coin
+        case .coin(let coin): coins.set(coin, feed: update.source)
         case .status(let status): statuses[status.feed] = status
         case .assets(let assets): masterdata.assets = assets
         case .wallets(let wallets): masterdata.wallets = wallets
@@ -121,7 +122,8 @@ public actor PresenterState {
     private func removeFetcherTopic(_ topic: Topic) {
         switch String(topic.kind) {
         case RatesFetcherAPI.quotes.kind: quotes[topic] = nil
-        case RatesFetcherAPI.coins.kind: if let symbol = topic.key { coins[String(symbol).uppercased()] = nil }
+        case RatesFetcherAPI.coins.kind:
+            if let symbol = topic.key, let feed = topic.source { coins.remove(symbol: String(symbol), feed: String(feed)) }
         case RatesFetcherAPI.books.kind: if let book = topic.key { books[String(book)] = nil }
         default: break
         }

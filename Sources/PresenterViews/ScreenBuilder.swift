@@ -107,8 +107,8 @@ public struct ScreenBuilder: Sendable {
             let view = WalletsView.make(groups: groups, context: context, asOf: updated["wallets"], notices: notices)
             return .wallets(view)
         case "coins":
-            // CoinGecko is the one feed that publishes coins (`coin.coingecko.<SYMBOL>`): those are its tracked coins.
-            let tracked = Set(await state.coins.keys)
+            // CoinGecko's coins (`coin.coingecko.<SYMBOL>`) are rates-fetcher's to poll and remove; a plugin's only name its assets.
+            let tracked = await state.coins.tracked
             // Suggestions are a convenience: the screen never waits long for them (rates-fetcher may be away).
             let suggestions = await self.suggestions.current().filter { coin in coin.symbol.map { !tracked.contains($0) } ?? true }
             let view = CoinsView.make(

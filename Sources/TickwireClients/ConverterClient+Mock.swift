@@ -28,7 +28,7 @@ extension ConverterClient {
         logger: Logger = Logger(label: "tickwire.mock-converter")
     ) -> Self {
         let converter = MockConverter(currencies: currencies, logger: logger)
-        let updates = fetcher.updates([.rate, .quote])
+        let updates = fetcher.updates([.rate, .quote, .status])
         let following = Task { [weak converter] in
             for await event in updates {
                 guard let converter else { return }
