@@ -146,17 +146,18 @@ public final class FeedConnection: Service, Sendable {
         logger.info("hub subscribed", metadata: ["feed": "\(name)", "ingest": "\(endpoint)", "resent": "\(resent)"])
     }
 
-    /// Publishes one `heartbeat.<feed>` now.
+    /// Publishes one `heartbeat.<feed>` now. Numbered and sent under the lock, so heartbeats from the interval's loop and
+    /// from a subscription arriving go out in the order of their numbers.
     public func sendHeartbeat() {
-        let (seq, topics) = state.withLock { state in
-            state.heartbeatSeq += 1
-            return (state.heartbeatSeq, state.topics.count)
-        }
         let milliseconds = heartbeatInterval.components.seconds * 1000 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
-        let heartbeat = Heartbeat(service: name, instance: instance, topics: topics, dropped: socket.droppedSends,
-                                  intervalMilliseconds: Int(milliseconds))
-        guard let body = try? Wire.encode(Envelope(type: "heartbeat", seq: seq, time: Date(), source: name, data: heartbeat)) else { return }
-        socket.post([Data("heartbeat.\(name)".utf8), body])
+        state.withLock { state in
+            state.heartbeatSeq += 1
+            let heartbeat = Heartbeat(service: name, instance: instance, topics: state.topics.count, dropped: socket.droppedSends,
+                                      intervalMilliseconds: Int(milliseconds))
+            let envelope = Envelope(type: "heartbeat", seq: state.heartbeatSeq, time: Date(), source: name, data: heartbeat)
+            guard let body = try? Wire.encode(envelope) else { return }
+            socket.post([Data("heartbeat.\(name)".utf8), body])
+        }
     }
 
     /// Closes the socket without waiting for shutdown (tests and error paths); later publications throw.
