@@ -25,6 +25,18 @@ public final class PluginHistory: Sendable {
     private struct Series {
         var points: [PricePoint] = []
         var open: ExactDecimal?
+
+        /// Replaces the last point when `point` falls in its step, else appends it, keeping at most `capacity`.
+        mutating func add(_ point: PricePoint, open: ExactDecimal?, stepSeconds: Double, capacity: Int) {
+            if let last = points.last,
+               (last.time.timeIntervalSince1970 / stepSeconds).rounded(.down) == (point.time.timeIntervalSince1970 / stepSeconds).rounded(.down) {
+                points[points.count - 1] = point
+            } else {
+                points.append(point)
+                if points.count > capacity { points.removeFirst(points.count - capacity) }
+            }
+            self.open = open
+        }
     }
 
     /// Series of one point per `step` (5 minutes) over `span` (7 days), for at most `maxMarkets` markets.
@@ -41,18 +53,12 @@ public final class PluginHistory: Sendable {
     public func record(_ quote: Quote, feed: String, at date: Date) {
         let key = Market(feed: feed, pair: quote.market)
         let stepSeconds = Double(step.components.seconds)
+        let capacity = capacity
         series.withLock { series in
-            guard series[key] != nil || series.count < maxMarkets else { return }
-            var market = series[key, default: Series()]
-            let point = PricePoint(time: date, price: quote.last)
-            if let last = market.points.last, (last.time.timeIntervalSince1970 / stepSeconds).rounded(.down) == (date.timeIntervalSince1970 / stepSeconds).rounded(.down) {
-                market.points[market.points.count - 1] = point
-            } else {
-                market.points.append(point)
-                if market.points.count > capacity { market.points.removeFirst(market.points.count - capacity) }
-            }
-            market.open = quote.open
-            series[key] = market
+            guard series.count < maxMarkets || series[key] != nil else { return }
+            // In place: a copy of the series taken out and put back would copy its points on every quote.
+            series[key, default: Series()].add(
+                PricePoint(time: date, price: quote.last), open: quote.open, stepSeconds: stepSeconds, capacity: capacity)
         }
     }
 
