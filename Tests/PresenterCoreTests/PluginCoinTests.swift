@@ -114,6 +114,19 @@ struct PluginCoinTests {
             #expect(dark != light.text)
             let newtIcon = try await client.execute(uri: "/icons/NEWT-light.svg", method: .get).text
             #expect(newtIcon.contains(">NE</text>"))
+
+            // Its own page: the name, the icon, the price and the plugin's market data.
+            let detail = try await client.execute(uri: "/api/views/coin?symbol=ZIL&currency=USD", method: .get)
+            #expect(detail.status == .ok, "\(detail.text.prefix(300))")
+            guard case .coin(let coin) = try JSONDecoder().decode(ScreenView.self, from: Data(buffer: detail.body)) else {
+                Issue.record("not a coin view")
+                return
+            }
+            #expect(coin.name == "Zilliqa" && coin.image == "/icons/ZIL-light.svg")
+            #expect(coin.priceText == "$0.0123")
+            #expect(coin.change24h?.text == "+4.20%")
+            #expect(coin.tradePrices["USD"] == (try ExactDecimal("0.0123")))
+            #expect(try await client.execute(uri: "/coins/ZIL", method: .get).text.contains("Zilliqa"))
         }
     }
 }
