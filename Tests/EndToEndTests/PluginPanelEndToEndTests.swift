@@ -143,6 +143,23 @@ struct PluginPanelEndToEndTests {
         #expect(shown.contains("<li>Add: done.</li>") && shown.contains("<td>buy &lt;more&gt;</td><td>12.50</td><td>3</td>"))
         #expect(plugin.notes.all == [AddNote(text: "buy <more>", amount: "12.50", count: 3)])
 
+        // In Chromium, light and dark: the page as built, no console error (the Content-Security-Policy allows no inline
+        // script or style); screenshots go to .build/screenshots/plugins for a person to look at.
+        let executable = try chromiumExecutable()
+        let url = URL(string: "/plugins/notes", relativeTo: base)!.absoluteString
+        let (dom, log) = try await Chromium.run(executable, ["--dump-dom", url], in: endpoints.directory)
+        #expect(dom.contains("<td>buy &lt;more&gt;</td>") && dom.contains("class=\"card plugin-form\""))
+        let console = log.split(separator: "\n").filter { $0.contains(":CONSOLE(") || $0.contains("Failed to load resource") }
+        #expect(console.isEmpty, "\(console.joined(separator: "\n"))")
+        let screenshots = ServiceProcess.binDirectory.deletingLastPathComponent().appendingPathComponent("screenshots/plugins")
+        try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
+        for (name, flags) in [("notes-light", [String]()), ("notes-dark", ["--force-dark-mode"])] {
+            let file = screenshots.appendingPathComponent("\(name).png")
+            _ = try await Chromium.run(executable, flags + ["--hide-scrollbars", "--window-size=1280,900", "--screenshot=\(file.path)", url],
+                                       in: endpoints.directory)
+            #expect(FileManager.default.fileExists(atPath: file.path), "no screenshot \(name)")
+        }
+
         // A message on the panel's topic: the page is told to fetch itself again.
         let before = ((try? String(contentsOf: changes, encoding: .utf8)) ?? "").count
         let heard = await eventually {

@@ -82,6 +82,8 @@ enum Stylesheet {
         form.card { display: grid; grid-template-columns: repeat(auto-fill, minmax(10rem, 1fr)); gap: .6rem; align-items: end;
           background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; }
         label { display: grid; gap: .2rem; font-size: .85rem; color: var(--muted); }
+        form.plugin-form input, form.plugin-form select { width: 100%; min-width: 0; }
+        .plugin-section td { overflow-wrap: anywhere; } td.row-action { text-align: right; white-space: nowrap; }
         form.import { display: grid; gap: .6rem; background: var(--panel); padding: .8rem 1rem; border-radius: .5rem; margin-bottom: .8rem; }
         form.import textarea { font: .85rem/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; padding: .5rem; border-radius: .4rem;
           border: 1px solid var(--line); background: var(--bg); color: var(--text); width: 100%; box-sizing: border-box; resize: vertical; }
