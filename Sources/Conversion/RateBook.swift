@@ -81,7 +81,10 @@ public struct RateBook: Sendable {
             let pair = quote.market
             let previous = chosenQuote(for: pair)
             hasIrregularCodes = hasIrregularCodes || Self.isIrregular(pair.base) || Self.isIrregular(pair.quote)
-            quotes[pair, default: [:]][quote.source] = HeldQuote(quote: quote, freshness: quote.time ?? update.time)
+            // Kept under the topic's feed, which rates-fetcher vouches for (a plugin owns its name), not the source
+            // the payload claims: a retraction of the topic then finds it.
+            let feed = update.topic.source.map(String.init) ?? quote.source
+            quotes[pair, default: [:]][feed] = HeldQuote(quote: quote, freshness: quote.time ?? update.time)
             if previous == nil { pairsByBase[pair.base, default: []].insert(pair) }
             guard let previous, let current = chosenQuote(for: pair) else {
                 reshapeMarket()
@@ -242,8 +245,8 @@ public struct RateBook: Sendable {
     /// symbol): the order a price's 24 h change and time are taken from.
     public func referenceQuotes(of asset: String) -> [Quote] {
         let held = (pairsByBase[asset] ?? []).sorted().compactMap { pair -> (key: String, value: HeldQuote)? in
-            guard let quote = preferredQuote(for: pair), let held = quotes[pair]?[quote.source] else { return nil }
-            return (quote.source, held)
+            guard let chosen = chosenQuote(for: pair), let held = quotes[pair]?[chosen.feed] else { return nil }
+            return (chosen.feed, held)
         }
         // The sort is stable: quotes that neither precedes keep their symbol order.
         return held.sorted { precedes($0, $1) }.map(\.value.quote)
@@ -260,17 +263,17 @@ public struct RateBook: Sendable {
     public func chosenQuote(for pair: MarketPair) -> ChosenQuote? {
         guard let byFeed = quotes[pair] else { return nil }
         if byFeed.count == 1, let (feed, held) = byFeed.first {
-            return ChosenQuote(quote: held.quote, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
+            return ChosenQuote(quote: held.quote, feed: feed, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
         }
         let ordered = byFeed.sorted { precedes($0, $1) }
         guard let chosen = ordered.firstIndex(where: { Self.standing(feedStates[$0.key]) == nil }) else {
             let (feed, held) = ordered[0]
-            return ChosenQuote(quote: held.quote, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
+            return ChosenQuote(quote: held.quote, feed: feed, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
         }
         let (feed, held) = ordered[chosen]
-        guard chosen > 0 else { return ChosenQuote(quote: held.quote, source: feed) }
+        guard chosen > 0 else { return ChosenQuote(quote: held.quote, feed: feed, source: feed) }
         let passed = ordered[..<chosen].map { "\($0.key) \(Self.standing(feedStates[$0.key]) ?? "")" }
-        return ChosenQuote(quote: held.quote, source: "\(feed) (\(passed.joined(separator: ", ")))")
+        return ChosenQuote(quote: held.quote, feed: feed, source: "\(feed) (\(passed.joined(separator: ", ")))")
     }
 
     /// Whether `lhs` comes before `rhs` in ``ranking``: a listed feed by its place, before any other; others the
@@ -330,6 +333,8 @@ public struct RateBook: Sendable {
 public struct ChosenQuote: Sendable, Equatable {
     /// The quote.
     public var quote: Quote
+    /// The feed it came from (its topic's `quote.<feed>.…`).
+    public var feed: String
     /// Its feed; when a higher-ranked feed was passed over, the feed and why, e.g. `bitso (kraken stale)`;
     /// when no feed of the pair is live, the feed and its state, e.g. `kraken (stale)`.
     public var source: String

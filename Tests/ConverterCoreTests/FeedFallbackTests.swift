@@ -76,6 +76,24 @@ struct FeedFallbackTests {
         #expect(xyz.removed.map { "\($0.asset)/\($0.currency)" }.sorted() == ["XYZ/SEK", "XYZ/USD"])
     }
 
+    /// A quote counts as its topic's feed's (rates-fetcher vouches for the topic), whatever source its payload
+    /// claims: a plugin cannot pass its quote off as CoinGecko's, and the retraction of its topic takes it away.
+    @Test func aQuoteIsItsTopicsFeeds() throws {
+        let pair = MarketPair(base: "BTC", quote: "USD")
+        let claimed = Quote(source: "coingecko", market: pair, last: 1)
+        let impostor = StreamUpdate<FetcherUpdate>(
+            topic: try Topic("quote.kraken.BTC-USD"), seq: 1, time: quoteTime, source: "kraken", value: .quote(claimed))
+        var ranked = try book([quoteMessage("coingecko", "BTC", "USD", last: "70000", time: quoteTime), impostor])
+        #expect(ranked.chosenQuote(for: pair)?.feed == "coingecko")
+        #expect(ranked.chosenQuote(for: pair)?.quote.last == 70000)
+        try ranked.apply(statusMessage("coingecko", .stale))
+        #expect(ranked.chosenQuote(for: pair)?.feed == "kraken")
+        #expect(ranked.chosenQuote(for: pair)?.source == "kraken (coingecko stale)")
+        #expect(ranked.remove(try Topic("quote.kraken.BTC-USD")))
+        #expect(ranked.chosenQuote(for: pair)?.source == "coingecko (stale)")
+        #expect(ranked.chosenQuote(for: pair)?.quote.last == 70000)
+    }
+
     /// The status of a feed that quotes nothing, and a change between live states (`ok` → `error`), re-price nothing.
     @Test func statusesThatChangeNothing() async throws {
         let state = try await state()
