@@ -46,7 +46,7 @@ struct PresenterCommand: AsyncParsableCommand {
         do {
             _ = try PluginEndpoint.parse(flags: plugins)
         } catch {
-            throw ValidationError("--plugin: \(error)")
+            throw ValidationError("\(plugins.isEmpty ? PluginEndpoint.environmentVariable : "--plugin"): \(error)")
         }
     }
 
