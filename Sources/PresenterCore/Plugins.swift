@@ -144,6 +144,17 @@ final class Plugins: Sendable {
     /// Whether plugin `name` answered its last ask.
     func isLive(_ name: String) -> Bool { state.withLock { $0.live[name] != nil } }
 
+    /// `health` with each plugin among its upstreams, for information only (`plugin:<name>`: `ok` while it answers, else
+    /// that it is not running): the status stays what the services make it, as a plugin that is away degrades nothing.
+    func health(_ health: Health) -> Health {
+        var health = health
+        let live = state.withLock { $0.live }
+        for upstream in upstreams {
+            health.upstreams["plugin:\(upstream.name)"] = live[upstream.name] != nil ? "ok" : "not running (a plugin: information only)"
+        }
+        return health
+    }
+
     /// Asks plugin `name` for its panel now, noting whether it answered; throws what went wrong when it did not.
     @discardableResult
     func refresh(_ upstream: PluginUpstream) async throws -> Panel {

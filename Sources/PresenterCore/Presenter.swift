@@ -118,7 +118,7 @@ public enum Presenter {
             self.builder = builder
             screens = Screens(builder: builder)
             var methods = runtime.standardMethods(publisher: nil) {
-                Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
+                plugins.health(Health(service: runtime.service, started: runtime.started, upstreams: await state.streams))
             }
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods

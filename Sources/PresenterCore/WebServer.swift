@@ -86,7 +86,7 @@ struct WebServer {
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
         router.get("/health") { _, _ in
-            let health = Health(service: runtime.service, started: runtime.started, upstreams: await state.streams)
+            let health = plugins.health(Health(service: runtime.service, started: runtime.started, upstreams: await state.streams))
             return json(health, status: health.status == "ok" ? 200 : 503)
         }
         router.get("/metrics") { _, _ in

@@ -180,6 +180,9 @@ struct PluginPanelEndToEndTests {
             #expect(other.status == 200, "\(path)")
             #expect(!other.text.contains("notes") && !other.text.contains("id=\"error\""), "\(path): \(other.text.prefix(1000))")
         }
+        let health = try await get("/health")
+        // Health lists it for information (the presenter alone, its services absent, is degraded anyway).
+        #expect(health.text.contains("\"plugin:notes\":\"not running (a plugin: information only)\""), "\(health.text)")
         let errors = presenter.log.split(separator: "\n").filter { $0.contains(" error tickwire") || $0.contains(" critical tickwire") }
         #expect(errors.isEmpty, "the presenter logged errors: \(errors)")
         return listener

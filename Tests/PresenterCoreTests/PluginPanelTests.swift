@@ -64,10 +64,14 @@ struct PluginPanelTests {
                 #expect(!other.text.contains("notes"), "\(path) says nothing of the plugin")
             }
             let health = try await client.execute(uri: "/health", method: .get)
-            #expect(health.status == .ok && !health.text.contains("notes"))
+            let report = try JSONDecoder().decode(Health.self, from: Data(buffer: health.body))
+            #expect(health.status == .ok && report.status == "ok", "a plugin away degrades nothing")
+            #expect(report.upstreams["plugin:notes"] == "not running (a plugin: information only)")
             plugin.panel = Self.panel
             #expect(await poll { (try? await client.execute(uri: "/coins", method: .get).text.contains(Self.link)) ?? false })
             #expect(try await client.execute(uri: "/plugins/notes", method: .get).status == .ok)
+            let back = try JSONDecoder().decode(Health.self, from: Data(buffer: try await client.execute(uri: "/health", method: .get).body))
+            #expect(back.upstreams["plugin:notes"] == "ok")
             #expect(try await client.execute(uri: "/plugins/other", method: .get).status == .notFound)
         }
     }
