@@ -9,7 +9,8 @@ import ZeroMQ
 /// The feed hub's ingest endpoint: a SUB socket, subscribed to everything, bound where plugins' PUB sockets connect.
 /// A thread of its own receives (``OwnedSocket``: it sleeps in `poll(2)`, never on a cooperative thread, never
 /// busy-polls); ``run()`` hands each batch to the ``IngestHub`` and, every ``expiryInterval``, lets it find the
-/// plugins gone quiet.
+/// plugins gone quiet. Messages the hub fell too far behind to take (100,000 waiting) are dropped by the socket's
+/// thread and counted in `tickwire_ingest_dropped_total`.
 ///
 /// With keys, the socket is a CURVE server in a ZeroMQ context of its own, whose ZAP handler lets in only keys of
 /// the keys directory's `writers/` (User-Id `writer:<name>`); every message comes with its connection's User-Id,
@@ -21,6 +22,7 @@ public final class IngestEndpoint: Service, Sendable {
     public let expiryInterval: Duration
     private let socket: OwnedSocket
     private let hub: IngestHub
+    private let logger: Logger
     private let keyed: Bool
     private let zap: ZAPHandler?
     private let monitor: HandshakeMonitor?
@@ -37,6 +39,7 @@ public final class IngestEndpoint: Service, Sendable {
         self.endpoint = endpoint
         self.expiryInterval = expiryInterval
         self.hub = hub
+        self.logger = logger
         let security: SocketSecurity
         let socketContext: ZMQContext
         if let keys {
@@ -84,8 +87,10 @@ public final class IngestEndpoint: Service, Sendable {
             await withDiscardingTaskGroup { group in
                 if let monitor = self.monitor { group.addTask { await monitor.run() } }
                 group.addTask {
+                    var dropped = 0
                     while !Task.isCancelled {
                         self.hub.expire()
+                        dropped = self.countDrops(since: dropped)
                         try? await Task.sleep(for: self.expiryInterval)
                     }
                 }
@@ -96,6 +101,17 @@ public final class IngestEndpoint: Service, Sendable {
             }
         }
         await close()
+    }
+
+    /// Counts and logs the messages dropped since `before` were; returns how many are dropped now.
+    private func countDrops(since before: Int) -> Int {
+        let dropped = socket.droppedReceives
+        if dropped > before {
+            Counter(label: "tickwire_ingest_dropped_total").increment(by: dropped - before)
+            logger.warning("the hub fell behind its ingest socket: messages dropped", metadata: [
+                "dropped": "\(dropped - before)", "droppedInAll": "\(dropped)"])
+        }
+        return dropped
     }
 
     /// Closes the socket and stops the ZAP handler, without waiting for shutdown (tests and error paths).
