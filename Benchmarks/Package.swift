@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "Market", package: "tickwire"),
                 .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
+                .product(name: "TickwireFeeds", package: "tickwire"),  // 10: the feed plugins
                 .product(name: "Money", package: "tickwire"),
                 .product(name: "PortfolioCore", package: "tickwire"),
                 .product(name: "PortfolioEngine", package: "tickwire"),

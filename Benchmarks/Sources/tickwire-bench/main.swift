@@ -11,7 +11,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
@@ -94,7 +94,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -600,6 +600,48 @@ if only.contains("gains") || only.contains("import") {
     }
 }
 
+// 10. Feed plugins into one hub
+if only.contains("ingest") {
+    let perPlugin = quick ? 25_000 : 100_000
+    let rounds = quick ? 2 : 5
+    say("== 10. feed plugins: \(IngestBench.plugins) plugins x \(perPlugin) quotes flat out into one rates-fetcher from \(servicesBin), "
+        + "against raw libzmq \(IngestBench.plugins) PUB -> 1 SUB of the same bytes, \(rounds) paired rounds")
+    if !FileManager.default.isExecutableFile(atPath: "\(servicesBin)/rates-fetcher") {
+        say("skipped: build rates-fetcher first (swift build -c release --product rates-fetcher in Benchmarks/)")
+        notes.append("Ingest: skipped, no release rates-fetcher in `\(servicesBin)`.")
+    } else {
+        var hubRates: [Double] = [], rawRates: [Double] = [], shares: [Double] = [], lost = 0, gaps = 0, unchecked = 0
+        for round in 1...rounds {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-ingest-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let hub = try await IngestBench.hub(bin: servicesBin, perPlugin: perPlugin, folder: folder)
+            let raw = try await IngestBench.raw(perPlugin: perPlugin, folder: folder)
+            hubRates.append(hub.rate)
+            rawRates.append(raw.rate)
+            shares.append(hub.rate / raw.rate * 100)
+            lost += hub.expected - hub.received
+            // Lost before the hub's checks: neither accepted (its `feeds` counts heartbeats and statuses too) nor refused.
+            unchecked += max(0, hub.expected - (hub.accepted + hub.refused.values.reduce(0, +)))
+            gaps += hub.gaps
+            say("round \(round): hub \(fmt(hub.rate)) quotes/s accepted and republished (\(hub.received) of \(hub.expected), \(hub.gaps) sequence gaps; "
+                + "feeds: \(hub.accepted) accepted, refused \(hub.refused.isEmpty ? "none" : hub.refused.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))); "
+                + "raw \(fmt(raw.rate)) msg/s (\(raw.received) received); hub / raw \(fmt(hub.rate / raw.rate * 100, 1)) %")
+        }
+        let median = Spread(values: hubRates).median
+        say("hub \(Spread(values: hubRates).text(0, " /s")), raw \(Spread(values: rawRates).text(0, " /s")), hub / raw \(Spread(values: shares).text(1, " %")); "
+            + "\(lost) lost, \(gaps) gaps (target >= 100000 /s in all, none lost)")
+        notes.append("Ingest: \(lost) of \(rounds * IngestBench.plugins * perPlugin) quotes sent were not republished, \(unchecked) of them "
+            + "neither accepted nor refused in the hub's `feeds` (lost before its checks, in its intake, while four senders flat out outpaced it); "
+            + "\(gaps) sequence gaps between the hub and the subscriber.")
+        rows.append(Row(benchmark: "10. feed plugins: \(IngestBench.plugins) plugins publishing at once into one hub, quotes/s accepted and republished (counted by seq)",
+                        tickwire: "\(Spread(values: hubRates).text(0, " /s")), \(lost) lost",
+                        peer: "\(Spread(values: rawRates).text(0, " /s")) (raw libzmq \(IngestBench.plugins) PUB -> 1 SUB, same bytes)",
+                        ratio: Spread(values: shares).text(1, " %"), target: ">= 100000 /s, none lost",
+                        met: median >= 100_000 && lost == 0 && gaps == 0 ? "yes" : "NO"))
+    }
+}
+
 // Table and RESULTS.md
 @MainActor func table(_ lines: [String]? = nil) -> String {
     (["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
@@ -612,7 +654,7 @@ let sections: [String: (rows: [String], notes: [String])] = [
     "bus": (["1. ", "1a. ", "1b. ", "1c. "], []), "latency": (["2. publish"], []), "rpc": (["2. RPC"], ["RPC:"]),
     "convert": (["3. "], ["Conversion totals"]), "format": (["4. "], ["Formatting samples"]),
     "services": (["5. ", "6. ", "6b. "], ["Services:"]), "repricing": (["7a. ", "7b. ", "7c. ", "7d. "], ["Repricing:"]),
-    "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]),
+    "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]), "ingest": (["10. "], ["Ingest"]),
 ]
 
 /// With `--only`, the results file's rows and notes of the benchmarks this run left out, to keep beside this run's.
@@ -724,6 +766,14 @@ let markdown = """
        database on that server each round, the store of `--database postgres://...` (the peer's: psycopg, a new database too, the
        write under an advisory lock as the store's). The peer (`bench/portfolio_import.py`) does the same steps with csv, decimal, hashlib and sqlite3 on a
        file of its own. Paired rounds (\(importRounds)) as in 8.
+    10. Feed plugins (`IngestBench`): a real rates-fetcher (release, mock feeds polled once an hour, `--ingest-rate` out of the
+       way) takes four `FeedConnection`s (TickwireFeeds; a ZeroMQ context and a sending thread each, send HWM 0) that publish
+       their quotes (16 markets each, every quote a new price) flat out into its ingest endpoint over ipc; a SUB of its stream
+       counts every `quote.bench*` it republished and checks each topic's sequence (the hub's own numbers: a gap is a lost
+       message). quotes/s = quotes received / (first publish ... last receive). Raw: the same envelope bytes, prebuilt, from
+       four raw PUB sockets (a context and a thread each, blocking sends, HWM 0) to one SUB over ipc, in the same round right
+       after. Paired rounds (5, 2 with `--quick`): a figure is the median with the lowest and highest in brackets, the ratio
+       the median of the rounds' hub / raw.
     """
 /// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
 func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: String)]) {
@@ -747,7 +797,7 @@ func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: 
 func keepingDescriptions(_ markdown: String) -> String {
     guard option("--only") != nil, let old = try? String(contentsOfFile: resultsPath, encoding: .utf8) else { return markdown }
     let names = [1: ["bus"], 2: ["latency", "rpc"], 3: ["convert"], 4: ["format"], 5: ["services"], 6: ["services"], 7: ["repricing"],
-                 8: ["gains"], 9: ["import"]]
+                 8: ["gains"], 9: ["import"], 10: ["ingest"]]
     let before = Dictionary(descriptions(old).items.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
     let (head, items) = descriptions(markdown)
     return ([head] + items.map { item in
