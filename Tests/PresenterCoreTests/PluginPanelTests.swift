@@ -76,6 +76,24 @@ struct PluginPanelTests {
         }
     }
 
+    /// Of two plugins, the one that answers is linked (in the order given) and the failing one is not; its page says why.
+    @Test func onlyAnsweringPluginsAreLinked() async throws {
+        let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
+        let converter = ConverterClient.mock(fetcher: fetcher)
+        let presenter = try InProcessPresenter(
+            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher,
+            plugins: [PluginUpstream(name: "away", client: .failing),
+                      PluginUpstream(name: "here", client: .mock(panel: Panel(title: "Here", sections: [PanelSection(text: "Hello.")])))])
+        try await presenter.test { client in
+            #expect(await poll { (try? await client.execute(uri: "/assets", method: .get).text.contains("<a href=\"/plugins/here\">Here</a>")) ?? false })
+            #expect(!(try await client.execute(uri: "/assets", method: .get).text.contains("/plugins/away")))
+            let here = try await client.execute(uri: "/plugins/here", method: .get)
+            #expect(here.status == .ok && here.text.contains("<p class=\"plugin-text\">Hello.</p>"))
+            let away = try await client.execute(uri: "/plugins/away", method: .get)
+            #expect(away.status == .serviceUnavailable && away.text.contains("The plugin away is not running"))
+        }
+    }
+
     /// The page shows every element of the panel, each text escaped, its forms posting to the plugin's call with the
     /// reader's CSRF token; it follows the plugin's changes, not prices.
     @Test func thePageRendersEveryElement() async throws {
