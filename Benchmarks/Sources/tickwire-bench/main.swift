@@ -610,7 +610,7 @@ if only.contains("ingest") {
         say("skipped: build rates-fetcher first (swift build -c release --product rates-fetcher in Benchmarks/)")
         notes.append("Ingest: skipped, no release rates-fetcher in `\(servicesBin)`.")
     } else {
-        var hubRates: [Double] = [], rawRates: [Double] = [], shares: [Double] = [], lost = 0, gaps = 0, unchecked = 0
+        var hubRates: [Double] = [], rawRates: [Double] = [], shares: [Double] = [], lost = 0, gaps = 0, unchecked = 0, intakeDropped = 0
         for round in 1...rounds {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-ingest-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -623,17 +623,18 @@ if only.contains("ingest") {
             lost += hub.expected - hub.received
             // Lost before the hub's checks: neither accepted (its `feeds` counts heartbeats and statuses too) nor refused.
             unchecked += max(0, hub.expected - (hub.accepted + hub.refused.values.reduce(0, +)))
+            intakeDropped += hub.intakeDropped
             gaps += hub.gaps
             say("round \(round): hub \(fmt(hub.rate)) quotes/s accepted and republished (\(hub.received) of \(hub.expected), \(hub.gaps) sequence gaps; "
-                + "feeds: \(hub.accepted) accepted, refused \(hub.refused.isEmpty ? "none" : hub.refused.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))); "
+                + "hub dropped \(hub.intakeDropped) behind its socket; feeds: \(hub.accepted) accepted, refused \(hub.refused.isEmpty ? "none" : hub.refused.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))); "
                 + "raw \(fmt(raw.rate)) msg/s (\(raw.received) received); hub / raw \(fmt(hub.rate / raw.rate * 100, 1)) %")
         }
         let median = Spread(values: hubRates).median
         say("hub \(Spread(values: hubRates).text(0, " /s")), raw \(Spread(values: rawRates).text(0, " /s")), hub / raw \(Spread(values: shares).text(1, " %")); "
             + "\(lost) lost, \(gaps) gaps (target >= 100000 /s in all, none lost)")
         notes.append("Ingest: \(lost) of \(rounds * IngestBench.plugins * perPlugin) quotes sent were not republished, \(unchecked) of them "
-            + "neither accepted nor refused in the hub's `feeds` (lost before its checks, in its intake, while four senders flat out outpaced it); "
-            + "\(gaps) sequence gaps between the hub and the subscriber.")
+            + "neither accepted nor refused in the hub's `feeds`; its `tickwire_ingest_dropped_total` (dropped because it fell 100,000 messages "
+            + "behind its socket while four senders flat out outpaced it) counted \(intakeDropped); \(gaps) sequence gaps between the hub and the subscriber.")
         rows.append(Row(benchmark: "10. feed plugins: \(IngestBench.plugins) plugins publishing at once into one hub, quotes/s accepted and republished (counted by seq)",
                         tickwire: "\(Spread(values: hubRates).text(0, " /s")), \(lost) lost",
                         peer: "\(Spread(values: rawRates).text(0, " /s")) (raw libzmq \(IngestBench.plugins) PUB -> 1 SUB, same bytes)",
