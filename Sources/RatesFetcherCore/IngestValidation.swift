@@ -151,12 +151,12 @@ public enum IngestValidation {
         case (_, nil):
             throw IngestRefused(.topic, feed: feed, "\(quoted(text)) has no key (\(kind.rawValue).\(feed).<KEY>)")
         case (.quote, let key?), (.rate, let key?):
-            let codes = key.split(separator: "-", omittingEmptySubsequences: false)
-            guard codes.count == 2, codes.allSatisfy({ isCode($0) }) else {
+            let dash = key.utf8.firstIndex(of: UInt8(ascii: "-")) ?? key.utf8.endIndex
+            guard dash != key.utf8.endIndex, isCode(key.utf8[..<dash]), isCode(key.utf8[key.utf8.index(after: dash)...]) else {
                 throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be a market BASE-QUOTE of upper-case currency codes")
             }
         case (.coin, let key?):
-            guard isCode(key) else { throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be an upper-case currency code") }
+            guard isCode(key.utf8) else { throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be an upper-case currency code") }
         case (.book, _?):
             break
         }
@@ -294,15 +294,18 @@ public enum IngestValidation {
 
     /// Both codes of a market are currency codes as written, and not the same.
     private static func checkCodes(_ base: String, _ quote: String, _ value: (String) -> IngestRefused) throws(IngestRefused) {
-        for code in [base, quote] where !isCode(code) {
+        for code in [base, quote] where !isCode(code.utf8) {
             throw value("\(quoted(code)) is not a currency code (2 to 12 upper-case ASCII letters or digits)")
         }
         guard base != quote else { throw value("a market of \(base) in itself") }
     }
 
-    /// Whether `code` is a currency code as written: 2 to 12 upper-case ASCII letters or digits.
-    static func isCode(_ code: some StringProtocol) -> Bool {
-        (try? Currency(code: String(code)))?.code == String(code)
+    /// Whether `code` is a currency code as written: 2 to 12 upper-case ASCII letters or digits (what `Currency`
+    /// takes, upper-cased), read from its bytes without making a string.
+    static func isCode(_ code: some Collection<UInt8>) -> Bool {
+        (2...12).contains(code.count) && code.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+        }
     }
 
     /// `text` in quotes, cut to 80 characters.
