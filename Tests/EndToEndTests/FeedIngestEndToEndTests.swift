@@ -104,7 +104,7 @@ struct FeedIngestEndToEndTests {
 
         let priced = await eventually(within: .seconds(10)) { seen.prices["USD"] != nil }
         #expect(priced, "the converter priced ZZZ in USD from the plugin's quote")
-        #expect(seen.prices["USD"] == ["1.25000000"], "only the accepted price reached the converter: \(seen.prices)")
+        #expect(Set(seen.prices["USD"] ?? []) == ["1.25000000"], "only the accepted price reached the converter: \(seen.prices)")
         let snapshot = try await fetcherRPC.call("snapshot", params: SnapshotRequest(prefix: "quote.bitso.BTC-MXN"), as: Snapshot.self)
         let bitso = try #require(snapshot.entries.first)
         #expect(try BusMessage(topic: bitso.topic.rawValue, body: Data(bitso.body.utf8)).decode(Quote.self).data.last != 1,
