@@ -77,4 +77,39 @@ struct RealHubTests {
         await serving.value
         await publisher.close()
     }
+
+    /// With keys, a FeedConnection holding a writer's certificate and the hub's public key feeds the hub (its name then
+    /// the key's); one whose key is only in `public/` never gets past the handshake, so the hub never subscribes.
+    @Test func curveClientKeysOfAWriterFeedTheHub() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-feeds-keys-\(UUID().uuidString.prefix(8))")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try KeyDirectory.generate(at: folder, services: ["rates-fetcher"], clients: ["kraken", "reader"], writers: ["kraken"])
+        let keys = try KeyDirectory(folder)
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, service: "rates-fetcher", endpoints: ["inproc://feeds-hub-\(UUID())"], logger: logger)
+        let hub = IngestHub(publisher: publisher, reserved: ["rates-fetcher"], logger: logger)
+        let endpoint = ipcEndpoint("keys")
+        let ingest = try IngestEndpoint(binding: endpoint, hub: hub, context: context, keys: keys, service: "rates-fetcher", logger: logger)
+        let serving = Task { await ingest.run() }
+
+        let writer = try FeedConnection(
+            context: context, name: "kraken", endpoint: endpoint, security: try keys.clientSecurity("kraken", connectingTo: "rates-fetcher"),
+            logger: logger)
+        let reader = try FeedConnection(
+            context: context, name: "reader", endpoint: endpoint, security: try keys.clientSecurity("reader", connectingTo: "rates-fetcher"),
+            logger: logger)
+        let running = [Task { try await writer.run() }, Task { try await reader.run() }]
+        #expect(await writer.waitForHub(within: .seconds(5)))
+        try writer.publish(try xmr("116.41"), on: try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD")))
+        let republished = await waitFor { !publisher.snapshot(prefix: "quote.kraken.").entries.isEmpty }
+        #expect(republished)
+        #expect(!(await reader.waitForHub(within: .seconds(1))), "a key that is not a writer's is refused at the handshake")
+
+        for task in running { task.cancel() }
+        for task in running { try await task.value }
+        await ingest.close()
+        serving.cancel()
+        await serving.value
+        await publisher.close()
+    }
 }
