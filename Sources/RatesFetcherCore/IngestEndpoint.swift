@@ -9,8 +9,10 @@ import ZeroMQ
 /// The feed hub's ingest endpoint: a SUB socket, subscribed to everything, bound where plugins' PUB sockets connect.
 /// A thread of its own receives (``OwnedSocket``: it sleeps in `poll(2)`, never on a cooperative thread, never
 /// busy-polls); ``run()`` hands each batch to the ``IngestHub`` and, every ``expiryInterval``, lets it find the
-/// plugins gone quiet. Messages the hub fell too far behind to take (100,000 waiting) are dropped by the socket's
-/// thread and counted in `tickwire_ingest_dropped_total`.
+/// plugins gone quiet. When 100,000 messages wait for the hub, the socket's thread stops reading until half are taken:
+/// libzmq's queues hold the rest (100,000 more), then each plugin's connection pushes back on its PUB socket, which
+/// keeps what fits under its send high-water mark. Nothing is dropped here; `tickwire_ingest_dropped_total` would
+/// count it.
 ///
 /// With keys, the socket is a CURVE server in a ZeroMQ context of its own, whose ZAP handler lets in only keys of
 /// the keys directory's `writers/` (User-Id `writer:<name>`); every message comes with its connection's User-Id,
@@ -59,7 +61,7 @@ public final class IngestEndpoint: Service, Sendable {
         keyed = keys != nil
         do {
             socket = try OwnedSocket(
-                context: socketContext, type: .sub, name: "\(service)-ingest", peerProperty: keys == nil ? nil : "User-Id"
+                context: socketContext, type: .sub, name: "\(service)-ingest", holdWhenFull: true, peerProperty: keys == nil ? nil : "User-Id"
             ) { socket in
                 try socket.set(.receiveHighWaterMark, 100_000)
                 try security.apply(to: socket)

@@ -31,12 +31,29 @@ public final class OwnedSocket: Sendable {
     private let reachable: Reachable
     private var shared: Shared { reachable.shared }
 
+    /// Makes a socket that drops what arrives past `receiveBuffer` (see the initializer with `holdWhenFull`).
+    public convenience init(
+        context: ZMQContext,
+        type: SocketType,
+        name: String,
+        receiveBuffer: Int = 100_000,
+        peerProperty: String? = nil,
+        configure: @escaping @Sendable (Socket) throws -> Void
+    ) throws {
+        try self.init(
+            context: context, type: type, name: name, receiveBuffer: receiveBuffer, holdWhenFull: false, peerProperty: peerProperty,
+            configure: configure)
+    }
+
     /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
     /// then starts the thread that receives.
     ///
     /// - Parameters:
     ///   - receiveBuffer: how many received messages may wait for a reader; past
-    ///     it the newest are dropped and counted (a subscriber sees a sequence gap).
+    ///     it the newest are dropped and counted (a subscriber sees a sequence gap), unless `holdWhenFull`.
+    ///   - holdWhenFull: once `receiveBuffer` messages wait, stop reading the socket until the reader has taken half
+    ///     of them, instead of dropping: libzmq's own queues hold the rest, up to their high-water marks, and a
+    ///     connection's flow control slows its sender (a PUB whose send high-water mark is not reached loses nothing).
     ///   - peerProperty: a metadata property (e.g. `"User-Id"`) whose value, for the connection each message
     ///     came on, comes first in the message as a frame of its own (empty when the connection has none).
     ///   - configure: also re-run by ``reset()`` on a fresh socket.
@@ -45,6 +62,7 @@ public final class OwnedSocket: Sendable {
         type: SocketType,
         name: String,
         receiveBuffer: Int = 100_000,
+        holdWhenFull: Bool,
         peerProperty: String? = nil,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
@@ -55,10 +73,12 @@ public final class OwnedSocket: Sendable {
             throw ZMQError(operation: "pipe", code: errno, message: String(cString: strerror(errno)))
         }
         for fd in pipeFDs { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let inbox = Inbox(limit: receiveBuffer)
         let shared = Shared(
             socket: socket, context: context, configure: configure, peerProperty: peerProperty,
             pipeReadEnd: pipeFDs[0], pipeWriteEnd: pipeFDs[1])
+        var onRoom: (@Sendable () -> Void)?
+        if holdWhenFull { onRoom = { shared.wakeReceiver() } }
+        let inbox = Inbox(limit: receiveBuffer, onRoom: onRoom)
         self.name = name
         self.type = type
         let reachable = Reachable(shared)
@@ -231,6 +251,11 @@ private final class Shared: Sendable {
         _ = write(pipeWriteEnd, &byte, 1)
     }
 
+    /// Wakes the receiving thread (the reader made room in a full inbox it stopped reading for).
+    func wakeReceiver() {
+        state.withLock { wake(&$0) }
+    }
+
     /// Sets (or with nil, cancels) when the receiving thread wakes the reader; wakes the thread only when it
     /// sleeps past the new deadline. So a deadline per call costs nothing while each call's deadline is later
     /// than the last one's: the thread, woken by the replies anyway, picks it up as it goes back to sleep.
@@ -343,6 +368,11 @@ private struct Receiver: Sendable {
             let watched = shared.startRound(readerDue: &readerDue)
             if readerDue { inbox.wake() }
             guard let watched else { break }
+            if inbox.holdIfFull() {
+                // Only the pipe: the reader's room (or a close, or its deadline) wakes this thread.
+                wait(for: nil, timeout: shared.sleepTimeout())
+                continue
+            }
             var batch = ReceivedBatch(sizedLike: sizes)
             var received = Shared.Received.more
             while received == .more, batch.count < Self.batchLimit {
@@ -440,6 +470,18 @@ final class Inbox: Sendable {
         let limit: Int
         /// Whether ``Incoming/wake()`` asked for a return: an empty message (no socket receives one) stands for it.
         var woken = false
+        /// Called when the reader makes room in a full buffer the receiving thread stopped reading for; nil: a full
+        /// buffer drops instead.
+        let onRoom: (@Sendable () -> Void)?
+        /// Whether the receiving thread stopped reading because the buffer is full.
+        var holding = false
+
+        /// After a take: tells the receiving thread it may read again once half the buffer is free.
+        mutating func releaseIfRoom() {
+            guard holding, held <= limit / 2 else { return }
+            holding = false
+            onRoom?()
+        }
 
         mutating func take() -> [Data]? {
             if let first = batches.first {
@@ -450,6 +492,7 @@ final class Inbox: Sendable {
                     batches.removeFirst()
                     next = 0
                 }
+                releaseIfRoom()
                 return message
             }
             guard woken else { return nil }
@@ -460,7 +503,8 @@ final class Inbox: Sendable {
         /// Adds what fits of `batch`; returns how many messages did not.
         mutating func add(_ batch: ReceivedBatch) -> Int {
             var batch = batch
-            let room = max(limit - held, 0)
+            // Holding, a batch read before the buffer filled is kept whole: at most one batch more than the limit.
+            let room = onRoom == nil ? max(limit - held, 0) : Int.max
             let dropped = max(batch.count - room, 0)
             if dropped > 0 { batch.removeMessages(after: room) }
             if !batch.isEmpty {
@@ -478,6 +522,7 @@ final class Inbox: Sendable {
                 next = 0
                 held = 0
                 woken = false
+                releaseIfRoom()
             }
             return (batches, next)
         }
@@ -487,8 +532,20 @@ final class Inbox: Sendable {
     /// Messages dropped because the reader fell `limit` behind.
     let dropped = Atomic<Int>(0)
 
-    /// An inbox that holds at most `limit` messages; past it the newest are dropped.
-    init(limit: Int) { queue = ReaderQueue(Buffer(limit: limit)) }
+    /// An inbox that holds at most `limit` messages; past it the newest are dropped, or with `onRoom` the receiving
+    /// thread stops reading (``holdIfFull()``) until the reader has taken half, and `onRoom` wakes it.
+    init(limit: Int, onRoom: (@Sendable () -> Void)? = nil) { queue = ReaderQueue(Buffer(limit: limit, onRoom: onRoom)) }
+
+    /// Whether the receiving thread must stop reading: the buffer holds `limit` messages and it holds rather than
+    /// drops. Marks it holding, under the lock the reader takes under, so the reader's next take that makes room
+    /// calls `onRoom`.
+    func holdIfFull() -> Bool {
+        queue.read { buffer in
+            guard buffer.onRoom != nil, buffer.held >= buffer.limit else { return false }
+            buffer.holding = true
+            return true
+        }
+    }
 
     /// Adds a batch, dropping what does not fit, and wakes the reader if it waits.
     func push(_ batch: ReceivedBatch) {

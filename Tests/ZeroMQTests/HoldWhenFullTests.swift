@@ -1,0 +1,45 @@
+import Foundation
+import Testing
+import ZeroMQ
+
+@Suite("A receiving socket that holds when its reader is behind")
+struct HoldWhenFullTests {
+    /// 5,000 messages sent to a SUB whose reader has room for 100 and has not started: with `holdWhenFull` every one
+    /// arrives, in order (libzmq's queues and the connection held them, the PUB's send high-water mark being
+    /// unlimited); without, all but about the first 100 the receiving thread read are dropped and counted.
+    @Test(arguments: [true, false])
+    func slowReaderLosesNothingWhenHolding(_ hold: Bool) async throws {
+        let context = try ZMQContext()
+        let endpoint = "ipc://\(FileManager.default.temporaryDirectory.path)/tickwire-hold-\(UUID().uuidString.prefix(8))"
+        let sub = try OwnedSocket(context: context, type: .sub, name: "held", receiveBuffer: 100, holdWhenFull: hold) { socket in
+            try socket.set(.receiveHighWaterMark, 100)
+            try socket.subscribe("")
+            try socket.bind(endpoint)
+        }
+        let pub = try Socket(context: context, type: .pub)
+        try pub.set(.sendHighWaterMark, 0)
+        try pub.connect(endpoint)
+        // The subscription reaches the PUB in the background: a first message until one arrives.
+        var joined = false
+        while !joined {
+            try pub.send([Data("join".utf8)])
+            joined = await next(sub, within: .milliseconds(50)) != nil
+        }
+        while await next(sub, within: .milliseconds(100)) != nil {}
+        for index in 0..<5_000 { #expect(try pub.send([Data("m".utf8), Data(String(index).utf8)])) }
+        try await Task.sleep(for: .milliseconds(500))  // the receiving thread reads all it may before the reader starts
+        var received: [Int] = []
+        while let message = await next(sub, within: .milliseconds(500)) {
+            received.append(Int(String(decoding: message[1], as: UTF8.self)) ?? -1)
+        }
+        if hold {
+            #expect(received == Array(0..<5_000))
+            #expect(sub.droppedReceives == 0)
+        } else {
+            #expect(received.count < 5_000)
+            #expect(sub.droppedReceives > 0)
+        }
+        pub.close()
+        await sub.close()
+    }
+}
