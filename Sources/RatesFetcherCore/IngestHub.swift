@@ -159,8 +159,13 @@ public final class IngestHub: Sendable {
             "feed": "\(feed)", "reason": "\(refusal.reason.rawValue)", "detail": "\(refusal.detail)", "notLogged": "\(skipped)"])
     }
 
-    /// Republishes an accepted message on its topic with the plugin's name as its source (a heartbeat is not).
+    /// Republishes an accepted message on its topic with the plugin's name as its source (a heartbeat is not), in a
+    /// span continuing the trace the plugin published it in, if any, so its quote's trace goes on to the converter.
     private func republish(_ message: IngestMessage, at now: IngestTime) {
+        TraceContext.withSpan("ingest", continuing: message.trace) { republishInSpan(message, at: now) }
+    }
+
+    private func republishInSpan(_ message: IngestMessage, at now: IngestTime) {
         let topic = message.topic.topic, feed = message.topic.feed
         do {
             switch message.payload {

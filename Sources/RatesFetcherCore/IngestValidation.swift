@@ -97,6 +97,8 @@ public struct IngestMessage: Sendable, Equatable {
     public var seq: UInt64
     /// What it carries.
     public var payload: IngestPayload
+    /// The trace context it was published in, nil when it carries none.
+    public var trace: TraceContext?
 }
 
 /// The checks of one plugin message that need nothing but the message: pure functions, in the order the hub
@@ -167,28 +169,28 @@ public enum IngestValidation {
     /// and that they match the topic.
     public static func message(on topic: IngestTopic, body: Data) throws(IngestRefused) -> IngestMessage {
         let feed = topic.feed
-        let header: (type: String, seq: UInt64, source: String)
+        let header: (type: String, seq: UInt64, source: String, trace: TraceContext?)
         let payload: IngestPayload
         do {
             switch topic.kind {
             case .quote:
                 let envelope = try Wire.decode(Envelope<Quote>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .quote(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .quote(envelope.data))
             case .rate:
                 let envelope = try Wire.decode(Envelope<ExchangeRate>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .rate(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .rate(envelope.data))
             case .book:
                 let envelope = try Wire.decode(Envelope<BookInfo>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .book(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .book(envelope.data))
             case .coin:
                 let envelope = try Wire.decode(Envelope<CoinInfo>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .coin(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .coin(envelope.data))
             case .status:
                 let envelope = try Wire.decode(Envelope<FeedStatus>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .status(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .status(envelope.data))
             case .heartbeat:
                 let envelope = try Wire.decode(Envelope<Heartbeat>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source), .heartbeat(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .heartbeat(envelope.data))
             }
         } catch {
             throw refusal(decoding: error, feed: feed)
@@ -201,7 +203,7 @@ public enum IngestValidation {
         }
         guard header.seq > 0 else { throw IngestRefused(.seq, feed: feed, "seq 0 on \(topic.topic): sequence numbers start at 1") }
         try check(payload, on: topic)
-        return IngestMessage(topic: topic, seq: header.seq, payload: payload)
+        return IngestMessage(topic: topic, seq: header.seq, payload: payload, trace: header.trace)
     }
 
     /// Why decoding an envelope failed, as a refusal: an unknown `version` is `version`; a member whose value could

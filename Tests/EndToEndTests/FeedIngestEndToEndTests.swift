@@ -23,20 +23,23 @@ private final class TestPlugin: @unchecked Sendable {
         try socket.send([Data(topic.utf8), Data(body.utf8)])
     }
 
-    /// Sends an envelope of `data` (JSON text) on `topic` with the topic's next seq, or `seq` if given.
-    func publish(_ topic: String, data: String, seq: Int? = nil, source: String = "testfeed") throws {
+    /// Sends an envelope of `data` (JSON text) on `topic` with the topic's next seq, or `seq` if given, and a
+    /// `traceparent` if given.
+    func publish(_ topic: String, data: String, seq: Int? = nil, source: String = "testfeed", traceparent: String? = nil) throws {
         let next = seq ?? (seqs[topic] ?? 0) + 1
         seqs[topic] = max(next, seqs[topic] ?? 0)
         let kind = topic.prefix { $0 != "." }
-        try send(topic, body: #"{"version":1,"type":"\#(kind)","seq":\#(next),"time":"2026-11-26T12:00:00.000Z","source":"\#(source)","data":\#(data)}"#)
+        let trace = traceparent.map { #""traceparent":"\#($0)","# } ?? ""
+        try send(topic, body: #"{"version":1,"type":"\#(kind)","seq":\#(next),"time":"2026-11-26T12:00:00.000Z","source":"\#(source)",\#(trace)"data":\#(data)}"#)
     }
 
     func heartbeat() throws {
         try publish("heartbeat.testfeed", data: #"{"service":"testfeed","instance":"e2e-run","topics":1,"dropped":0,"intervalMilliseconds":1000}"#)
     }
 
-    func quote(last: String, seq: Int? = nil) throws {
-        try publish("quote.testfeed.ZZZ-USD", data: #"{"source":"testfeed","market":{"base":"ZZZ","quote":"USD"},"last":"\#(last)","open":"1.00"}"#, seq: seq)
+    func quote(last: String, seq: Int? = nil, traceparent: String? = nil) throws {
+        try publish("quote.testfeed.ZZZ-USD", data: #"{"source":"testfeed","market":{"base":"ZZZ","quote":"USD"},"last":"\#(last)","open":"1.00"}"#,
+                    seq: seq, traceparent: traceparent)
     }
 
     func close() { socket.close() }
@@ -83,7 +86,8 @@ struct FeedIngestEndToEndTests {
         }
         #expect(joined, "the hub never listed the plugin live:\n\(fetcher.log.suffix(2000))")
 
-        try plugin.quote(last: "1.25", seq: 10)
+        let traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
+        try plugin.quote(last: "1.25", seq: 10, traceparent: "00-\(traceID)-00f067aa0ba902b7-01")
         try plugin.send("quote.testfeed.ZZZ-USD", body: "garbage, not an envelope")
         try plugin.publish("quote.bitso.BTC-MXN", data: #"{"source":"bitso","market":{"base":"BTC","quote":"MXN"},"last":"1"}"#, source: "bitso")
         try plugin.quote(last: "7", seq: 5)
@@ -105,6 +109,7 @@ struct FeedIngestEndToEndTests {
         let priced = await eventually(within: .seconds(10)) { seen.prices["USD"] != nil }
         #expect(priced, "the converter priced ZZZ in USD from the plugin's quote")
         #expect(Set(seen.prices["USD"] ?? []) == ["1.25000000"], "only the accepted price reached the converter: \(seen.prices)")
+        #expect(seen.traceIDs.contains(traceID), "the price continues the trace the plugin published its quote in: \(seen.traceIDs)")
         let snapshot = try await fetcherRPC.call("snapshot", params: SnapshotRequest(prefix: "quote.bitso.BTC-MXN"), as: Snapshot.self)
         let bitso = try #require(snapshot.entries.first)
         #expect(try BusMessage(topic: bitso.topic.rawValue, body: Data(bitso.body.utf8)).decode(Quote.self).data.last != 1,
@@ -122,13 +127,17 @@ struct FeedIngestEndToEndTests {
 
 /// The converter's `price.ZZZ.<FIAT>` prices, by currency, in the order they came.
 private final class PricesSeen: Sendable {
-    private let seen = Mutex<[String: [String]]>([:])
+    private let seen = Mutex<(prices: [String: [String]], traceIDs: Set<String>)>(([:], []))
 
     func add(_ frames: [Data]) {
         guard let message = try? BusMessage(frames: frames), !message.isRetraction,
               let price = try? message.decode(AssetPrice.self).data else { return }
-        seen.withLock { $0[price.currency, default: []].append(price.price.description) }
+        seen.withLock { seen in
+            seen.prices[price.currency, default: []].append(price.price.description)
+            if let traceparent = message.header.traceparent { seen.traceIDs.insert(String(traceparent.split(separator: "-")[1])) }
+        }
     }
 
-    var prices: [String: [String]] { seen.withLock { $0 } }
+    var prices: [String: [String]] { seen.withLock { $0.prices } }
+    var traceIDs: Set<String> { seen.withLock { $0.traceIDs } }
 }
