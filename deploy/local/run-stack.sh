@@ -115,6 +115,10 @@ export TICKWIRE_PRESENTER_METRICS=${TICKWIRE_PRESENTER_METRICS:-127.0.0.1:9401}
 export TICKWIRE_PRICE_ALERTS_METRICS=${TICKWIRE_PRICE_ALERTS_METRICS:-127.0.0.1:9501}
 # The coin list added to and removed from on the Coins screen (coins.json) lives with the other data.
 start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}" --state-dir "$data_dir"
+# The demo ranks the example feed plugin's source first (README "Writing a feed plugin": Examples/python-feed
+# publishes as kraken), so started beside this stack it prices Bitcoin and Litecoin, and killed, they visibly fall
+# back to CoinGecko ("coingecko (kraken stale)"). Without the plugin the ranking is the converter's default order.
+export TICKWIRE_CONVERTER_SOURCES=${TICKWIRE_CONVERTER_SOURCES:-kraken,coingecko,bitso,wazirx}
 start converter "$bin_dir/converter"
 start portfolio "$bin_dir/portfolio" --database "$data_dir/portfolio.sqlite"
 presenter_env=()
