@@ -40,7 +40,7 @@ export CONTAINERS_CONF
 # Where `make run` keeps the portfolio's and price-alerts' databases and the coin list; `make reset` empties it.
 DATA_DIR ?= $(or $(TICKWIRE_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/tickwire-demo)
 
-.PHONY: deps test-deps build release run reset test bench clean
+.PHONY: deps test-deps build release run python-feed reset test bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -63,6 +63,13 @@ run: release
 	@TICKWIRE_DATA_DIR="$(DATA_DIR)" HOST="$(HOST)" PORT="$(PORT)" FEEDS="$(FEEDS)" \
 	    $(if $(WITH_OTLP),TICKWIRE_OTLP_ENDPOINT="$(OTLP_ENDPOINT)") \
 	    bash deploy/local/run-stack.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
+
+# The example feed plugin (Examples/python-feed) against `make run`'s stack, in a second terminal: pyzmq into the
+# project's .venv first (where missing), then the plugin; FEED_FLAGS passes it --ingest, --name or --interval.
+FEED_FLAGS ?=
+python-feed:
+	@PYTHON_PACKAGES="pyzmq" bash scripts/install-deps.sh
+	$(VENV)/bin/python3 Examples/python-feed/kraken_feed.py $(FEED_FLAGS)
 
 # Empties `make run`'s data directory: the demo portfolio's trades and watch list, price-alerts' rules,
 # rates-fetcher's coin list, the dashboard's token.
