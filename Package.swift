@@ -30,6 +30,8 @@ let package = Package(
         .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
+        // Every client's `mock`, which runs the services' engines in memory: for tests and demos, not for a service's live path.
+        .library(name: "TickwireMocks", targets: ["TickwireMocks"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
         .library(name: "ServiceSupport", targets: ["ServiceSupport"]),
         // What a feed plugin in Swift needs: a connection to a hub's ingest endpoint and a runner of its poll or stream job.
@@ -142,13 +144,17 @@ let package = Package(
         .target(
             name: "TickwireClients",
             dependencies: [
-                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Conversion", "PortfolioEngine",
-                "Market", "Money", "ZeroMQ",
+                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Market", "Money", "ZeroMQ",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             resources: [.copy("Fixtures")]
         ),
+        // Every client's `mock`: the services' engines run in memory (the only client target that links them).
+        .target(name: "TickwireMocks", dependencies: [
+            "TickwireClients", "Conversion", "PortfolioEngine", "PresenterViews", "Bus", "BusContract", "TickwireContract",
+            "Market", "Money", .product(name: "Logging", package: "swift-log"),
+        ]),
 
         // MARK: Outside APIs as witness clients (live, test, mock).
         .target(
@@ -165,7 +171,9 @@ let package = Package(
         .target(name: "TickwireFeeds", dependencies: [
             "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),  // tickwire_feed_errors_total
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),  // a poll's span, its values' trace
         ]),
 
         // MARK: Services: what every executable shares, each service's logic, and the executables.
@@ -300,7 +308,7 @@ let package = Package(
             "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
         ]),
         .testTarget(name: "PortfolioCoreTests", dependencies: [
-            "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+            "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
             .product(name: "GRDB", package: "GRDB.swift"),
         ], resources: [.copy("Fixtures")]),
         // The store contract over memory, SQLite and a real PostgreSQL (scripts/postgres-test.sh), and two replicas on one database.
@@ -310,7 +318,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PresenterCoreTests", dependencies: [
-            "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "Money",
+            "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
@@ -330,7 +338,7 @@ let package = Package(
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
             "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",
-            "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market",
+            "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market", "TickwireMocks",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // The fuzz targets' checks of one input: WireJSON against Foundation, the Subscriber's frames, every service's RPC methods.
@@ -339,7 +347,7 @@ let package = Package(
             "Bus", "BusContract", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FuzzTargets/Subscriber"),
         .target(name: "FuzzRPCMethods", dependencies: [
-            "Bus", "BusContract", "TickwireContract", "TickwireClients", "PresenterViews", "Conversion", "PortfolioEngine",
+            "Bus", "BusContract", "TickwireContract", "TickwireClients", "TickwireMocks", "PresenterViews", "Conversion", "PortfolioEngine",
             "ConverterCore", "PortfolioCore", "RatesFetcherCore", "ServiceSupport", "WireJSON", "WireJSONTesting",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FuzzTargets/RPCMethods"),

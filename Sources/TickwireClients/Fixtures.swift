@@ -4,9 +4,9 @@ import BusContract
 
 /// The answers of a real stack recorded by `scripts/record-client-fixtures.py`: what the `test`
 /// clients return and what the mocks start from.
-enum Fixtures {
+package enum Fixtures {
     /// The recorded result of `method` of `service`, decoded as `type`.
-    static func load<T: Decodable>(_ service: String, _ method: String, as type: T.Type = T.self) throws -> T {
+    package static func load<T: Decodable>(_ service: String, _ method: String, as type: T.Type = T.self) throws -> T {
         guard let url = Bundle.module.url(forResource: method, withExtension: "json", subdirectory: "Fixtures/\(service)") else {
             throw RPCError.internalError("no recorded answer of \(service) to \(method)")
         }
@@ -14,7 +14,7 @@ enum Fixtures {
     }
 
     /// The recorded snapshot of `service`'s streams, as typed updates: the entries `decode` knows.
-    static func snapshot<Value>(_ service: String, decode: (BusMessage) throws -> Value?) throws -> [StreamUpdate<Value>] {
+    package static func snapshot<Value>(_ service: String, decode: (BusMessage) throws -> Value?) throws -> [StreamUpdate<Value>] {
         try load(service, "snapshot", as: Snapshot.self).entries.compactMap { entry in
             let message = try BusMessage(topic: entry.topic.rawValue, body: Data(entry.body.utf8))
             return try decode(message).map {
@@ -24,19 +24,19 @@ enum Fixtures {
     }
 
     /// A closure that answers `method`'s recorded result, whatever it is asked.
-    static func answer<Input, Output: Decodable & Sendable>(_ service: String, _ method: String) -> @Sendable (Input) async throws -> Output {
+    package static func answer<Input, Output: Decodable & Sendable>(_ service: String, _ method: String) -> @Sendable (Input) async throws -> Output {
         { _ in try load(service, method) }
     }
 
     /// A closure without input that answers `method`'s recorded result.
-    static func answer<Output: Decodable & Sendable>(_ service: String, _ method: String) -> @Sendable () async throws -> Output {
+    package static func answer<Output: Decodable & Sendable>(_ service: String, _ method: String) -> @Sendable () async throws -> Output {
         { try load(service, method) }
     }
 }
 
 extension StreamEvents {
     /// A stream that reports `updates` as one snapshot, then stays open with nothing new, as a quiet publisher does.
-    static func recorded(_ updates: @escaping @Sendable () throws -> [StreamUpdate<Value>]) -> Self {
+    package static func recorded(_ updates: @escaping @Sendable () throws -> [StreamUpdate<Value>]) -> Self {
         each {
             AsyncStream { continuation in
                 do {

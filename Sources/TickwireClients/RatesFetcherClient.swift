@@ -121,3 +121,26 @@ extension FetcherUpdate {
         }
     }
 }
+
+extension StreamEvents<FetcherUpdate> {
+    /// Only the updates of `kinds`.
+    package func filter(_ kinds: Set<FetcherUpdate.Kind>) -> Self {
+        let base = self
+        return Self {
+            let source = base.makeAsyncIterator().source
+            return Source(next: {
+                while true {
+                    guard let event = await source.next() else { return nil }
+                    switch event {
+                    case .snapshot(let updates): return .snapshot(updates.filter { kinds.contains($0.value.kind) })
+                    case .update(let update) where kinds.contains(update.value.kind): return .update(update)
+                    case .update: continue
+                    case .removed(let topic) where kinds.contains { topic.rawValue.hasPrefix($0.prefix) }: return event
+                    case .removed: continue
+                    case .unavailable: return event
+                    }
+                }
+            })
+        }
+    }
+}

@@ -6,6 +6,7 @@ import PortfolioEngine
 import ServiceSupport
 import Testing
 import TickwireClients
+import TickwireMocks
 import PresenterViews
 import TickwireContract
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TickwireClients
+import TickwireMocks
 import BusContract
 import Market
 import Money

@@ -10,6 +10,7 @@ import ServiceLifecycle
 import ServiceSupport
 import Testing
 import TickwireClients
+import TickwireMocks
 import BusContract
 
 /// The four clients a contract assertion runs against.

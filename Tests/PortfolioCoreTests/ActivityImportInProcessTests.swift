@@ -6,6 +6,7 @@ import Money
 @testable import PortfolioEngine
 import Testing
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 
 @Suite("activities.import and activities.export in process, over a mock converter")

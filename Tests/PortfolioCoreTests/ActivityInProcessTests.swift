@@ -7,6 +7,7 @@ import Money
 import PortfolioEngine
 import Testing
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 
 @Suite("Portfolio activities and gains in process, over a mock converter")

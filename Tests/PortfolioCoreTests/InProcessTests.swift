@@ -4,6 +4,7 @@ import Logging
 import PortfolioEngine
 import Testing
 import TickwireClients
+import TickwireMocks
 @testable import PortfolioCore
 import BusContract
 import TickwireContract

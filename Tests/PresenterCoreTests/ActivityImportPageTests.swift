@@ -4,6 +4,7 @@ import HummingbirdTesting
 import Synchronization
 import Testing
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 @testable import PresenterCore
 

@@ -6,6 +6,7 @@ import Money
 import PresenterViews
 import Testing
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 
 @testable import PresenterCore

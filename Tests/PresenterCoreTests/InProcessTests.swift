@@ -8,6 +8,7 @@ import PresenterViews
 import ServiceSupport
 import Testing
 import TickwireClients
+import TickwireMocks
 @testable import PresenterCore
 import TickwireContract
 import BusContract

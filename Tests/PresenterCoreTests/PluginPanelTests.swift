@@ -6,6 +6,7 @@ import Hummingbird
 import HummingbirdTesting
 import Testing
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 @testable import PresenterCore
 

@@ -10,6 +10,7 @@ import PresenterViews
 import RatesFetcherCore
 import ServiceSupport
 import TickwireClients
+import TickwireMocks
 import TickwireContract
 import WireJSON
 import WireJSONTesting

@@ -1,4 +1,5 @@
 import BusContract
+import TickwireClients
 import Foundation
 import Synchronization
 

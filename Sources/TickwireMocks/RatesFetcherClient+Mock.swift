@@ -5,6 +5,7 @@ import Money
 import Synchronization
 import TickwireContract
 import BusContract
+import TickwireClients
 
 extension RatesFetcherClient {
     /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
@@ -63,29 +64,6 @@ extension RatesFetcherClient {
             removeCoin: { _ in throw RPCError.unavailable(reason) }, knownCoins: { _ in throw RPCError.unavailable(reason) },
             health: { throw RPCError.unavailable(reason) },
             updates: { _ in .failing(reason) })
-    }
-}
-
-extension StreamEvents<FetcherUpdate> {
-    /// Only the updates of `kinds`.
-    func filter(_ kinds: Set<FetcherUpdate.Kind>) -> Self {
-        let base = self
-        return Self {
-            let source = base.makeAsyncIterator().source
-            return Source(next: {
-                while true {
-                    guard let event = await source.next() else { return nil }
-                    switch event {
-                    case .snapshot(let updates): return .snapshot(updates.filter { kinds.contains($0.value.kind) })
-                    case .update(let update) where kinds.contains(update.value.kind): return .update(update)
-                    case .update: continue
-                    case .removed(let topic) where kinds.contains { topic.rawValue.hasPrefix($0.prefix) }: return event
-                    case .removed: continue
-                    case .unavailable: return event
-                    }
-                }
-            })
-        }
     }
 }
 

@@ -7,6 +7,7 @@ import PortfolioEngine
 import Synchronization
 import TickwireContract
 import BusContract
+import TickwireClients
 
 extension PortfolioClient {
     /// The portfolio's recorded answers (`scripts/record-client-fixtures.py`), which are main's: a portfolio name is checked

@@ -5,19 +5,9 @@ import PresenterViews
 import Synchronization
 import TickwireContract
 import BusContract
+import TickwireClients
 
 extension PresenterClient {
-    /// The presenter's recorded views (`scripts/record-client-fixtures.py`), one per screen whatever else
-    /// is asked; an unknown screen is the service's error.
-    public static let test = Self(
-        view: { request in
-            guard ScreenView.screens.contains(request.screen) else {
-                throw RPCError.notFound("No screen \"\(request.screen)\"; screens: \(ScreenView.screens.joined(separator: ", ")).")
-            }
-            return try Fixtures.load("presenter", "view-\(request.screen)")
-        },
-        health: Fixtures.answer("presenter", "health"))
-
     /// A presenter that builds its views with the real one's ``ScreenBuilder`` in memory, over `portfolio`,
     /// `converter` and `fetcher` (by default mocks of one shared ``RatesFetcherClient/mock(seed:interval:)``):
     /// every screen in any locale and currency, and the service's errors for bad requests.
