@@ -76,6 +76,63 @@ enum BusBench {
         return Result(received: received, bodyBytes: bytes, from: start.value, to: end)
     }
 
+    /// Publisher -> tcp -> the real `Subscriber` (its SUB socket's owner thread, sequence tracking, its event queue)
+    /// -> a consumer task that takes each `.message` event and decodes it (`decode(Quote.self)`): the product's receive
+    /// path. The subscriber first synchronises from the publisher's snapshot (taken in-process, not over RPC) after a
+    /// heartbeat, as a service's does; the run starts once it has. Lossless: HWM 0, and a receive buffer and backlog
+    /// above the run's messages, so a subscriber that falls behind holds them rather than conflating. The rate is
+    /// messages / (first publish ... last decode); the run ends when every topic's last sequence number was decoded,
+    /// and `received` says how many messages the consumer took (fewer than `count` only if it re-synchronised).
+    static func subscribed(count: Int) async throws -> Result {
+        let pubContext = try ZMQContext(), subContext = try ZMQContext()
+        let publisher = try Publisher(
+            context: pubContext, service: "bench", endpoints: ["tcp://127.0.0.1:*"], highWaterMark: 0,
+            heartbeatInterval: .milliseconds(100), logger: quietLogger())
+        let endpoint = try await publisher.boundEndpoint()
+        let heartbeats = Task { try await publisher.run() }
+        let subscriber = try Subscriber(
+            context: subContext, name: "bench", endpoint: endpoint, prefixes: ["quote."],
+            receiveBuffer: count + 10, backlog: count + 10, snapshot: { publisher.snapshot(prefix: $0) }, logger: quietLogger())
+        let following = Task { await subscriber.run() }
+        let (synchronized, synchronizedNow) = AsyncStream<Void>.makeStream()
+        let lastSeq = UInt64(count / topics.count)
+        let start = Unsafe(mark())
+        let consumer = Task {
+            var received = 0, bytes = 0, checksum: UInt64 = 0
+            var last: [Topic: UInt64] = [:]
+            events: for await event in subscriber.events {
+                switch event {
+                case .snapshot(_, _, let messages):
+                    synchronizedNow.yield()
+                    for message in messages { last[message.topic] = max(last[message.topic] ?? 0, message.header.seq) }
+                case .message(let message):
+                    let envelope = try message.decode(Quote.self)
+                    checksum &+= envelope.seq &+ UInt64(envelope.data.last.mantissa & 0xff)
+                    bytes = message.body.count
+                    received += 1
+                    last[message.topic] = envelope.seq
+                case .unavailable:
+                    continue
+                }
+                if last.count == topics.count, last.values.allSatisfy({ $0 >= lastSeq }) { break events }
+            }
+            return (mark(), received, bytes, checksum)
+        }
+        for await _ in synchronized { break }
+        try await onThread("bench-pub") {
+            start.value = mark()
+            for index in 0..<(Int(lastSeq) * topics.count) {
+                try publisher.publish(sampleQuotes[index & 63], on: topics[index % topics.count])
+            }
+        }
+        let (end, received, bytes, _) = try await consumer.value
+        following.cancel()
+        await following.value
+        heartbeats.cancel()
+        _ = try? await heartbeats.value
+        return Result(received: received, bodyBytes: bytes, from: start.value, to: end)
+    }
+
     /// A representative encoded message, for the raw runs' byte count.
     static func sampleFrames() throws -> [Data] {
         let envelope = Envelope(type: "quote", seq: 123_456, time: Date(), source: "bitso", data: sampleQuotes[0])

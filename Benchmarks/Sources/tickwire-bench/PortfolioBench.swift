@@ -179,20 +179,3 @@ struct BenchError: Error, CustomStringConvertible {
     var description: String
     init(_ description: String) { self.description = description }
 }
-
-/// Figures of paired rounds: the median and the spread (lowest to highest).
-struct Spread {
-    var values: [Double]
-
-    var median: Double {
-        let sorted = values.sorted()
-        guard !sorted.isEmpty else { return .nan }
-        return sorted.count % 2 == 1 ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
-    }
-
-    /// "median (low-high)" with `digits` decimals and `unit` after each figure.
-    func text(_ digits: Int, _ unit: String) -> String {
-        guard let low = values.min(), let high = values.max() else { return "n/a" }
-        return "\(fmt(median, digits))\(unit) (\(fmt(low, digits))-\(fmt(high, digits))\(unit))"
-    }
-}

@@ -13,10 +13,11 @@ import ZeroMQ
 //
 //   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
+//                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
-//   tickwire-bench profile-throughput bus|sockets|raw [N]
+//   tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]
 //                                       one throughput run of benchmark 1 (for perf record -e cpu-clock)
 //   tickwire-bench portfolio-files DIR  writes benchmarks 8 and 9's activities.csv and prices.json into DIR
 //   tickwire-bench flood-prices PUB REP SECONDS RATE
@@ -48,10 +49,11 @@ if arguments.first == "profile-throughput", arguments.count >= 2 {
     let result: BusBench.Result
     switch arguments[1] {
     case "bus": result = try await BusBench.encoded(count: count)
+    case "subscriber": result = try await BusBench.subscribed(count: count)
     case "sockets": result = try await BusBench.busSocketsRaw(count: count)
     case "raw": result = try await BusBench.zmqRaw(count: count)
     default:
-        print("usage: tickwire-bench profile-throughput bus|sockets|raw [N]")
+        print("usage: tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]")
         exit(2)
     }
     print("profile-throughput \(arguments[1]) \(count): \(Int(result.messagesPerSecond)) msg/s, CPU \(fmt(result.cpuMicrosecondsPerMessage, 2)) us/msg")
@@ -106,8 +108,9 @@ func loadAverage() -> String {
 }
 let loadAtStart = loadAverage()
 let busCount = quick ? 50_000 : 200_000
-/// Rounds of the throughput runs; each run keeps its best (a shared 2-core machine varies by a fifth from run to run).
-let busRounds = quick ? 1 : 3
+/// Paired rounds of the bus, RPC and repricing figures (issue 31: the median of at least 5, with the spread).
+let pairedRoundCount = quick ? 3 : 5
+let runCallgrind = !arguments.contains("--no-callgrind")
 let latencySeconds = quick ? 2 : 5
 let rpcCalls = quick ? 2_000 : 20_000
 let conversionCount = 1_000_000
@@ -136,47 +139,95 @@ func say(_ text: String) {
 
 // 1. Bus throughput
 if only.contains("bus") {
-    say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback, best of \(busRounds) rounds")
-    // The three runs take turns, round after round, so a slow spell of a shared machine falls on all of them
-    // alike; each keeps its best round (the Python peers run once, after them).
-    var busRuns: [BusBench.Result] = [], socketRuns: [BusBench.Result] = [], rawRuns: [BusBench.Result] = []
-    for round in 1...busRounds {
+    say("== 1. bus throughput: \(busCount) quote.* envelopes, 1 PUB -> 1 SUB, tcp loopback, \(pairedRoundCount) paired rounds")
+    // Each round runs every figure back to back (Tickwire through its Subscriber, the codec-only Bus, the Bus's sockets,
+    // raw libzmq, and the Python peers), so a slow spell of the shared machine falls on all of them alike; a ratio is
+    // the median of the rounds' own ratios.
+    var rounds = PairedRounds()
+    for round in 1...pairedRoundCount {
+        let subscribed = try await BusBench.subscribed(count: busCount)
         let bus = try await BusBench.encoded(count: busCount)
-        say("round \(round): tickwire Bus (Publisher.publish -> BusMessage.decode): \(rate(bus.messagesPerSecond)), body \(bus.bodyBytes) B, received \(bus.received), CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2)) us/msg")
         let sockets = try await BusBench.busSocketsRaw(count: busCount)
-        say("round \(round): tickwire Bus sockets, same bytes, no JSON:           \(rate(sockets.messagesPerSecond)), CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2)) us/msg")
         let raw = try await BusBench.zmqRaw(count: busCount)
-        say("round \(round): ZeroMQ Socket (blocking send/recv), same bytes:       \(rate(raw.messagesPerSecond)), CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2)) us/msg")
-        busRuns.append(bus)
-        socketRuns.append(sockets)
-        rawRuns.append(raw)
+        var pyEncoded: Double?, pyRaw: Double?
+        if runPeers {
+            pyEncoded = await peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
+            pyRaw = await peers.run("bus_throughput.py", ["raw", "--count", "\(busCount)"])?.number("messages_per_second")
+        }
+        // The limit: the fastest run without JSON in this round (Swift Socket, the Bus's sockets or pyzmq raw).
+        let limit = max(raw.messagesPerSecond, sockets.messagesPerSecond, pyRaw ?? 0)
+        for (name, run) in [("subscriber", subscribed), ("bus", bus), ("sockets", sockets), ("raw", raw)] {
+            rounds.record(name, run.messagesPerSecond)
+            rounds.record("\(name) cpu", run.cpuMicrosecondsPerMessage)
+            rounds.recordRatio("\(name) / python", run.messagesPerSecond, pyEncoded)
+            rounds.recordRatio("\(name) / limit", run.messagesPerSecond * 100, limit)
+            rounds.recordRatio("\(name) / python raw", run.messagesPerSecond, pyRaw)
+        }
+        rounds.record("python", pyEncoded)
+        rounds.record("python raw", pyRaw)
+        rounds.record("limit", limit)
+        rounds.recordRatio("cpu subscriber / raw", subscribed.cpuMicrosecondsPerMessage, raw.cpuMicrosecondsPerMessage)
+        say("round \(round): Subscriber \(rate(subscribed.messagesPerSecond)) (\(subscribed.received) taken, CPU \(fmt(subscribed.cpuMicrosecondsPerMessage, 2)) us/msg); "
+            + "codec-only Bus \(rate(bus.messagesPerSecond)) (CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2))); Bus sockets \(rate(sockets.messagesPerSecond)) "
+            + "(CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2))); raw \(rate(raw.messagesPerSecond)) (CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2))); "
+            + "pyzmq+orjson \(pyEncoded.map(rate) ?? "n/a"), pyzmq raw \(pyRaw.map(rate) ?? "n/a"); "
+            + "Subscriber / limit \(fmt(subscribed.messagesPerSecond / limit * 100, 1)) %, / pyzmq+orjson \(ratio(pyEncoded.map { subscribed.messagesPerSecond / $0 }))")
+        if subscribed.received < busCount {
+            notes.append("Bus: in round \(round) the Subscriber passed on \(subscribed.received) of \(busCount) messages (it re-synchronised from a snapshot).")
+        }
     }
-    func best(_ runs: [BusBench.Result]) -> BusBench.Result { runs.max { $0.messagesPerSecond < $1.messagesPerSecond }! }
-    let bus = best(busRuns), sockets = best(socketRuns), raw = best(rawRuns)
-    var pyEncoded: Double?, pyRaw: Double?
-    if runPeers {
-        pyEncoded = await peers.run("bus_throughput.py", ["encoded", "--count", "\(busCount)"])?.number("messages_per_second")
-        pyRaw = await peers.run("bus_throughput.py", ["raw", "--count", "\(busCount)"])?.number("messages_per_second")
-        say("python pyzmq + orjson (typed decode):                 \(pyEncoded.map(rate) ?? "failed")")
-        say("python pyzmq raw, same bytes:                         \(pyRaw.map(rate) ?? "failed")")
+    let body = try BusBench.sampleFrames()[1].count
+    func rates(_ name: String) -> String { rounds.text(name, 0, " msg/s") }
+    let pyText = rounds["python"].map { "\($0.text(0, " msg/s")) (pyzmq+orjson)" } ?? "n/a"
+    let limitText = "\(rates("limit")) (fastest raw of the round)"
+    let toPython = rounds.median("subscriber / python"), toLimit = rounds.median("subscriber / limit")
+    say("Subscriber / pyzmq+orjson: \(rounds.text("subscriber / python", 2, "x")) (target >= 10x: \(toPython.map { $0 >= 10 ? "met" : "MISSED" } ?? "no peer")); "
+        + "Subscriber / raw limit: \(rounds.text("subscriber / limit", 1, " %")) (target >= 50 %: \(toLimit.map { $0 >= 50 ? "met" : "MISSED" } ?? "?")); "
+        + "codec-only Bus: \(rounds.text("bus / python", 2, "x")), \(rounds.text("bus / limit", 1, " %"))")
+    rows.append(Row(benchmark: "1. Bus through the real Subscriber (sequence tracking, queue, consumer task decodes), \(body) B JSON, vs pyzmq+orjson",
+                    tickwire: rates("subscriber"), peer: pyText, ratio: rounds.text("subscriber / python", 2, "x"),
+                    target: ">= 10x", met: toPython.map { $0 >= 10 ? "yes" : "NO" } ?? "?"))
+    rows.append(Row(benchmark: "1. Bus through the real Subscriber vs raw libzmq limit (same bytes)", tickwire: rates("subscriber"),
+                    peer: limitText, ratio: rounds.text("subscriber / limit", 1, " %"), target: ">= 50 %",
+                    met: toLimit.map { $0 >= 50 ? "yes" : "NO" } ?? "?"))
+    rows.append(Row(benchmark: "1. Bus codec only (Publisher.publish -> SUB socket -> BusMessage.decode, no Subscriber) vs pyzmq+orjson",
+                    tickwire: rates("bus"), peer: pyText, ratio: rounds.text("bus / python", 2, "x"), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1. Bus codec only vs raw libzmq limit (same bytes)", tickwire: rates("bus"), peer: limitText,
+                    ratio: rounds.text("bus / limit", 1, " %"), target: "-", met: "-"))
+    let pyRawText = rounds["python raw"].map { "\($0.text(0, " msg/s")) (pyzmq raw)" } ?? "n/a"
+    rows.append(Row(benchmark: "1a. raw: ZeroMQ Socket (Swift), blocking", tickwire: rates("raw"),
+                    peer: pyRawText, ratio: rounds.text("raw / python raw", 2, "x"), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1b. raw: Bus sockets (LockedSocket PUB -> OwnedSocket SUB), no JSON", tickwire: rates("sockets"),
+                    peer: pyRawText, ratio: rounds.text("sockets / python raw", 2, "x"), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1c. CPU per message, all threads: Subscriber / codec-only Bus / Bus sockets / raw",
+                    tickwire: ["subscriber", "bus", "sockets", "raw"].map { rounds.median("\($0) cpu").map { fmt($0, 2) } ?? "-" }.joined(separator: " / ") + " us",
+                    peer: "-", ratio: "\(rounds.text("cpu subscriber / raw", 1, "x")) raw", target: "-", met: "-"))
+    if !runCallgrind {
+        say("callgrind: skipped (--no-callgrind)")
+        notes.append("Bus instructions per message (1d): not counted, the run had `--no-callgrind`.")
+    } else if let reason = await Callgrind.unavailable() {
+        say("callgrind: skipped, \(reason)")
+        notes.append("Bus instructions per message (1d): not counted, \(reason).")
+    } else {
+        let (small, large) = quick ? (2_000, 4_000) : (10_000, 20_000)
+        say("== 1d. callgrind: instructions per message, the margin between \(small) and \(large) messages")
+        var counts: [String: Double] = [:]
+        for (name, mode) in [("codec", ["profile-bus"]), ("subscriber", ["profile-throughput", "subscriber"]), ("bus", ["profile-throughput", "bus"]),
+                             ("sockets", ["profile-throughput", "sockets"]), ("raw", ["profile-throughput", "raw"])] {
+            do {
+                counts[name] = try await Callgrind.perMessage(mode, small: small, large: large)
+                say("callgrind \(mode.joined(separator: " ")): \(fmt(counts[name]!)) instructions per message")
+            } catch {
+                say("callgrind \(mode.joined(separator: " ")): \(error)")
+            }
+        }
+        func count(_ name: String) -> String { counts[name].map { fmt($0) } ?? "-" }
+        rows.append(Row(benchmark: "1d. instructions per message (callgrind, all threads): Subscriber / codec-only Bus / Bus sockets / raw",
+                        tickwire: ["subscriber", "bus", "sockets", "raw"].map(count).joined(separator: " / "), peer: "-",
+                        ratio: counts["subscriber"].flatMap { s in counts["raw"].map { "\(fmt(s / $0, 1))x raw" } } ?? "-", target: "-", met: "-"))
+        rows.append(Row(benchmark: "1d. codec alone: encode + decode of one quote envelope (callgrind, `profile-bus`), instructions",
+                        tickwire: count("codec"), peer: "-", ratio: "-", target: "<= 4000", met: counts["codec"].map { $0 <= 4_000 ? "yes" : "NO" } ?? "?"))
     }
-    let limit = max(raw.messagesPerSecond, sockets.messagesPerSecond, pyRaw ?? 0)
-    let vsPython = pyEncoded.map { bus.messagesPerSecond / $0 }
-    let vsLimit = bus.messagesPerSecond / limit
-    say("ratio Bus / pyzmq+orjson: \(ratio(vsPython)) (target >= 10x, issue 31); Bus / raw limit: \(fmt(vsLimit * 100, 1)) % (target >= 50 %)")
-    rows.append(Row(benchmark: "1. Bus throughput, encode+decode (\(bus.bodyBytes) B JSON)", tickwire: rate(bus.messagesPerSecond),
-                    peer: pyEncoded.map { "\(rate($0)) (pyzmq+orjson)" } ?? "n/a", ratio: ratio(vsPython),
-                    target: ">= 10x", met: vsPython.map { $0 >= 10 ? "yes" : "NO" } ?? "?"))
-    rows.append(Row(benchmark: "1. Bus vs raw libzmq limit (same bytes)", tickwire: rate(bus.messagesPerSecond),
-                    peer: "\(rate(limit)) (best raw)", ratio: "\(fmt(vsLimit * 100, 1)) %", target: ">= 50 %",
-                    met: vsLimit >= 0.5 ? "yes" : "NO"))
-    rows.append(Row(benchmark: "1a. raw: ZeroMQ Socket (Swift), blocking", tickwire: rate(raw.messagesPerSecond),
-                    peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { raw.messagesPerSecond / $0 }), target: "-", met: "-"))
-    rows.append(Row(benchmark: "1b. raw: Bus sockets (LockedSocket PUB -> OwnedSocket SUB), no JSON", tickwire: rate(sockets.messagesPerSecond),
-                    peer: pyRaw.map { "\(rate($0)) (pyzmq raw)" } ?? "n/a", ratio: ratio(pyRaw.map { sockets.messagesPerSecond / $0 }), target: "-", met: "-"))
-    rows.append(Row(benchmark: "1c. CPU per message, all threads: Bus / Bus sockets / raw", tickwire:
-                        [bus, sockets, raw].map { "\(fmt($0.cpuMicrosecondsPerMessage, 2))" }.joined(separator: " / ") + " us",
-                    peer: "-", ratio: "\(fmt(bus.cpuMicrosecondsPerMessage / raw.cpuMicrosecondsPerMessage, 1))x raw", target: "-", met: "-"))
 }
 
 // 2. Latency
@@ -655,7 +706,7 @@ if only.contains("ingest") {
 
 /// The rows and notes each `--only` name writes, by how they begin.
 let sections: [String: (rows: [String], notes: [String])] = [
-    "bus": (["1. ", "1a. ", "1b. ", "1c. "], []), "latency": (["2. publish"], []), "rpc": (["2. RPC"], ["RPC:"]),
+    "bus": (["1. ", "1a. ", "1b. ", "1c. ", "1d. "], ["Bus"]), "latency": (["2. publish"], []), "rpc": (["2. RPC"], ["RPC:"]),
     "convert": (["3. "], ["Conversion totals"]), "format": (["4. "], ["Formatting samples"]),
     "services": (["5. ", "6. ", "6b. "], ["Services:"]), "repricing": (["7a. ", "7b. ", "7c. ", "7d. "], ["Repricing:"]),
     "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]), "ingest": (["10. "], ["Ingest"]),
@@ -716,14 +767,21 @@ let markdown = """
     How each figure is taken (see `Benchmarks/Sources/tickwire-bench/` and `bench/*.py`):
 
     1. Throughput: \(busCount) messages, one publisher, one subscriber, tcp loopback, HWM 0 (lossless);
-       messages / (first publish ... last decode); Bus, Bus sockets and raw take turns for \(busRounds) rounds and
-       each figure is its best round, with that round's CPU. Tickwire: `Publisher.publish` (Wire.encode, seq, retain,
-       send on the caller's thread through a PUB `LockedSocket`) -> SUB `OwnedSocket` -> `BusMessage(frames:)`
-       + `decode(Quote.self)`, publisher and subscriber in one process on their own threads. Python: publisher
-       and subscriber processes, orjson + Decimal + datetime (typed dataclasses). Raw: the same bytes prebuilt,
-       no encoding; the limit is the fastest run without JSON (Swift Socket, the Bus's sockets or pyzmq raw).
-       CPU per message (1c): the process's user + system time over the run (every thread, libzmq's I/O
-       threads included) divided by the messages.
+       messages / (first publish ... last decode). Paired rounds (\(pairedRoundCount)): each round runs the Subscriber,
+       the codec-only Bus, the Bus's sockets, raw libzmq and both Python peers back to back; a figure is the median of
+       the rounds with the lowest and highest in brackets, a ratio the median of the rounds' own ratios. Tickwire
+       through the real `Subscriber` (the judged row): `Publisher.publish` (Wire.encode, seq, retain, send on the
+       caller's thread through a PUB `LockedSocket`) -> the `Subscriber`'s SUB `OwnedSocket`, its sequence tracking and
+       event queue -> a consumer task that decodes each `.message` (`decode(Quote.self)`), after it synchronised from
+       the publisher's snapshot; receive buffer and backlog above the run's messages, so it holds rather than
+       conflates. Codec only: the same publisher -> a bare SUB `OwnedSocket` -> `BusMessage(frames:)` +
+       `decode(Quote.self)`. Publisher and subscriber in one process on their own threads. Python: publisher and
+       subscriber processes, orjson + Decimal + datetime (typed dataclasses). Raw: the same bytes prebuilt, no
+       encoding; the limit is the fastest run without JSON in the same round (Swift Socket, the Bus's sockets or
+       pyzmq raw). CPU per message (1c): the process's user + system time over the run (every thread, libzmq's I/O
+       threads included) divided by the messages. Instructions (1d, where valgrind is installed): `valgrind
+       --tool=callgrind tickwire-bench profile-throughput MODE N` (every thread) and `profile-bus N` (the codec alone:
+       encode, topic check, decode, no sockets), the margin between two N, so start-up cancels out.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
        calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls.
