@@ -18,7 +18,7 @@ finish() {
 }
 trap finish EXIT
 
-for port in 7101 7102 7201 7202 7301 7302 7401 7501 7502 8080; do
+for port in 7101 7102 7103 7201 7202 7301 7302 7401 7501 7502 8080; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
         echo "port $port on 127.0.0.1 is in use: stop what listens there first (another stack?)" >&2
         exit 1
