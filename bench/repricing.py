@@ -16,9 +16,10 @@ Figures are taken by one Python process listening on loopback, on CLOCK_MONOTONI
 
 Runs (`run` does them all and prints one JSON object):
 
-7a. the real rates-fetcher (mock feeds, Bitso polled every second as in benchmark 5) -> converter; and, for a
-    p99 from enough samples, the stand-in fetcher (below) -> converter at 20 BTC-USD quotes a second, 50 ms
-    apart, so that the converter idles between quotes as it does at the mock's pace;
+7a. the real rates-fetcher (mock feeds, Bitso polled every second as in benchmark 5) -> converter (`normal`); and,
+    for a p99 from enough samples (`idle`), the stand-in fetcher (below) -> converter at 20 BTC-USD quotes a second,
+    50 ms apart, so that the converter idles between quotes as it does at the mock's pace, then the same stand-in
+    -> the Python peer at the same pace;
 7b. a stand-in rates-fetcher (`repricing.py fetcher`: a PUB with sequence numbers, heartbeats and a
     ROUTER answering `snapshot`, the Clone pattern as docs/protocol.md has it) publishing a new BTC-USD
     quote 1,000 times a second -> the converter, and the same stand-in -> the Python peer;
@@ -579,7 +580,8 @@ if __name__ == "__main__":
     r.add_argument("--bin-dir", required=True)
     r.add_argument("--seconds", type=float, default=10)
     r.add_argument("--flat-seconds", type=float, default=60)
-    r.add_argument("--only", default="normal,paced,flat,sse")
+    r.add_argument("--idle-seconds", type=float, default=0, help="seconds of the 20 quotes/s runs (0: 6 x --seconds)")
+    r.add_argument("--only", default="normal,idle,paced,flat,sse")
     args = parser.parse_args()
     if args.command == "fetcher":
         fetcher(args)
@@ -597,9 +599,13 @@ if __name__ == "__main__":
         out = {}
         if "normal" in only:
             out["normal"] = attempt(normal_pace, args.bin_dir, args.seconds)
+        if "idle" in only:
             # The mock quotes BTC-USD about once a second: too few samples for a p99. The stand-in at 20 a second,
-            # each quote 50 ms after the last (the converter idles between them, as at the mock's pace), gives 60 times more.
-            out["idle"] = attempt(paced, args.bin_dir, here, "converter", args.seconds * 6, 20)
+            # each quote 50 ms after the last (the pipeline idles between them, as at the mock's pace), gives 20 times
+            # more; the Python pipeline at the same pace right after, for the figure beside it.
+            idle_seconds = args.idle_seconds or args.seconds * 6
+            out["idle"] = {"converter": attempt(paced, args.bin_dir, here, "converter", idle_seconds, 20),
+                           "python": attempt(paced, args.bin_dir, here, "python", idle_seconds, 20)}
         if "paced" in only:
             out["paced"] = {"converter": attempt(paced, args.bin_dir, here, "converter", args.seconds),
                             "python": attempt(paced, args.bin_dir, here, "python", args.seconds)}

@@ -6,6 +6,12 @@ import Market
 import Logging
 import Money
 import ZeroMQ
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -136,5 +142,58 @@ enum LatencyBench {
         serving.cancel()  // run() closes the socket when cancelled
         _ = await serving.value
         return (Percentiles(micros), last, micros.filter { $0 > 1_000_000 }.count)
+    }
+
+    /// A `convert` request and its reply as the wire carries them, for the floor's prebuilt bytes.
+    static let floorRequest = Data(#"{"jsonrpc":"2.0","id":1,"method":"convert","params":{"amount":"1298.99","from":"USD","to":"EUR"}}"#.utf8)
+    static let floorReply = Data(#"{"jsonrpc":"2.0","id":1,"result":{"amount":"1188.23","currency":"EUR"}}"#.utf8)
+    static let floorStop = Data("stop".utf8)
+
+    /// The floor of an RPC round trip: raw libzmq REQ <-> REP in Swift, laid out as the Python peer is: the server a
+    /// process of its own (`tickwire-bench rpc-floor-server ENDPOINT`), the client sequential blocking calls on a
+    /// thread of this process. The same request and reply bytes, prebuilt, no JSON; 500 warm-up calls. The client's
+    /// REQ binds and the server's REP connects (the Python peer's server binds), so the endpoint needs no hand-over.
+    static func rpcFloor(calls: Int) async throws -> Percentiles {
+        let context = try ZMQContext()
+        let req = try Socket(context: context, type: .req)
+        try req.bind("tcp://127.0.0.1:*")
+        let endpoint = try req.lastEndpoint()
+        let box = Unsafe(req)
+        async let server = Subprocess.run(
+            .path(FilePath(Callgrind.executable)), arguments: ["rpc-floor-server", endpoint], output: .discarded, error: .discarded)
+        let micros = try await onThread("rpc-floor") { () throws -> [Double] in
+            let warmup = 500
+            var micros: [Double] = []
+            micros.reserveCapacity(calls)
+            for index in 0..<(calls + warmup) {
+                let start = monotonicNanos()
+                _ = try box.value.send([floorRequest], dontWait: false)
+                guard let reply = try box.value.receive(dontWait: false), reply.count == 1 else { throw BenchError("the floor's server sent no reply") }
+                let elapsed = monotonicNanos() &- start
+                if index >= warmup { micros.append(Double(elapsed) / 1000) }
+            }
+            _ = try box.value.send([floorStop], dontWait: false)
+            _ = try box.value.receive(dontWait: false)
+            return micros
+        }
+        let status = try await server.terminationStatus
+        req.close()
+        guard status.isSuccess else { throw BenchError("rpc-floor-server ended with \(status)") }
+        return Percentiles(micros)
+    }
+
+    /// The floor's server (in a process of its own): a REP that answers each request with the prebuilt reply until "stop".
+    static func rpcFloorServer(endpoint: String) throws {
+        let context = try ZMQContext()
+        let rep = try Socket(context: context, type: .rep)
+        try rep.connect(endpoint)
+        while let request = try rep.receive(dontWait: false) {
+            if request.first == floorStop {
+                _ = try rep.send([floorStop], dontWait: false)
+                break
+            }
+            _ = try rep.send([floorReply], dontWait: false)
+        }
+        rep.close()
     }
 }

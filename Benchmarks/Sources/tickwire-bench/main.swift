@@ -59,6 +59,10 @@ if arguments.first == "profile-throughput", arguments.count >= 2 {
     print("profile-throughput \(arguments[1]) \(count): \(Int(result.messagesPerSecond)) msg/s, CPU \(fmt(result.cpuMicrosecondsPerMessage, 2)) us/msg")
     exit(0)
 }
+if arguments.first == "rpc-floor-server", arguments.count == 2 {
+    try LatencyBench.rpcFloorServer(endpoint: arguments[1])
+    exit(0)
+}
 if arguments.first == "flood-prices", arguments.count == 5, let seconds = Double(arguments[3]), let rate = Double(arguments[4]) {
     try await PriceFlood.run(pub: arguments[1], rep: arguments[2], seconds: seconds, rate: rate)
     exit(0)
@@ -249,22 +253,57 @@ if only.contains("latency") {
     }
 }
 if only.contains("rpc") {
-    say("== 2b. RPC round trip: \(rpcCalls) sequential `convert` calls, RPCClient -> RPCServer, tcp loopback")
-    let (rpc, last, stalls) = try await LatencyBench.rpcRoundTrip(calls: rpcCalls)
-    say("tickwire RPC: p50 \(fmt(rpc.p50, 1)) us, p99 \(fmt(rpc.p99, 1)) us, p99.9 \(fmt(rpc.p999, 1)) us, max \(fmt(rpc.max, 1)) us, \(stalls) calls > 1 s (last answer \(last))")
-    if stalls > 0 {
-        notes.append("RPC: \(stalls) of \(rpcCalls) `convert` calls took over 1 s (max \(fmt(rpc.max / 1000, 0)) ms): a reply lost by RPCClient and recovered by its Lazy Pirate retry after the 2 s timeout.")
+    say("== 2b. RPC round trip: \(rpcCalls) sequential `convert` calls, RPCClient -> RPCServer, tcp loopback, against pyzmq and the raw "
+        + "libzmq REQ <-> REP floor, \(pairedRoundCount) paired rounds")
+    var rounds = PairedRounds()
+    let labels: [(String, String, KeyPath<LatencyBench.Percentiles, Double>)] = [("p50", "p50", \.p50), ("p99", "p99", \.p99), ("p99.9", "p999", \.p999), ("max", "max", \.max)]
+    for round in 1...pairedRoundCount {
+        let (rpc, last, stalls) = try await LatencyBench.rpcRoundTrip(calls: rpcCalls)
+        if stalls > 0 {
+            notes.append("RPC: in round \(round) \(stalls) of \(rpcCalls) `convert` calls took over 1 s (max \(fmt(rpc.max / 1000, 0)) ms): a reply lost by RPCClient and recovered by its Lazy Pirate retry after the 2 s timeout.")
+        }
+        var py: [String: Any]?
+        if runPeers { py = await peers.run("rpc_latency.py", ["--calls", "\(rpcCalls)"]) }
+        let floor = try await LatencyBench.rpcFloor(calls: rpcCalls)
+        for (label, key, path) in labels {
+            let mine = rpc[keyPath: path], base = floor[keyPath: path]
+            rounds.record("tickwire \(label)", mine)
+            rounds.record("python \(label)", py?.number(key))
+            rounds.record("floor \(label)", base)
+            rounds.recordRatio("tickwire / python \(label)", mine, py?.number(key))
+            rounds.recordRatio("tickwire / floor \(label)", mine, base)
+            rounds.recordRatio("floor / python \(label)", base, py?.number(key))
+        }
+        say("round \(round): tickwire p50 \(fmt(rpc.p50, 1)) us, p99 \(fmt(rpc.p99, 1)) us (last answer \(last), \(stalls) calls > 1 s); "
+            + "pyzmq p50 \(py?.number("p50").map { fmt($0, 1) } ?? "n/a") us, p99 \(py?.number("p99").map { fmt($0, 1) } ?? "n/a") us; "
+            + "raw REQ <-> REP floor p50 \(fmt(floor.p50, 1)) us, p99 \(fmt(floor.p99, 1)) us")
     }
-    var py: [String: Any]?
-    if runPeers {
-        py = await peers.run("rpc_latency.py", ["--calls", "\(rpcCalls)"])
-        if let py { say("python REQ/ROUTER + orjson + decimal: p50 \(fmt(py.number("p50") ?? .nan, 1)) us, p99 \(fmt(py.number("p99") ?? .nan, 1)) us (last \(py["last"] ?? ""))") }
-    }
-    for (label, key, value) in [("p50", "p50", rpc.p50), ("p99", "p99", rpc.p99), ("p99.9", "p999", rpc.p999), ("max", "max", rpc.max)] {
-        let peerValue = py?.number(key)
-        rows.append(Row(benchmark: "2. RPC `convert` round trip \(label)", tickwire: "\(fmt(value, 1)) us",
-                        peer: peerValue.map { "\(fmt($0, 1)) us" } ?? "n/a", ratio: ratio(peerValue.map { $0 / value }),
-                        target: label == "p99" ? "< 1000 us" : "-", met: label == "p99" ? (value < 1000 ? "yes" : "NO") : "-"))
+    for (label, _, _) in labels {
+        let judged = label == "p50" || label == "p99"
+        let toPython = rounds.median("tickwire / python \(label)"), toFloor = rounds.median("tickwire / floor \(label)")
+        let floorShare = rounds.median("floor / python \(label)")
+        // 0.5x pyzmq is impossible where the floor measured in the same rounds is itself above half of pyzmq's.
+        let halfPossible = floorShare.map { $0 <= 0.5 } ?? true
+        var target = "-", met = "-", verdict = ""
+        if judged {
+            if halfPossible {
+                target = "<= 0.5x pyzmq"
+                met = toPython.map { $0 <= 0.5 ? "yes" : "NO" } ?? "?"
+                verdict = "judged against 0.5x pyzmq (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq, so half is possible)"
+            } else {
+                target = "<= 1.3x the floor (0.5x pyzmq is below the floor)"
+                met = toFloor.map { $0 <= 1.3 ? "yes" : "NO" } ?? "?"
+                verdict = "judged against 1.3x the floor (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq: 0.5x pyzmq is impossible)"
+            }
+        }
+        say("RPC \(label): tickwire \(rounds.text("tickwire \(label)", 1, " us")), pyzmq \(rounds.text("python \(label)", 1, " us")), "
+            + "floor \(rounds.text("floor \(label)", 1, " us")); tickwire / pyzmq \(rounds.text("tickwire / python \(label)", 2, "x")), "
+            + "tickwire / floor \(rounds.text("tickwire / floor \(label)", 2, "x"))\(judged ? "; \(verdict): \(met == "yes" ? "met" : "MISSED")" : "")")
+        rows.append(Row(benchmark: "2. RPC `convert` round trip \(label) (ratio: Tickwire's time over the peer's and over the floor's)",
+                        tickwire: rounds.text("tickwire \(label)", 1, " us"),
+                        peer: "\(rounds.text("python \(label)", 1, " us")) (pyzmq REQ/ROUTER+orjson+decimal); floor \(rounds.text("floor \(label)", 1, " us")) (raw libzmq REQ <-> REP, Swift)",
+                        ratio: "\(rounds.text("tickwire / python \(label)", 2, "x")) pyzmq; \(rounds.text("tickwire / floor \(label)", 2, "x")) floor",
+                        target: target, met: met))
     }
 }
 
@@ -414,9 +453,37 @@ if only.contains("repricing") {
     if !names.allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
         say("skipped: build the services first (swift build -c release --product NAME in Benchmarks/)")
         notes.append("Repricing: skipped, no release executables in `\(servicesBin)`.")
-    } else if let result = await peers.run("repricing.py", ["run", "--bin-dir", URL(fileURLWithPath: servicesBin).standardizedFileURL.path,
-                                                       "--seconds", quick ? "5" : "10", "--flat-seconds", "\(flatSeconds)"]) {
-        repricingRows(result)
+    } else {
+        let binDirectory = URL(fileURLWithPath: servicesBin).standardizedFileURL.path
+        let seconds = quick ? "5" : "10", idleSeconds = quick ? "6" : "20"
+        // Once: the real fetcher at its normal pace, flat out and to the dashboard. Then paired rounds at 20 and at 1,000
+        // quotes/s, each round the converter and the Python pipeline back to back at each pace.
+        let once = await peers.run("repricing.py", ["run", "--bin-dir", binDirectory, "--only", "normal,flat,sse",
+                                                    "--seconds", seconds, "--flat-seconds", "\(flatSeconds)"])
+        var rounds = PairedRounds()
+        var counts: [String: Double] = [:]
+        for round in 1...pairedRoundCount {
+            guard let result = await peers.run("repricing.py", ["run", "--bin-dir", binDirectory, "--only", "idle,paced",
+                                                                "--seconds", seconds, "--idle-seconds", idleSeconds]) else { continue }
+            var line = "round \(round):"
+            for (stage, pace) in [("idle", "20"), ("paced", "1,000")] {
+                let runs = result[stage] as? [String: [String: Any]]
+                let swift = runs?["converter"], python = runs?["python"]
+                for key in ["p50_ms", "p99_ms"] {
+                    rounds.record("\(stage) converter \(key)", swift?.number(key))
+                    rounds.record("\(stage) python \(key)", python?.number(key))
+                    rounds.recordRatio("\(stage) converter / python \(key)", swift?.number(key), python?.number(key))
+                }
+                for (side, run) in [("converter", swift), ("python", python)] {
+                    for key in ["followed", "quotes", "superseded", "sent_within_100us"] {
+                        if let value = run?.number(key) { counts["\(stage) \(side) \(key)", default: 0] += value }
+                    }
+                }
+                line += " \(pace) quotes/s: converter \(latencyText(swift)), python \(latencyText(python));"
+            }
+            say(line)
+        }
+        repricingRows(once ?? [:], rounds: rounds, counts: counts)
     }
 }
 
@@ -440,9 +507,8 @@ func allFollowed(_ run: [String: Any]?) -> Bool {
     return run.number("followed") == quotes
 }
 
-@MainActor func repricingRows(_ result: [String: Any]) {
+@MainActor func repricingRows(_ result: [String: Any], rounds: PairedRounds, counts: [String: Double]) {
     let normal = result["normal"] as? [String: Any]
-    let paced = result["paced"] as? [String: [String: Any]]
     let flat = result["flat"] as? [String: [String: Any]]
     let sse = result["sse"] as? [String: Any]
     func meets(_ run: [String: Any]?) -> String {
@@ -455,24 +521,34 @@ func allFollowed(_ run: [String: Any]?) -> Bool {
                     peer: "-", ratio: "-", target: "p50 < 0.5 ms, p99 < 2 ms", met: meets(normal)))
     rows.append(Row(benchmark: "7a. quotes that change BTC's price followed by their price (normal pace)", tickwire: followedText(normal),
                     peer: "-", ratio: "-", target: "all", met: allFollowed(normal) ? "yes" : "NO"))
-    let idle = result["idle"] as? [String: Any]
-    say("7a. stand-in at 20 quotes/s (idle between quotes) -> converter: quote -> price.BTC.USD \(latencyText(idle)), followed \(followedText(idle))")
-    rows.append(Row(benchmark: "7a. quote -> `price.BTC.USD` at a pyzmq subscriber, 20 quotes/s 50 ms apart (idle between quotes, as at the normal pace), p50 / p99",
-                    tickwire: "\(latencyText(idle)) (\(fmt(idle?.number("followed") ?? 0)) samples)", peer: "-", ratio: "-",
-                    target: "p50 < 0.5 ms, p99 < 2 ms", met: meets(idle)))
-    rows.append(Row(benchmark: "7a. quotes that change BTC's price followed by their price (20 quotes/s)", tickwire: followedText(idle),
-                    peer: "-", ratio: "-", target: "all", met: allFollowed(idle) ? "yes" : "NO"))
-    let swift = paced?["converter"], python = paced?["python"]
-    say("7b. 1,000 quotes/s: converter \(latencyText(swift)), followed \(followedText(swift)); python peer \(latencyText(python)), followed \(followedText(python))")
-    for (label, key) in [("p50", "p50_ms"), ("p99", "p99_ms")] {
-        let mine = swift?.number(key), theirs = python?.number(key)
-        rows.append(Row(benchmark: "7b. quote -> `price.BTC.USD` at a pyzmq subscriber, 1,000 quotes/s, \(label)",
-                        tickwire: mine.map { "\(fmt($0, 3)) ms" } ?? "-", peer: theirs.map { "\(fmt($0, 3)) ms (pyzmq+decimal peer)" } ?? "n/a",
-                        ratio: ratio(mine.flatMap { m in theirs.map { $0 / m } }), target: label == "p50" ? "< 0.5 ms" : "< 2 ms",
-                        met: mine.map { $0 < (label == "p50" ? 0.5 : 2) ? "yes" : "NO" } ?? "?"))
+    /// A stage's counts over the rounds, side by side as `followedText` reads them.
+    func summed(_ stage: String, _ side: String) -> [String: Any]? {
+        let keys = ["followed", "quotes", "superseded", "sent_within_100us"]
+        guard counts["\(stage) \(side) quotes"] != nil else { return nil }
+        return Dictionary(uniqueKeysWithValues: keys.compactMap { key in counts["\(stage) \(side) \(key)"].map { (key, NSNumber(value: $0) as Any) } })
     }
-    rows.append(Row(benchmark: "7b. quotes that change BTC's price followed by their price (1,000 quotes/s)", tickwire: followedText(swift),
-                    peer: followedText(python), ratio: "-", target: "all", met: allFollowed(swift) ? "yes" : "NO"))
+    for (stage, pace, label) in [("idle", "20", "20 quotes/s 50 ms apart (idle between quotes, as at the normal pace)"), ("paced", "1,000", "1,000 quotes/s")] {
+        let number = stage == "idle" ? "7a" : "7b"
+        let swift = summed(stage, "converter"), python = summed(stage, "python")
+        say("\(number). \(pace) quotes/s, \(pairedRoundCount) paired rounds: converter p50 \(rounds.text("\(stage) converter p50_ms", 3, " ms")), "
+            + "p99 \(rounds.text("\(stage) converter p99_ms", 3, " ms")); python pipeline p50 \(rounds.text("\(stage) python p50_ms", 3, " ms")), "
+            + "p99 \(rounds.text("\(stage) python p99_ms", 3, " ms")); converter / python p50 \(rounds.text("\(stage) converter / python p50_ms", 2, "x")); "
+            + "followed \(followedText(swift)); python followed \(followedText(python))")
+        for (percentile, key) in [("p50", "p50_ms"), ("p99", "p99_ms")] {
+            let mine = rounds.median("\(stage) converter \(key)"), toPython = rounds.median("\(stage) converter / python \(key)")
+            let (target, met): (String, String) = switch (stage, percentile) {
+            case ("idle", "p50"): ("< 0.5 ms", mine.map { $0 < 0.5 ? "yes" : "NO" } ?? "?")
+            case (_, "p50"): ("<= 0.8x the Python pipeline's", toPython.map { $0 <= 0.8 ? "yes" : "NO" } ?? "?")
+            default: ("< 2 ms", mine.map { $0 < 2 ? "yes" : "NO" } ?? "?")
+            }
+            rows.append(Row(benchmark: "\(number). quote -> `price.BTC.USD` at a pyzmq subscriber, \(label), \(percentile) (ratio: Tickwire's time over the Python pipeline's)",
+                            tickwire: rounds.text("\(stage) converter \(key)", 3, " ms"),
+                            peer: "\(rounds.text("\(stage) python \(key)", 3, " ms")) (pyzmq+decimal pipeline, same pace)",
+                            ratio: rounds.text("\(stage) converter / python \(key)", 2, "x"), target: target, met: met))
+        }
+        rows.append(Row(benchmark: "\(number). quotes that change BTC's price followed by their price (\(pace) quotes/s, all rounds)", tickwire: followedText(swift),
+                        peer: followedText(python), ratio: "-", target: "all", met: allFollowed(swift) ? "yes" : "NO"))
+    }
     let flatSwift = flat?["converter"], flatPython = flat?["python"]
     func flatText(_ run: [String: Any]?) -> String {
         guard let run else { return "n/a" }
@@ -784,7 +860,14 @@ let markdown = """
        encode, topic check, decode, no sockets), the margin between two N, so start-up cancels out.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
-       calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls.
+       calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls. Its peer
+       (`bench/rpc_latency.py`): a pyzmq REQ client and a ROUTER server process, orjson + decimal. Its floor: raw libzmq
+       REQ <-> REP in Swift laid out as the peer (`tickwire-bench rpc-floor-server`, a process of its own, answers the
+       prebuilt reply bytes; the client's blocking calls on a thread), no JSON. Paired rounds (\(pairedRoundCount)): each round
+       runs Tickwire, the peer and the floor back to back; a figure is the median of the rounds with the lowest and
+       highest in brackets, a ratio the median of the rounds' Tickwire time over the peer's (or the floor's). The target
+       (p50 and p99): at most 0.5x pyzmq's, or, where the floor of the same rounds is above half of pyzmq's, at most
+       1.3x the floor; the row says which.
     3. Conversion: splitmix64-seeded transactions (the same in both languages), rate per currency derived once,
        then per transaction convert with half-even to 2 places and sum; best of 3, generation not timed.
     4. Formatting: `MoneyFormatter.currency` (ICU) vs babel `format_currency` (CLDR), 100,000 amounts.
@@ -806,11 +889,15 @@ let markdown = """
        converter does) and the `price.BTC.USD` carrying that quote's price on the converter's PUB (or the presenter's
        SSE event of BTC, on an HTTP connection to `/events`), and times the two arrivals with one clock. 7a: the real
        rates-fetcher with mock feeds, for three times the seconds (it quotes BTC-USD about once a second, so its p99 is
-       nearly its slowest sample), and for a p99 from enough samples the stand-in at 20 BTC-USD quotes/s for six times the
-       seconds (50 ms apart: the converter idles between quotes as at the mock's pace); 7b-7d: a stand-in fetcher (`repricing.py fetcher`, Clone pattern: sequence
-       numbers, heartbeats, `snapshot`) publishing BTC-USD quotes at 1,000/s (7b), 200/s (7d), or quotes of 20 assets
-       flat out (7c: every `price.*` counted, BTC timed in the first and the last tenth). The peer is the same
-       pipeline in Python (`repricing.py peer`: pyzmq SUB, snapshot, `fractions` + `decimal` half-even, pyzmq PUB).
+       nearly its slowest sample), and for a p99 from enough samples the stand-in at 20 BTC-USD quotes/s (50 ms apart:
+       the pipeline idles between quotes as at the mock's pace, \(quick ? 6 : 20) s a side a round); 7b-7d: a stand-in fetcher
+       (`repricing.py fetcher`, Clone pattern: sequence numbers, heartbeats, `snapshot`) publishing BTC-USD quotes at
+       1,000/s (7b, \(quick ? 5 : 10) s a side a round), 200/s (7d), or quotes of 20 assets flat out (7c: every `price.*`
+       counted, BTC timed in the first and the last tenth). The peer is the same pipeline in Python (`repricing.py peer`:
+       pyzmq SUB, snapshot, `fractions` + `decimal` half-even, pyzmq PUB), at the same pace. 20 and 1,000 quotes/s in paired
+       rounds (\(pairedRoundCount)): each round runs the converter and then the Python pipeline at 20 quotes/s, then both at
+       1,000; a figure is the median of the rounds' percentiles with the lowest and highest in brackets, a ratio the median
+       of the rounds' converter time over the Python pipeline's; the followed counts add up every round.
     8. Gains (`bench/portfolio_gains.py`): \(portfolioCount) activities of \(PortfolioBench.assets.count) assets in USD (buys, sells never of more
        than is held, fees on buys and sells and of their own, transfers in and out; quantities with 0-8 decimals, prices 2-6,
        fees 0-4), made by splitmix64 (seed \(PortfolioBench.seed), `PortfolioBench.generate`) and written as one Ghostfolio CSV and
