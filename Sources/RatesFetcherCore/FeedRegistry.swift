@@ -222,10 +222,11 @@ public struct FeedRegistry: Sendable {
             record.restart(limits: limits)
         }
         if case .heartbeat(let heartbeat) = message.payload, let owner = record.instance, owner != heartbeat.instance {
-            // A second instance of the name: with keys, the owner's own key restarted (its topics start afresh);
-            // without, another process while the owner is not gone.
-            guard userID != nil else {
-                return refuse(IngestRefused(.nameTaken, feed: feed, "\(feed) belongs to instance \(owner) until it is gone; heartbeat of instance \(heartbeat.instance)"), in: &record)
+            // A second instance of the name: with keys, the owner's own key restarted; without, another process,
+            // which takes over once the owner is stale (a plugin restarted without keys is not locked out) but not
+            // while it is live. Either way its topics start afresh.
+            guard userID != nil || record.state == .stale else {
+                return refuse(IngestRefused(.nameTaken, feed: feed, "\(feed) belongs to instance \(owner) while it is live; heartbeat of instance \(heartbeat.instance)"), in: &record)
             }
             record.restart(limits: limits)
         }
