@@ -8,11 +8,11 @@ import ZeroMQ
 
 /// The feed hub's ingest endpoint: a SUB socket, subscribed to everything, bound where plugins' PUB sockets connect.
 /// A thread of its own receives (``OwnedSocket``: it sleeps in `poll(2)`, never on a cooperative thread, never
-/// busy-polls); ``run()`` hands each batch to the ``IngestHub`` and, every ``expiryInterval``, lets it find the
-/// plugins gone quiet. When 100,000 messages wait for the hub, the socket's thread stops reading until half are taken:
-/// libzmq's queues hold the rest (100,000 more), then each plugin's connection pushes back on its PUB socket, which
-/// keeps what fits under its send high-water mark. Nothing is dropped here; `tickwire_ingest_dropped_total` would
-/// count it.
+/// busy-polls) and hands each batch it read to the ``IngestHub`` right there, with no hop to another thread: the
+/// hub checks, counts and republishes the whole batch under one lock. ``run()`` lets the hub find the plugins gone
+/// quiet every ``expiryInterval``. While the thread works on a batch it does not read: libzmq's queues hold what
+/// comes (100,000 messages), then each plugin's connection pushes back on its PUB socket, which keeps what fits
+/// under its send high-water mark. Nothing is dropped here.
 ///
 /// With keys, the socket is a CURVE server in a ZeroMQ context of its own, whose ZAP handler lets in only keys of
 /// the keys directory's `writers/` (User-Id `writer:<name>`); every message comes with its connection's User-Id,
@@ -24,8 +24,6 @@ public final class IngestEndpoint: Service, Sendable {
     public let expiryInterval: Duration
     private let socket: OwnedSocket
     private let hub: IngestHub
-    private let logger: Logger
-    private let keyed: Bool
     private let zap: ZAPHandler?
     private let monitor: HandshakeMonitor?
     /// The context of a keyed socket (its own ZAP handler's); kept until the socket is closed.
@@ -41,7 +39,6 @@ public final class IngestEndpoint: Service, Sendable {
         self.endpoint = endpoint
         self.expiryInterval = expiryInterval
         self.hub = hub
-        self.logger = logger
         let security: SocketSecurity
         let socketContext: ZMQContext
         if let keys {
@@ -58,10 +55,11 @@ public final class IngestEndpoint: Service, Sendable {
             security = SocketSecurity(maxMessageBytes: maxMessageBytes)
             ownContext = nil
         }
-        keyed = keys != nil
         do {
+            let keyed = keys != nil
             socket = try OwnedSocket(
-                context: socketContext, type: .sub, name: "\(service)-ingest", holdWhenFull: true, peerProperty: keys == nil ? nil : "User-Id"
+                context: socketContext, type: .sub, name: "\(service)-ingest", peerProperty: keyed ? "User-Id" : nil,
+                handler: { batch in hub.receive(batch: batch, userIDFirst: keyed) }
             ) { socket in
                 try socket.set(.receiveHighWaterMark, 100_000)
                 try security.apply(to: socket)
@@ -88,32 +86,14 @@ public final class IngestEndpoint: Service, Sendable {
         await cancelWhenGracefulShutdown {
             await withDiscardingTaskGroup { group in
                 if let monitor = self.monitor { group.addTask { await monitor.run() } }
-                group.addTask {
-                    var dropped = 0
-                    while !Task.isCancelled {
-                        self.hub.expire()
-                        dropped = self.countDrops(since: dropped)
-                        try? await Task.sleep(for: self.expiryInterval)
-                    }
-                }
-                while let batch = await self.socket.incoming.nextBatch() {
-                    if !batch.isEmpty { self.hub.receive(batch: batch, userIDFirst: self.keyed) }
+                while !Task.isCancelled {
+                    self.hub.expire()
+                    try? await Task.sleep(for: self.expiryInterval)
                 }
                 group.cancelAll()
             }
         }
         await close()
-    }
-
-    /// Counts and logs the messages dropped since `before` were; returns how many are dropped now.
-    private func countDrops(since before: Int) -> Int {
-        let dropped = socket.droppedReceives
-        if dropped > before {
-            Counter(label: "tickwire_ingest_dropped_total").increment(by: dropped - before)
-            logger.warning("the hub fell behind its ingest socket: messages dropped", metadata: [
-                "dropped": "\(dropped - before)", "droppedInAll": "\(dropped)"])
-        }
-        return dropped
     }
 
     /// Closes the socket and stops the ZAP handler, without waiting for shutdown (tests and error paths).

@@ -45,6 +45,27 @@ public final class OwnedSocket: Sendable {
             configure: configure)
     }
 
+    /// Makes a socket whose receiving thread hands each batch it read to `handler`, on that thread, instead of
+    /// to ``incoming`` (which then yields nothing and finishes when the socket closes): for a reader that does
+    /// its work where the messages arrive, with no hop to another thread. While `handler` runs the thread does not
+    /// read, so libzmq's queues and the connections' flow control hold what comes meanwhile; nothing is dropped.
+    ///
+    /// - Parameters:
+    ///   - peerProperty: as in the other initializers: its value first in each message, as a frame of its own.
+    ///   - handler: the messages read in one go (up to a few thousand), in order; it must not block for long.
+    public convenience init(
+        context: ZMQContext,
+        type: SocketType,
+        name: String,
+        peerProperty: String? = nil,
+        handler: @escaping @Sendable ([[Data]]) -> Void,
+        configure: @escaping @Sendable (Socket) throws -> Void
+    ) throws {
+        try self.init(
+            context: context, type: type, name: name, receiveBuffer: 1, holdWhenFull: true, peerProperty: peerProperty,
+            handler: handler, configure: configure)
+    }
+
     /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
     /// then starts the thread that receives.
     ///
@@ -57,13 +78,28 @@ public final class OwnedSocket: Sendable {
     ///   - peerProperty: a metadata property (e.g. `"User-Id"`) whose value, for the connection each message
     ///     came on, comes first in the message as a frame of its own (empty when the connection has none).
     ///   - configure: also re-run by ``reset()`` on a fresh socket.
-    public init(
+    public convenience init(
         context: ZMQContext,
         type: SocketType,
         name: String,
         receiveBuffer: Int = 100_000,
         holdWhenFull: Bool,
         peerProperty: String? = nil,
+        configure: @escaping @Sendable (Socket) throws -> Void
+    ) throws {
+        try self.init(
+            context: context, type: type, name: name, receiveBuffer: receiveBuffer, holdWhenFull: holdWhenFull, peerProperty: peerProperty,
+            handler: nil, configure: configure)
+    }
+
+    private init(
+        context: ZMQContext,
+        type: SocketType,
+        name: String,
+        receiveBuffer: Int,
+        holdWhenFull: Bool,
+        peerProperty: String?,
+        handler: (@Sendable ([[Data]]) -> Void)?,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         let socket = try Socket(context: context, type: type)
@@ -84,7 +120,7 @@ public final class OwnedSocket: Sendable {
         let reachable = Reachable(shared)
         self.incoming = Incoming(inbox: inbox, reachable: reachable)
         self.reachable = reachable
-        let receiver = Receiver(shared: shared, inbox: inbox)
+        let receiver = Receiver(shared: shared, inbox: inbox, handler: handler)
         let threadName = "zmq-\(name)"
         let thread = Thread {
             nameKernelThread(threadName)
@@ -355,6 +391,8 @@ private final class Shared: Sendable {
 private struct Receiver: Sendable {
     let shared: Shared
     let inbox: Inbox
+    /// Takes each batch on this thread instead of the inbox, when given.
+    let handler: (@Sendable ([[Data]]) -> Void)?
 
     /// At most this many messages are read in one batch before it is handed over.
     private static let batchLimit = 4096
@@ -380,8 +418,12 @@ private struct Receiver: Sendable {
             }
             if !batch.isEmpty {
                 sizes = batch.sizes
-                batch.releaseSpareCapacity()
-                inbox.push(batch)
+                if let handler {
+                    handler(batch.messages())
+                } else {
+                    batch.releaseSpareCapacity()
+                    inbox.push(batch)
+                }
             }
             switch received {
             case .closed: break loop

@@ -81,6 +81,11 @@ struct ReceivedBatch: Sendable {
         return frames
     }
 
+    /// Every message's frames, in order.
+    func messages() -> [[Data]] {
+        (0..<count).map(message)
+    }
+
     /// Keeps only the first `count` messages, in buffers of their size: the dropped messages' memory is freed,
     /// not kept for the few that stay.
     mutating func removeMessages(after count: Int) {

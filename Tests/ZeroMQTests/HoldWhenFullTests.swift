@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 import ZeroMQ
 
@@ -41,5 +42,50 @@ struct HoldWhenFullTests {
         }
         pub.close()
         await sub.close()
+    }
+}
+
+@Suite("A receiving socket that hands its batches to a handler on its own thread")
+struct ReceivingHandlerTests {
+    /// 5,000 messages to a SUB whose handler is slow (1 ms a batch) and whose socket holds 100: every one reaches
+    /// the handler, in order, on the socket's thread (not a cooperative one), and `incoming` yields none.
+    @Test func slowHandlerGetsEveryMessageInOrder() async throws {
+        let context = try ZMQContext()
+        let endpoint = "ipc://\(FileManager.default.temporaryDirectory.path)/tickwire-handler-\(UUID().uuidString.prefix(8))"
+        let seen = Mutex<(values: [Int], threads: Set<String>)>(([], []))
+        let sub = try OwnedSocket(context: context, type: .sub, name: "handled", handler: { batch in
+            let thread = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "?"
+            seen.withLock { seen in
+                seen.threads.insert(thread.trimmingCharacters(in: .whitespacesAndNewlines))
+                seen.values += batch.map { Int(String(decoding: $0.last ?? Data(), as: UTF8.self)) ?? -1 }
+            }
+            Thread.sleep(forTimeInterval: 0.001)
+        }) { socket in
+            try socket.set(.receiveHighWaterMark, 100)
+            try socket.subscribe("m")
+            try socket.bind(endpoint)
+        }
+        let pub = try Socket(context: context, type: .pub)
+        try pub.set(.sendHighWaterMark, 0)
+        try pub.connect(endpoint)
+        // The subscription reaches the PUB in the background: a first message until one arrives.
+        while seen.withLock({ $0.values.isEmpty }) {
+            try pub.send([Data("m".utf8), Data("-2".utf8)])
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let joined = seen.withLock { $0.values.count }
+        for index in 0..<5_000 { #expect(try pub.send([Data("m".utf8), Data(String(index).utf8)])) }
+        let deadline = ContinuousClock.now + .seconds(20)
+        while seen.withLock({ $0.values.count }) < joined + 5_000, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let (values, threads) = seen.withLock { ($0.values, $0.threads) }
+        #expect(Array(values.dropFirst(joined)) == Array(0..<5_000))
+        #expect(threads == ["zmq-handled"])
+        #expect(sub.droppedReceives == 0)
+        pub.close()
+        await sub.close()
+        var iterator = sub.incoming.makeAsyncIterator()
+        #expect(await iterator.next() == nil, "incoming yields nothing and ends with the socket")
     }
 }
