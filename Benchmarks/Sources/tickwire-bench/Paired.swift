@@ -59,7 +59,8 @@ enum Callgrind {
     /// Why callgrind cannot count here, or `nil` when it can.
     static func unavailable() async -> String? {
         let version = await shell("valgrind --version 2>/dev/null")
-        return version.hasPrefix("valgrind") ? nil : "valgrind is not installed (apt-get install valgrind)"
+        guard version.hasPrefix("valgrind") else { return "valgrind is not installed (apt-get install valgrind)" }
+        return await shell("objcopy --version 2>/dev/null").isEmpty ? "objcopy (binutils) is not installed" : nil
     }
 
     /// This executable, for valgrind to run.
@@ -69,16 +70,27 @@ enum Callgrind {
 
     /// Instructions per message of `tickwire-bench MODE... N`, from N = `small` and N = `large`.
     static func perMessage(_ mode: [String], small: Int, large: Int) async throws -> Double {
-        let first = try await instructions(mode + ["\(small)"]), second = try await instructions(mode + ["\(large)"])
+        let copy = try await strippedCopy()
+        defer { try? FileManager.default.removeItem(atPath: copy) }
+        let first = try await instructions(copy, mode + ["\(small)"]), second = try await instructions(copy, mode + ["\(large)"])
         return Double(second - first) / Double(large - small)
     }
 
-    /// The instructions callgrind counted over one run of `tickwire-bench ARGUMENTS`.
-    static func instructions(_ arguments: [String]) async throws -> Int {
+    /// A copy of this executable without its debug information, which valgrind's reader gives up on
+    /// ("Possibly corrupted debuginfo file" for the 100 MB release build); the instructions are the same.
+    static func strippedCopy() async throws -> String {
+        let copy = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-stripped-\(getpid())-\(UUID().uuidString.prefix(8))").path
+        let result = try await Subprocess.run(.name("objcopy"), arguments: ["--strip-debug", executable, copy], output: .discarded, error: .string(limit: 1 << 16))
+        guard result.terminationStatus.isSuccess else { throw BenchError("objcopy --strip-debug failed: \(result.standardError)") }
+        return copy
+    }
+
+    /// The instructions callgrind counted over one run of `PROGRAM ARGUMENTS`.
+    static func instructions(_ program: String, _ arguments: [String]) async throws -> Int {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-callgrind-\(getpid())-\(UUID().uuidString.prefix(8))").path
         defer { try? FileManager.default.removeItem(atPath: file) }
         let result = try await Subprocess.run(
-            .name("valgrind"), arguments: Arguments(["--tool=callgrind", "--callgrind-out-file=\(file)", executable] + arguments),
+            .name("valgrind"), arguments: Arguments(["--tool=callgrind", "--callgrind-out-file=\(file)", program] + arguments),
             output: .discarded, error: .string(limit: 1 << 20))
         guard result.terminationStatus.isSuccess else {
             throw BenchError("callgrind of \(arguments.joined(separator: " ")) failed (\(result.terminationStatus)): \(result.standardError.suffix(400))")

@@ -44,18 +44,28 @@ if arguments.first == "profile-bus" {
     exit(0)
 }
 if arguments.first == "profile-throughput", arguments.count >= 2 {
-    // One throughput run on its own, for a sampling profiler (`perf record -e cpu-clock -g`).
+    // One throughput run on its own, for a sampling profiler (`perf record -e cpu-clock -g`) or callgrind. The main
+    // thread waits on a semaphore rather than in an `await`: valgrind crashes once the main thread parks in
+    // libdispatch's `sigsuspend` (the async main's idle loop), so the run happens before it ever gets there.
     let count = Int(arguments.dropFirst(2).first ?? "") ?? 200_000
-    let result: BusBench.Result
+    let run: @Sendable () async throws -> BusBench.Result
     switch arguments[1] {
-    case "bus": result = try await BusBench.encoded(count: count)
-    case "subscriber": result = try await BusBench.subscribed(count: count)
-    case "sockets": result = try await BusBench.busSocketsRaw(count: count)
-    case "raw": result = try await BusBench.zmqRaw(count: count)
+    case "bus": run = { try await BusBench.encoded(count: count) }
+    case "subscriber": run = { try await BusBench.subscribed(count: count) }
+    case "sockets": run = { try await BusBench.busSocketsRaw(count: count) }
+    case "raw": run = { try await BusBench.zmqRaw(count: count) }
     default:
         print("usage: tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]")
         exit(2)
     }
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Unsafe<Result<BusBench.Result, any Error>?>(nil)
+    Task.detached {
+        do { outcome.value = .success(try await run()) } catch { outcome.value = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    let result = try outcome.value!.get()
     print("profile-throughput \(arguments[1]) \(count): \(Int(result.messagesPerSecond)) msg/s, CPU \(fmt(result.cpuMicrosecondsPerMessage, 2)) us/msg")
     exit(0)
 }
