@@ -117,6 +117,9 @@ test-otlp: test-deps
 # built in release inside Benchmarks/.build too (their own scratch path, so no lock on .build).
 # BENCH_FLAGS=--quick for a shorter run; BENCH_FLAGS="--only bus,convert" for some. The import benchmark (9) also
 # imports into the PostgreSQL of scripts/postgres-test.sh (installed where missing; stopped after unless it ran before).
+# The bus, RPC and quote -> price targets (issue 31) are judged on paired rounds (Tickwire, its peer and the limit back to
+# back, the median of 5 with the spread); where valgrind is installed the bus rows get callgrind's instructions per
+# message beside them (BENCH_FLAGS=--no-callgrind skips them; without valgrind the run says why they are missing).
 bench: deps
 	@PYTHON_PACKAGES="pyzmq orjson" bash scripts/install-deps.sh
 	@PYTHON_PACKAGES=babel bash scripts/install-deps.sh || echo "babel not installed: the formatting peer is skipped"
