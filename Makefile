@@ -87,6 +87,8 @@ test: export TICKWIRE_TEST_POSTGRES = $(shell bash scripts/postgres-test.sh url)
 test: test-deps
 	kubernetes-validate --strict --quiet $(KUBE_MANIFESTS)
 	bash scripts/postgres-test.sh >/dev/null
+	python3 scripts/check-imports.py  # every import declared in Package.swift, no @_exported
+	python3 scripts/check-imports.py --package-path $(PLUGIN)
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --skip '^EndToEndTests\.' --skip '$(HEAVY_TESTS)'
 	$(SWIFT) test --skip-build --filter '$(HEAVY_TESTS)'

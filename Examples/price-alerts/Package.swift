@@ -5,8 +5,10 @@ import PackageDescription
 ///
 /// A Tickwire service in a package of its own, as a plugin would be: it depends on the main package by
 /// path (or by URL) and uses only its library products — `TickwireClients` (the contract and a client of
-/// every service), `ServiceSupport` (flags, logging, metrics, lifecycle) and `Bus` (the publisher and the
-/// JSON-RPC server to serve on). Its own contract and client are its library product `PriceAlertsAPI`: the main
+/// every service), `TickwireStack` (where the stack's services are, and the connection to them),
+/// `ServiceSupport` (flags, logging, metrics, lifecycle), `Bus` (the publisher and the JSON-RPC server to
+/// serve on) and, for `--converter mock` and its tests only, `TickwireMocks` (the converter's mock, which links
+/// the converter's engine). Its own contract and client are its library product `PriceAlertsAPI`: the main
 /// package knows nothing of it. The versions of the shared dependencies are the main package's.
 let package = Package(
     name: "price-alerts",
@@ -31,6 +33,7 @@ let package = Package(
             name: "PriceAlertsAPI",
             dependencies: [
                 .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireStack", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "BusContract", package: "tickwire"),
                 .product(name: "Bus", package: "tickwire"),
@@ -42,6 +45,7 @@ let package = Package(
         .target(name: "PriceAlertsCore", dependencies: [
             "PriceAlertsAPI",
             .product(name: "TickwireClients", package: "tickwire"),
+            .product(name: "TickwireStack", package: "tickwire"),
             .product(name: "TickwireContract", package: "tickwire"),
             .product(name: "BusContract", package: "tickwire"),
             .product(name: "Money", package: "tickwire"),
@@ -59,6 +63,7 @@ let package = Package(
             dependencies: [
                 "PriceAlertsCore",
                 .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireMocks", package: "tickwire"),  // `--converter mock`: the converter's mock
                 .product(name: "ServiceSupport", package: "tickwire"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
@@ -71,6 +76,8 @@ let package = Package(
             dependencies: [
                 "PriceAlertsCore", "PriceAlertsAPI",
                 .product(name: "TickwireClients", package: "tickwire"),
+                .product(name: "TickwireStack", package: "tickwire"),
+                .product(name: "TickwireMocks", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "BusContract", package: "tickwire"),
                 .product(name: "Money", package: "tickwire"),

@@ -2,6 +2,7 @@ import ArgumentParser
 import ConverterCore
 import ServiceSupport
 import TickwireClients
+import TickwireStack
 
 /// `converter`: exact conversion with derived rates, and asset prices in display currencies.
 @main

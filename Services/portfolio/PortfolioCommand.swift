@@ -6,6 +6,7 @@ import PortfolioPostgres
 import PostgresNIO
 import ServiceSupport
 import TickwireClients
+import TickwireStack
 
 /// `portfolio`: durable activities (buys, sells, fees, transfers) with their history, holdings and gains, watch list,
 /// wallets and product sales.

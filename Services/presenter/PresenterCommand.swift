@@ -5,6 +5,7 @@ import Foundation
 import PresenterCore
 import ServiceSupport
 import TickwireClients
+import TickwireStack
 
 /// `presenter`: display-ready views and the web dashboard.
 @main

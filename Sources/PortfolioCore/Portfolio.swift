@@ -1,6 +1,7 @@
 import Bus
 import PortfolioEngine
 import TickwireClients
+import TickwireStack
 import Foundation
 import Logging
 import Market

@@ -3,6 +3,7 @@ import BusContract
 import Foundation
 import Synchronization
 import TickwireClients
+import TickwireStack
 import TickwireContract
 
 /// One plugin as the dashboard sees it: its page (``PluginAPI/panel``), a call of any of its methods (what a form

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ServiceSupport
-import TickwireClients
+import TickwireStack
 
 /// `tickwire-proxy`'s flags, each with an environment variable (lists comma-separated).
 public struct ProxyOptions: ParsableArguments {

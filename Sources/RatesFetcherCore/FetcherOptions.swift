@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import ServiceSupport
-import TickwireClients
+import TickwireStack
 
 /// The rates-fetcher's flags; each source flag also reads `TICKWIRE_<NAME>` from the environment.
 public struct FetcherOptions: ParsableArguments {

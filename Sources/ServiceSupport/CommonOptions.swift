@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 import Logging
-import TickwireClients
+import TickwireStack
 import ZeroMQ
 import Bus
 

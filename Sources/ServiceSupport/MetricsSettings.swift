@@ -1,5 +1,5 @@
 import Foundation
-import TickwireClients
+import TickwireStack
 
 /// Where a service serves its Prometheus `/metrics` over HTTP (`--metrics HOST:PORT`), and the token a scraper
 /// must send: with one, every request needs `Authorization: Bearer <token>`, else it is answered 401.

@@ -1,5 +1,5 @@
 import Bus
-import TickwireClients
+import TickwireStack
 import Foundation
 import Logging
 import Metrics

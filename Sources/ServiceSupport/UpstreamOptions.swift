@@ -1,5 +1,5 @@
 import ArgumentParser
-import TickwireClients
+import TickwireStack
 
 /// `--fetcher-pub` and `--fetcher-rep`: where rates-fetcher is.
 public struct FetcherEndpoints: ParsableArguments {

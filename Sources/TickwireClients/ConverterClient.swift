@@ -1,5 +1,6 @@
 import Bus
 import TickwireContract
+import TickwireStack
 import BusContract
 
 /// The converter: exact conversion over derived rates, and asset prices in display currencies.

@@ -1,6 +1,7 @@
 import Bus
 import Market
 import TickwireContract
+import TickwireStack
 import BusContract
 
 /// The portfolio: activities (trades) and their history, holdings and gains, the watch list, wallets and product sales.

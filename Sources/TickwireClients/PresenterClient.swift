@@ -1,6 +1,7 @@
 import Bus
 import PresenterViews
 import TickwireContract
+import TickwireStack
 import BusContract
 
 /// The presenter: display-ready views of every screen, for a locale and a currency.

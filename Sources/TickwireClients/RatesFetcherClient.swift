@@ -2,6 +2,7 @@ import Bus
 import Market
 import Money
 import TickwireContract
+import TickwireStack
 import BusContract
 
 /// rates-fetcher: quotes, rates, books, coins, feed status, masterdata and transactions from the outside APIs.

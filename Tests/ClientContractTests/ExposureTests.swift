@@ -2,7 +2,7 @@ import Bus
 import Foundation
 import ServiceSupport
 import Testing
-import TickwireClients
+import TickwireStack
 
 @Suite("no accidental exposure")
 struct ExposureTests {

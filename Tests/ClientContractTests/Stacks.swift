@@ -10,6 +10,7 @@ import ServiceLifecycle
 import ServiceSupport
 import Testing
 import TickwireClients
+import TickwireStack
 import TickwireMocks
 import BusContract
 

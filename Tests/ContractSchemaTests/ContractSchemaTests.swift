@@ -5,7 +5,7 @@ import Market
 import Money
 import PresenterViews
 import Testing
-import TickwireClients
+import TickwireStack
 import TickwireContract
 
 /// The package's root folder, found from this file's path.

@@ -1,6 +1,6 @@
 import Foundation
 import Logging
-import TickwireClients
+import TickwireStack
 
 /// How a service writes its log lines to standard error (`--log-format`).
 public enum LogFormat: String, CaseIterable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import TickwireClients
+import TickwireStack
 
 /// Where a service sends its spans over OTLP/HTTP (`--otlp-endpoint URL`): a collector's base URL such as
 /// `http://127.0.0.1:4318`, to which `/v1/traces` is added (as OpenTelemetry's `OTEL_EXPORTER_OTLP_ENDPOINT`), or

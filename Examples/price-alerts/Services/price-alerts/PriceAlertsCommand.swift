@@ -2,6 +2,7 @@ import ArgumentParser
 import PriceAlertsCore
 import ServiceSupport
 import TickwireClients
+import TickwireMocks
 
 /// `price-alerts`: rules on the converter's prices, and the alerts they fire.
 @main

@@ -1,6 +1,6 @@
 import BusContract
 import Foundation
-import TickwireClients
+import TickwireStack
 import TickwireContract
 
 /// price-alerts' methods and stream: rules on prices, and the alerts they fire. The plugin's own contract, declared

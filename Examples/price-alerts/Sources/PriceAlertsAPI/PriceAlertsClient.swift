@@ -2,6 +2,7 @@ import Bus
 import BusContract
 import Foundation
 import TickwireClients
+import TickwireStack
 import TickwireContract
 
 /// price-alerts: rules on prices, the alerts they fire, and its page on the dashboard.

@@ -3,7 +3,7 @@ import Foundation
 import GRDB
 import PriceAlertsAPI
 import ServiceSupport
-import TickwireClients
+import TickwireStack
 import Money
 import TickwireContract
 

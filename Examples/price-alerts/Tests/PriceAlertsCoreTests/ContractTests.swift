@@ -4,6 +4,7 @@ import PriceAlertsAPI
 import PriceAlertsCore
 import Testing
 import TickwireClients
+import TickwireMocks
 import BusContract
 import TickwireContract
 

@@ -4,6 +4,7 @@ import Foundation
 import PriceAlertsAPI
 import Testing
 import TickwireClients
+import TickwireStack
 import BusContract
 import Money
 import TickwireContract

@@ -2,7 +2,6 @@ import Bus
 import Foundation
 import Logging
 import ZeroMQ
-import BusContract
 
 /// How live clients reach their services: one ZeroMQ context, the request timeout and retries of the
 /// Lazy Pirate client, and where they log.
@@ -33,7 +32,7 @@ public struct LiveConnection: Sendable {
     }
 
     /// How a socket connecting to `service` (e.g. `converter`) is secured.
-    func security(connectingTo service: String) throws -> SocketSecurity {
+    package func security(connectingTo service: String) throws -> SocketSecurity {
         guard let keys else { return SocketSecurity(maxMessageBytes: maxMessageBytes) }
         return try keys.directory.clientSecurity(keys.name, connectingTo: service, maxMessageBytes: maxMessageBytes)
     }
@@ -42,19 +41,6 @@ public struct LiveConnection: Sendable {
     public func rpc(_ endpoint: String, service: String, timeout: Duration? = nil) throws -> RPCClient {
         try RPCClient(context: context, endpoint: endpoint, timeout: timeout ?? self.timeout, retries: retries,
                       security: security(connectingTo: service), logger: logger)
-    }
-
-    /// A typed stream of the publisher `name` (a service or plugin) at `pub`, whose snapshots come from its REP at `rep`.
-    public func stream<Value>(
-        _ name: String, pub: String, rep: String, prefixes: [String],
-        decode: @escaping @Sendable (BusMessage) throws -> Value?
-    ) throws -> StreamEvents<Value> {
-        // A snapshot can be large (every transaction, the whole masterdata): allow it more time.
-        let snapshots = try rpc(rep, service: name, timeout: max(timeout, .seconds(5)))
-        let streamSecurity = try security(connectingTo: keys?.streamServer(of: name) ?? name)
-        return .live(context: context, name: name, pub: pub, prefixes: prefixes, security: streamSecurity, logger: logger,
-                     snapshot: { prefix in try await snapshots.call(StandardAPI.snapshot, SnapshotRequest(prefix: prefix)) },
-                     decode: decode)
     }
 }
 
