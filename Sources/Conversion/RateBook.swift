@@ -11,6 +11,11 @@ import Money
 /// - `market` is the one composite, and it says so: crypto quotes (`quote.<feed>.*`, one feed per pair,
 ///   chosen by ``ranking`` among the feeds whose latest `status.<feed>` is not `stale` or `gone`) as
 ///   asset → quote-currency edges, plus the fiat rates of ``fiatSource``.
+///
+/// A feed the ranking does not list (a plugin the operator did not rank) cannot move what the listed feeds and
+/// the fiat source price: its quotes are edges only for an asset that is not a fiat (an ISO code or one the fiat
+/// source has rates for) and that no listed live feed quotes, and then only one pair of that asset is an edge,
+/// so the asset hangs off the graph and is never a step between two other currencies (``edgeQuotes(of:)``).
 public struct RateBook: Sendable {
     /// The name of the composite crypto + fiat source.
     public static let marketSource = "market"
@@ -27,7 +32,8 @@ public struct RateBook: Sendable {
     /// edge, and only a rebuilt graph knows which rate it took.
     private var hasIrregularCodes = false
 
-    /// A feed's quote and how fresh it is: its own time, else when it arrived.
+    /// A feed's quote and how fresh it is: when rates-fetcher published it (the envelope's time), never the time
+    /// the quote claims, which a plugin could set to any date.
     private struct HeldQuote: Sendable {
         var quote: Quote
         var freshness: Date
@@ -79,15 +85,24 @@ public struct RateBook: Sendable {
             return .rate(source: update.source)
         case .quote(let quote):
             let pair = quote.market
-            let previous = chosenQuote(for: pair)
             hasIrregularCodes = hasIrregularCodes || Self.isIrregular(pair.base) || Self.isIrregular(pair.quote)
             // Kept under the topic's feed, which rates-fetcher vouches for (a plugin owns its name), not the source
             // the payload claims: a retraction of the topic then finds it.
             let feed = update.topic.source.map(String.init) ?? quote.source
-            quotes[pair, default: [:]][feed] = HeldQuote(quote: quote, freshness: quote.time ?? update.time)
-            if previous == nil { pairsByBase[pair.base, default: []].insert(pair) }
-            guard let previous, let current = chosenQuote(for: pair) else {
+            let before = edgeQuotes(of: pair.base)
+            let newAsset = pairsByBase[pair.base] == nil
+            quotes[pair, default: [:]][feed] = HeldQuote(quote: quote, freshness: update.time)
+            pairsByBase[pair.base, default: []].insert(pair)
+            let after = edgeQuotes(of: pair.base)
+            let previous = before[pair], current = after[pair]
+            if Set(before.keys).union(after.keys).contains(where: { $0 != pair && before[$0] != after[$0] }) {
+                // The quote changed which of the asset's pairs are edges, or which feed gives them.
                 reshapeMarket()
+                return .quote(pair)
+            }
+            guard let previous, let current else {
+                // A quote that is no edge changes nothing, unless its asset is new: its prices may come from the fiat rates.
+                if previous == nil, current == nil, !newAsset { marketChange = .none } else { reshapeMarket() }
                 return .quote(pair)
             }
             if current == previous {
@@ -236,16 +251,19 @@ public struct RateBook: Sendable {
         source == Self.marketSource ? marketRates().count : rates[source]?.count ?? 0
     }
 
-    /// The preferred quote of each pair, sorted by symbol.
-    public var preferredQuotes: [Quote] {
-        quotes.keys.sorted().compactMap { preferredQuote(for: $0) }
+    /// The preferred quote of each pair that is an edge of the `market` graph, sorted by symbol.
+    public var preferredQuotes: [Quote] { edgeQuotes().map(\.chosen.quote) }
+
+    /// The chosen quote of every pair that may be an edge of the `market` graph, sorted by pair.
+    private func edgeQuotes() -> [(pair: MarketPair, chosen: ChosenQuote)] {
+        pairsByBase.keys.flatMap { edgeQuotes(of: $0).map { (pair: $0.key, chosen: $0.value) } }.sorted { $0.pair < $1.pair }
     }
 
     /// The preferred quote of each pair whose base is `asset`, in ``ranking``'s order of their feeds (then by
     /// symbol): the order a price's 24 h change and time are taken from.
     public func referenceQuotes(of asset: String) -> [Quote] {
-        let held = (pairsByBase[asset] ?? []).sorted().compactMap { pair -> (key: String, value: HeldQuote)? in
-            guard let chosen = chosenQuote(for: pair), let held = quotes[pair]?[chosen.feed] else { return nil }
+        let held = edgeQuotes(of: asset).sorted { $0.key < $1.key }.compactMap { pair, chosen -> (key: String, value: HeldQuote)? in
+            guard let held = quotes[pair]?[chosen.feed] else { return nil }
             return (chosen.feed, held)
         }
         // The sort is stable: quotes that neither precedes keep their symbol order.
@@ -258,10 +276,51 @@ public struct RateBook: Sendable {
     /// The preferred feed's quote of `pair` (``chosenQuote(for:)``).
     public func preferredQuote(for pair: MarketPair) -> Quote? { chosenQuote(for: pair)?.quote }
 
-    /// The quote `pair` is priced from: of the feeds quoting it in ``ranking``'s order, the first whose latest
-    /// status is not `stale` or `gone`; when none is, the first of them all.
-    public func chosenQuote(for pair: MarketPair) -> ChosenQuote? {
-        guard let byFeed = quotes[pair] else { return nil }
+    /// The quote `pair` is priced from: of the feeds that may give it (``edgeQuotes(of:)``) in ``ranking``'s order,
+    /// the first whose latest status is not `stale` or `gone`; when none is, the first of them all. Nil when no
+    /// feed's quote of it may be an edge.
+    public func chosenQuote(for pair: MarketPair) -> ChosenQuote? { edgeQuotes(of: pair.base)[pair] }
+
+    /// The chosen quote of each of `asset`'s pairs that may be an edge of the `market` graph:
+    /// - a fiat asset (an ISO code, or one the fiat source has rates for), or one that a listed feed whose status
+    ///   is live quotes, or one no unlisted feed quotes: every pair, each from the listed feeds only;
+    /// - otherwise (an unlisted feed quotes it and no listed live feed does): one pair only, each pair's quote chosen
+    ///   among all feeds, the pair by a usable quote first, then a live feed, then a fiat quote currency, then by
+    ///   symbol. With one edge the asset cannot be a shorter or lexicographically earlier step between two other
+    ///   currencies.
+    func edgeQuotes(of asset: String) -> [MarketPair: ChosenQuote] {
+        let pairs = pairsByBase[asset] ?? []
+        var listedLive = false, unlisted = false
+        for pair in pairs {
+            for feed in quotes[pair].map({ Array($0.keys) }) ?? [] {
+                if ranking.place(of: feed) == nil { unlisted = true } else if Self.standing(feedStates[feed]) == nil { listedLive = true }
+            }
+        }
+        if listedLive || !unlisted || isFiat(asset) {
+            var chosen: [MarketPair: ChosenQuote] = [:]
+            for pair in pairs {
+                chosen[pair] = quotes[pair].flatMap { choose(among: $0.filter { ranking.place(of: $0.key) != nil }) }
+            }
+            return chosen
+        }
+        let best = pairs.compactMap { pair in quotes[pair].flatMap { choose(among: $0) }.map { (pair: pair, chosen: $0) } }.min { lhs, rhs in
+            let left = (lhs.chosen.quote.isUsableRate ? 0 : 1, Self.standing(feedStates[lhs.chosen.feed]) == nil ? 0 : 1, isFiat(lhs.pair.quote) ? 0 : 1)
+            let right = (rhs.chosen.quote.isUsableRate ? 0 : 1, Self.standing(feedStates[rhs.chosen.feed]) == nil ? 0 : 1, isFiat(rhs.pair.quote) ? 0 : 1)
+            return left != right ? left < right : lhs.pair < rhs.pair
+        }
+        return best.map { [$0.pair: $0.chosen] } ?? [:]
+    }
+
+    /// Whether `code` is a fiat: an ISO 4217 code, or one the fiat source has rates for.
+    private func isFiat(_ code: String) -> Bool {
+        if Currency.iso(code) != nil { return true }
+        let upper = code.uppercased()
+        return fiatSource.flatMap { rates[$0] }?.values.contains { $0.from.uppercased() == upper || $0.to.uppercased() == upper } ?? false
+    }
+
+    /// Of quotes by feed, the one to price from (see ``chosenQuote(for:)``), nil for none.
+    private func choose(among byFeed: [String: HeldQuote]) -> ChosenQuote? {
+        guard !byFeed.isEmpty else { return nil }
         if byFeed.count == 1, let (feed, held) = byFeed.first {
             return ChosenQuote(quote: held.quote, feed: feed, source: Self.standing(feedStates[feed]).map { "\(feed) (\($0))" } ?? feed)
         }

@@ -68,27 +68,35 @@ struct FeedRankingTests {
         #expect(withoutBitso.preferredQuote(for: pair)?.source == "kraken", "of the unlisted, kraken's quote is the freshest")
     }
 
-    /// Feeds the ranking does not list come after the listed ones, the freshest quote first (its own time, else
-    /// when it arrived): a feed whose quote is newer takes the pair over.
+    /// Feeds the ranking does not list come after the listed ones, the freshest quote first: the one rates-fetcher
+    /// published last, whatever time the quote itself claims.
     @Test func unlistedFeedsByFreshness() throws {
         var ranked = try book([
-            quoteMessage("alpha", "BTC", "USD", last: "100", time: quoteTime.addingTimeInterval(10)),
-            quoteMessage("zeta", "BTC", "USD", last: "200", time: quoteTime),
+            quoteMessage("alpha", "BTC", "USD", last: "100", time: quoteTime, received: quoteTime.addingTimeInterval(10)),
+            quoteMessage("zeta", "BTC", "USD", last: "200", time: quoteTime.addingTimeInterval(60), received: quoteTime),
         ], ranking: FeedRanking(["bitso"]))
         #expect(ranked.chosenQuote(for: pair)?.source == "alpha")
-        try ranked.apply(quoteMessage("zeta", "BTC", "USD", last: "201", time: quoteTime.addingTimeInterval(20), seq: 2))
+        try ranked.apply(quoteMessage("zeta", "BTC", "USD", last: "201", time: quoteTime, seq: 2, received: quoteTime.addingTimeInterval(20)))
         #expect(ranked.chosenQuote(for: pair)?.source == "zeta")
         #expect(ranked.chosenQuote(for: pair)?.quote.last == 201)
         #expect(try convert("1", "BTC", "USD", in: ranked).amount == (try dec("201.00")))
-        try ranked.apply(quoteMessage("bitso", "BTC", "USD", last: "300", time: quoteTime))
+        try ranked.apply(quoteMessage("bitso", "BTC", "USD", last: "300", time: quoteTime, received: quoteTime))
         #expect(ranked.chosenQuote(for: pair)?.source == "bitso", "a listed feed comes first however old its quote")
-        // Without a time of its own, a quote is as fresh as its arrival.
-        var untimed = try book([
-            quoteMessage("alpha", "BTC", "USD", last: "100", time: Date().addingTimeInterval(-60)),
-            quoteMessage("zeta", "BTC", "USD", last: "200"),
-        ])
-        #expect(untimed.chosenQuote(for: pair)?.source == "zeta")
-        try untimed.apply(quoteMessage("alpha", "BTC", "USD", last: "101", time: Date().addingTimeInterval(60), seq: 2))
-        #expect(untimed.chosenQuote(for: pair)?.source == "alpha")
+    }
+
+    /// A plugin that stamps its quotes in 2099 does not win the pair for good: the hub's time of publication
+    /// ranks it, and another unlisted feed's later quote takes the pair over.
+    @Test func aQuotesOwnFutureTimeDoesNotRankIt() throws {
+        let future = Date(timeIntervalSince1970: 4_070_908_800) // 2099-01-01
+        var ranked = try book([
+            quoteMessage("evil", "BTC", "USD", last: "1", time: future, received: quoteTime),
+            quoteMessage("zeta", "BTC", "USD", last: "200", time: quoteTime, received: quoteTime.addingTimeInterval(1)),
+        ], ranking: FeedRanking(["bitso"]))
+        #expect(ranked.chosenQuote(for: pair)?.source == "zeta")
+        #expect(try convert("1", "BTC", "USD", in: ranked).amount == (try dec("200.00")))
+        try ranked.apply(quoteMessage("evil", "BTC", "USD", last: "2", time: future, seq: 2, received: quoteTime.addingTimeInterval(2)))
+        #expect(ranked.chosenQuote(for: pair)?.source == "evil", "its newer publication is fresher")
+        try ranked.apply(quoteMessage("zeta", "BTC", "USD", last: "201", time: quoteTime, seq: 2, received: quoteTime.addingTimeInterval(3)))
+        #expect(ranked.chosenQuote(for: pair)?.source == "zeta")
     }
 }

@@ -18,16 +18,16 @@ func rateMessage(_ source: String, _ from: String, _ to: String, _ rate: String,
         value: .rate(ExchangeRate(from: from, to: to, rate: try dec(rate))))
 }
 
-/// A `quote.<feed>.<BASE>-<QUOTE>` update as a client of rates-fetcher receives it.
+/// A `quote.<feed>.<BASE>-<QUOTE>` update as a client of rates-fetcher receives it, published by the hub at `received`.
 func quoteMessage(
     _ feed: String, _ base: String, _ quote: String, last: String,
-    changePercent24h: String? = nil, time: Date? = nil, seq: UInt64 = 1
+    changePercent24h: String? = nil, time: Date? = nil, seq: UInt64 = 1, received: Date = Date()
 ) throws -> StreamUpdate<FetcherUpdate> {
     let market = MarketPair(base: base, quote: quote)
     let data = Quote(
         source: feed, market: market, last: try dec(last),
         changePercent24h: try changePercent24h.map(dec), time: time)
-    return StreamUpdate(topic: try Topic("quote.\(feed).\(market.symbol)"), seq: seq, time: Date(), source: feed, value: .quote(data))
+    return StreamUpdate(topic: try Topic("quote.\(feed).\(market.symbol)"), seq: seq, time: received, source: feed, value: .quote(data))
 }
 
 /// A `status.<feed>` update as a client of rates-fetcher receives it.
