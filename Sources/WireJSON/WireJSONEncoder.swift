@@ -113,23 +113,44 @@ final class JSONWriter: @unchecked Sendable {
         state.deallocate()
     }
 
-    /// A writer kept for the next encoding, so a steady stream of encodings allocates no writer (its
-    /// object, state, buffer and frame stack: four allocations per message, bench/PROFILE.md).
-    private static let spare = Mutex<JSONWriter?>(nil)
+    /// Writers kept for the next encodings, so a steady stream of encodings allocates no writer (its object,
+    /// state, buffer and frame stack: four allocations per message, bench/PROFILE.md). One slot per thread as far
+    /// as the slots go, chosen by the thread's identity and taken only when free: threads encoding at once (four
+    /// feed plugins' senders in one process) neither wait for one another's lock nor share one spare writer, which
+    /// made every encoding but one allocate a writer and every lock a futex call (tickwire-bench 10 under perf).
+    private static let spares: [SpareWriter] = (0..<spareSlots).map { _ in SpareWriter() }
+
+    /// One slot of ``spares``.
+    private final class SpareWriter: Sendable {
+        let writer = Mutex<JSONWriter?>(nil)
+    }
+
+    /// How many spare writers are kept (a power of two).
+    private static let spareSlots = 16
 
     /// Buffers larger than this are not kept for the next encoding.
     private static let largestKeptCapacity = 64 * 1024
 
-    /// The spare writer, or a new one when another encoding holds it.
-    @usableFromInline
-    static func take() -> JSONWriter {
-        spare.withLock { $0.take() } ?? JSONWriter()
+    /// The calling thread's slot of ``spares``: its identity, mixed so that threads' neighbouring addresses spread.
+    private static var spareSlot: Int {
+        #if canImport(Darwin)
+        let identity = UInt(bitPattern: pthread_self())
+        #else
+        let identity = UInt(pthread_self())
+        #endif
+        return Int(truncatingIfNeeded: (UInt64(identity) &* 0x9E37_79B9_7F4A_7C15) >> 60) & (spareSlots - 1)
     }
 
-    /// Empties `writer` and keeps it as the spare, unless its buffer grew past ``largestKeptCapacity`` or
-    /// something still holds it (an `encode(to:)` that kept its encoder or a container): reused, the writer
-    /// would reach that holder's writes. Serial numbers keep counting, so no frame of a later encoding
-    /// passes for one of an earlier one.
+    /// The calling thread's spare writer, or a new one when its slot is empty or another thread holds it.
+    @usableFromInline
+    static func take() -> JSONWriter {
+        (spares[spareSlot].writer.withLockIfAvailable { $0.take() } ?? nil) ?? JSONWriter()
+    }
+
+    /// Empties `writer` and keeps it as the calling thread's spare, unless its buffer grew past
+    /// ``largestKeptCapacity`` or something still holds it (an `encode(to:)` that kept its encoder or a container):
+    /// reused, the writer would reach that holder's writes. Serial numbers keep counting, so no frame of a later
+    /// encoding passes for one of an earlier one.
     @usableFromInline
     static func recycle(_ writer: inout JSONWriter) {
         guard isKnownUniquelyReferenced(&writer), writer.state.pointee.capacity <= largestKeptCapacity else { return }
@@ -140,7 +161,7 @@ final class JSONWriter: @unchecked Sendable {
             writer.state.pointee.failed = false
         }
         let kept = writer
-        spare.withLock { $0 = kept }
+        _ = spares[spareSlot].writer.withLockIfAvailable { $0 = kept }
     }
 
     /// The bytes written, as `Data` that owns a copy.

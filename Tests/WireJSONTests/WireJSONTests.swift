@@ -293,7 +293,7 @@ struct WireJSONTests {
         #expect(scribbles.allSatisfy { $0.first == UInt8(ascii: "}") })
     }
 
-    /// Encodings share one spare writer: one that failed half-way (inside nested containers) leaves nothing
+    /// Encodings reuse spare writers (a slot per thread): one that failed half-way (inside nested containers) leaves nothing
     /// behind for the next, a large one is not kept, and encodings from many tasks at once each get their own bytes.
     @Test func writersAreReusedCleanly() async throws {
         let sample = try Sample.make(3)
