@@ -1,11 +1,13 @@
 import ArgumentParser
 import AsyncHTTPClient
 import Foundation
-import RatesFetcherCore
+import RatesFetcherEngine
 import ServiceSupport
 import TickwireFeeds
 
-/// `tickwire-feed`: one of rates-fetcher's built-in feeds as a process of its own, feeding a (remote) hub's ingest endpoint.
+/// `tickwire-feed`: one of rates-fetcher's built-in feeds as a process of its own, feeding a (remote) hub's ingest
+/// endpoint: the feed's definition (RatesFetcherEngine's ``BuiltInFeed``) run by a ``FeedRunner`` on a
+/// ``FeedSink/connection(_:)``, every topic under the plugin's name.
 @main
 struct FeedCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -14,7 +16,7 @@ struct FeedCommand: AsyncParsableCommand {
         discussion: "e.g. tickwire-feed bitso --ingest tcp://hub:7103 --name bitso2 --variant mock",
         version: buildVersion)
 
-    @Argument(help: "the feed: \(Feed.allCases.filter { $0 != .masterdata }.map(\.rawValue).joined(separator: ", "))")
+    @Argument(help: "the feed: \(BuiltInFeed.all.filter(\.feedsAHub).map(\.name).joined(separator: ", "))")
     var feed: String
     @Option(help: "the hub's ingest endpoint to connect to (env TICKWIRE_RATES_FETCHER_INGEST; default tcp://127.0.0.1:7103)")
     var ingest: String?
@@ -29,11 +31,14 @@ struct FeedCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        guard let feed = Feed(rawValue: feed) else {
-            throw ValidationError("unknown feed \(feed.debugDescription); feeds: \(Feed.allCases.map(\.rawValue).joined(separator: ", "))")
+        guard let feed = BuiltInFeed.named(feed) else {
+            throw ValidationError("unknown feed \(feed.debugDescription); feeds: \(BuiltInFeed.names)")
+        }
+        guard feed.feedsAHub else {
+            throw ValidationError("\(feed.name) publishes nothing a hub's ingest takes (quotes, rates, books, coins)")
         }
         guard let variant = FeedVariant(rawValue: variant) else { throw ValidationError("--variant must be mock, test or live; got \(variant.debugDescription)") }
-        let name = name ?? feed.rawValue
+        let name = name ?? feed.name
         guard FeedName.isValid(name) else { throw ValidationError(FeedError.invalidName(name).description) }
         let endpoint = ingest ?? ProcessInfo.processInfo.environment["TICKWIRE_RATES_FETCHER_INGEST"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "tcp://127.0.0.1:7103"
@@ -43,10 +48,10 @@ struct FeedCommand: AsyncParsableCommand {
         let connection = try FeedConnection(
             context: runtime.context, name: name, endpoint: endpoint,
             security: try runtime.clientSecurity(connectingTo: "rates-fetcher"), logger: runtime.logger)
-        let job = try BuiltInFeed.job(feed, environment: environment, name: name, context: runtime.context, logger: runtime.logger)
         let every = period.map { Duration.milliseconds(Int64(($0 * 1000).rounded())) } ?? selection.period(of: feed)
-        let runner = FeedRunner(sink: .connection(connection), job: .poll(every: every, job), logger: runtime.logger)
-        runtime.logger.info("feeding", metadata: ["feed": "\(feed.rawValue)", "name": "\(name)", "ingest": "\(endpoint)", "variant": "\(variant.rawValue)"])
+        let context = FeedJobContext(pluginName: name, logger: runtime.logger, coinIDs: CoinTracker.defaultIDs)
+        let runner = FeedRunner(sink: .connection(connection), job: feed.job(every: every, environment, context), logger: runtime.logger)
+        runtime.logger.info("feeding", metadata: ["feed": "\(feed.name)", "name": "\(name)", "ingest": "\(endpoint)", "variant": "\(variant.rawValue)"])
         try await runtime.run([connection, runner])
     }
 }

@@ -1,7 +1,8 @@
 import ArgumentParser
+import RatesFetcherEngine
 import Foundation
 import ServiceSupport
-import TickwireStack
+import TickwireClients
 
 /// The rates-fetcher's flags; each source flag also reads `TICKWIRE_<NAME>` from the environment.
 public struct FetcherOptions: ParsableArguments {
@@ -54,22 +55,22 @@ public struct FetcherOptions: ParsableArguments {
         var selection = FeedSelection(defaultVariant: variant)
         for (feed, value) in try assignments(feedOverrides) {
             guard let variant = FeedVariant(rawValue: value) else {
-                throw ValidationError("--feed \(feed.rawValue)= must be mock, live or test, got \"\(value)\"")
+                throw ValidationError("--feed \(feed)= must be mock, live or test, got \"\(value)\"")
             }
             selection.overrides[feed] = variant
         }
         for (feed, value) in try assignments(periods) {
             guard let milliseconds = Self.milliseconds(value) else {
-                throw ValidationError("--period \(feed.rawValue)= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got \"\(value)\"")
+                throw ValidationError("--period \(feed)= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got \"\(value)\"")
             }
             selection.periods[feed] = .milliseconds(milliseconds)
         }
-        let sources: [(Feed, String?)] = [
+        let sources: [(BuiltInFeed, String?)] = [
             (.bitso, setting(bitsoURL, "BITSO_URL")), (.wazirx, setting(wazirxURL, "WAZIRX_URL")),
             (.fiat, setting(fiatURL, "FIAT_URL")), (.coingecko, setting(coingeckoURL, "COINGECKO_URL")),
             (.gnb, setting(gnbURL, "GNB_URL")), (.masterdata, setting(masterdata, "MASTERDATA")),
         ]
-        for case let (feed, source?) in sources { selection.sources[feed] = source }
+        for case let (feed, source?) in sources { selection.sources[feed.name] = source }
         selection.fixerKey = setting(fixerKey, "FIXER_KEY")
         if let seedText = setting(seed.map(String.init), "SEED") {
             guard let seed = UInt64(seedText) else {
@@ -114,11 +115,12 @@ public struct FetcherOptions: ParsableArguments {
         return wholeOverflow || overflow ? nil : milliseconds
     }
 
-    private func assignments(_ items: [String]) throws -> [(Feed, String)] {
+    /// `FEED=VALUE` items by built-in feed name; a name of no built-in feed is an error.
+    private func assignments(_ items: [String]) throws -> [(String, String)] {
         try items.map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-            guard parts.count == 2, let feed = Feed(rawValue: parts[0]) else { throw SelectionError.invalidAssignment(item) }
-            return (feed, parts[1])
+            guard parts.count == 2, let feed = BuiltInFeed.named(parts[0]) else { throw SelectionError.invalidAssignment(item) }
+            return (feed.name, parts[1])
         }
     }
 }

@@ -1,8 +1,10 @@
 import Foundation
 import Logging
 import Market
+import Metrics
 import ServiceLifecycle
 import TickwireContract
+import Tracing
 
 /// How a feed gets its values: a poll on a period, or a stream it keeps open.
 public struct FeedJob: Sendable {
@@ -30,7 +32,9 @@ public struct FeedJob: Sendable {
 }
 
 /// Runs one feed's job and publishes what it returns into a ``FeedSink``; `status.<feed>` goes out when the feed
-/// first succeeds, when it fails (with why) and when it recovers. A failure is logged and the job tried again.
+/// first succeeds, when it fails (with why) and when it recovers. A failure is logged, counted
+/// (`tickwire_feed_errors_total{feed}`) and the job tried again. Each poll runs in a span of a trace of its own
+/// (`feed.poll`), which what it publishes carries. rates-fetcher's built-in feeds and outside feeds run on it alike.
 public actor FeedRunner: Service {
     /// The feed's name (the sink's).
     public nonisolated let name: String
@@ -42,6 +46,7 @@ public actor FeedRunner: Service {
     private let sleep: @Sendable (Duration) async throws -> Void
     private var current: FeedStatus
     private var published: FeedStatus?
+    private var inFlight: Task<FeedStatus, Never>?
 
     /// A runner of `job` into `sink`; a stream that ended is opened again after `retryDelay`. `now` and `sleep` stand
     /// in for the clock in tests.
@@ -91,18 +96,37 @@ public actor FeedRunner: Service {
         }
     }
 
-    /// Runs a poll job once and publishes what it returned; returns the feed's status after it. A stream job has
-    /// nothing to poll: its status is returned as it is.
+    /// Runs a poll job once, or joins the poll already under way, and publishes what it returned; returns the feed's
+    /// status after it. A stream job has nothing to poll: its status is returned as it is.
     @discardableResult
     public func poll() async -> FeedStatus {
         guard case .poll(_, let poll) = job.body else { return current }
-        let attempt = now()
-        do {
-            try publish(try await poll(), attempt: attempt)
-        } catch {
-            failed(error, attempt: attempt)
+        if let inFlight { return await inFlight.value }
+        let task = Task { await self.pollOnce(poll) }
+        inFlight = task
+        let status = await task.value
+        inFlight = nil
+        return status
+    }
+
+    /// Waits for the poll under way, if any, to finish: what it read before a change (a coin removed) is then
+    /// published, and what follows sees the change.
+    public func settle() async {
+        if let inFlight { _ = await inFlight.value }
+    }
+
+    private func pollOnce(_ poll: @Sendable () async throws -> [FeedPublication]) async -> FeedStatus {
+        await withSpan("feed.poll", context: .topLevel, ofKind: .producer) { span in
+            span.attributes["tickwire.feed"] = name
+            let attempt = now()
+            do {
+                try publish(try await poll(), attempt: attempt)
+            } catch {
+                failed(error, attempt: attempt)
+            }
+            if current.state == .error { span.setStatus(SpanStatus(code: .error, message: current.message)) }
+            return current
         }
-        return current
     }
 
     /// Publishes `publications` into the sink and marks the feed ok (publishing `status.<feed>` if it was not).
@@ -114,6 +138,7 @@ public actor FeedRunner: Service {
     }
 
     private func failed(_ error: any Error, attempt: Date) {
+        Counter(label: "tickwire_feed_errors_total", dimensions: [("feed", name)]).increment()
         logger.error("feed failed; keeping its last good data", metadata: ["feed": "\(name)", "error": "\(error)"])
         current = FeedStatus(feed: name, state: .error, message: String(describing: error),
                              lastSuccess: current.lastSuccess, lastAttempt: attempt)

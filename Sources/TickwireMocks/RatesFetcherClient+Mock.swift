@@ -1,11 +1,14 @@
 import Bus
+import BusContract
 import Foundation
+import Logging
 import Market
 import Money
+import RatesFetcherEngine
 import Synchronization
-import TickwireContract
-import BusContract
 import TickwireClients
+import TickwireContract
+import TickwireFeeds
 
 extension RatesFetcherClient {
     /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
@@ -23,35 +26,45 @@ extension RatesFetcherClient {
         health: Fixtures.answer("rates-fetcher", "health"),
         updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
 
-    /// rates-fetcher as a demo runs it, with no network: the recorded state, whose quotes walk at random
-    /// (seeded by `seed`, within a few percent) every `interval`; a 30-day history for every quoted coin in
-    /// any currency it is quoted in, ending at the current price; `refresh` and `feeds` answer as the
-    /// service does, errors included.
+    /// rates-fetcher as a demo runs it, with no network: the service's own engine (RatesFetcherEngine's
+    /// ``FetcherEngine``) over the feed clients of Feeds, its values held in memory: the quote feeds' mock clients
+    /// (Bitso, WazirX, CoinGecko: a walk seeded by `seed`), the recorded fiat rates, GNB and masterdata (as the
+    /// recorded stack has them). Each feed polls at its mock period with `interval` as the mock's second (1 s: the
+    /// demo's pace; shorter in tests), so quotes walk every `interval`; histories, daily rates, `refresh`, `feeds` and
+    /// `coins.*` are the engine's, errors included. Every answer and the streams' first snapshot wait until each feed
+    /// has polled once.
     public static func mock(seed: UInt64 = 1, interval: Duration = .seconds(1)) -> Self {
-        let market: MockFetcher
+        let fetcher: MockFetcher
         do {
-            market = try MockFetcher(seed: seed)
+            fetcher = try MockFetcher(seed: seed)
         } catch {
             return .unavailable("RatesFetcherClient.mock", error)
         }
-        Task { [weak market] in
+        Task { [weak fetcher] in
+            var tick = 0
             while !Task.isCancelled {
                 try? await Task.sleep(for: interval)
-                guard let market else { return }
-                market.step(now: Date())
+                tick += 1
+                guard let fetcher else { return }
+                await fetcher.poll(tick: tick)
             }
         }
+        /// The engine once every feed has polled once.
+        @Sendable func engine() async -> FetcherEngine {
+            await fetcher.firstPolls.value
+            return fetcher.engine
+        }
         return Self(
-            history: { request in try await RPCError.answering { try market.history(request) } },
-            refresh: { request in try await RPCError.answering { try market.refresh(request) } },
-            feeds: { market.statuses() },
-            ratesHistory: { request in try await RPCError.answering { try market.ratesHistory(request) } },
-            coins: { market.coins.withLock { $0.tracked } },
-            addCoin: { request in try await RPCError.answering { try market.addCoin(request) } },
-            removeCoin: { request in try await RPCError.answering { try market.removeCoin(request) } },
-            knownCoins: { request in try await RPCError.answering { try market.coins.withLock { try $0.known(request) } } },
-            health: { Health(service: "rates-fetcher", started: market.started, upstreams: market.statuses().reduce(into: [:]) { $0[$1.feed] = "ok" }) },
-            updates: { kinds in market.broadcast.stream { market.snapshot(kinds) }.filter(kinds) })
+            history: { request in try await RPCError.answering { try await engine().history(request) } },
+            refresh: { request in try await RPCError.answering { try await engine().refresh(request) } },
+            feeds: { await engine().feeds() },
+            ratesHistory: { request in try await RPCError.answering { try await engine().ratesHistory(request) } },
+            coins: { await engine().listCoins() },
+            addCoin: { request in try await RPCError.answering { try await engine().addCoin(request) } },
+            removeCoin: { request in try await RPCError.answering { try await engine().removeCoin(request) } },
+            knownCoins: { request in try await RPCError.answering { try await engine().knownCoins(request) } },
+            health: { Health(service: "rates-fetcher", started: fetcher.started, upstreams: await engine().upstreams()) },
+            updates: { kinds in fetcher.updates(kinds) })
     }
 
     /// A client whose every closure throws `error`, for a mock that could not be made.
@@ -67,155 +80,108 @@ extension RatesFetcherClient {
     }
 }
 
-/// The state of a mock rates-fetcher: every topic's last value, the recorded quotes its walks start from.
+/// A mock rates-fetcher: the service's engine over the mock feed clients, publishing into an in-memory store (every
+/// topic's last value, as the service's publisher holds it) that its streams read.
 final class MockFetcher: Sendable {
-    let broadcast = Broadcast<FetcherUpdate>()
     let started = Date()
-    private let state: Mutex<[Topic: StreamUpdate<FetcherUpdate>]>
-    private let recordedQuotes: [(topic: Topic, quote: Quote)]
-    private let recordedFeeds: [FeedStatus]
-    /// The recorded ECB rates (the `rate.ecb.*` topics), as one day's set.
-    private let recordedFiat: FiatRates
-    private let walk: PriceWalk
-    private let seed: UInt64
-    /// The CoinGecko coins tracked (at first every recorded one) and known (the recorded ones).
-    let coins: Mutex<MockCoins>
-    /// The recorded CoinGecko topics (`coin.coingecko.<SYMBOL>`, `quote.coingecko.<SYMBOL>-*`), to bring back a coin added again.
-    private let recordedCoinTopics: [StreamUpdate<FetcherUpdate>]
+    let engine: FetcherEngine
+    private let store: MockStore
+    /// Every feed's first poll, which every answer and the streams' first snapshot wait for.
+    let firstPolls: Task<Void, Never>
+
+    /// The feeds whose recorded answers it publishes, as the recorded stack (`--feeds test`) does; the others are mocks.
+    static let recorded: [String: FeedVariant] = ["fiat": .test, "gnb": .test, "masterdata": .test]
 
     init(seed: UInt64) throws {
-        let updates = try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:))
-        state = Mutex(Dictionary(updates.map { ($0.topic, $0) }, uniquingKeysWith: { _, newer in newer }))
-        coins = Mutex(MockCoins(tracked: MockCoins.coins(in: updates)))
-        recordedCoinTopics = updates.filter { $0.topic.source == "coingecko" && ["coin", "quote"].contains($0.topic.kind) }
-        recordedQuotes = updates.compactMap { update in
-            if case .quote(let quote) = update.value { return (update.topic, quote) }
-            return nil
-        }.sorted { $0.topic < $1.topic }
-        recordedFeeds = try Fixtures.load("rates-fetcher", "feeds")
-        let ecb = updates.compactMap { update -> ExchangeRate? in
-            if case .rate(let rate) = update.value, update.topic.rawValue.hasPrefix("rate.ecb.") { return rate }
-            return nil
-        }.sorted { $0.to < $1.to }
-        recordedFiat = FiatRates(source: "ecb", base: ecb.first?.from ?? "USD", date: "", rates: ecb)
-        walk = PriceWalk(seed: seed)
-        self.seed = seed
+        let store = MockStore()
+        var logger = Logger(label: "tickwire.mock.rates-fetcher")
+        logger.logLevel = .critical
+        let selection = FeedSelection(defaultVariant: .mock, overrides: Self.recorded, seed: seed)
+        let engine = FetcherEngine(
+            environment: try selection.environment(http: nil, logger: logger), selection: selection,
+            coins: CoinTracker(ids: CoinTracker.defaultIDs), values: store.values, sink: store.sink(name:), logger: logger)
+        self.store = store
+        self.engine = engine
+        firstPolls = Task {
+            for runner in engine.runners { await runner.poll() }
+        }
+    }
+
+    /// The polls due at `tick` mock seconds: each feed every ``BuiltInFeed/mockPeriod`` seconds.
+    func poll(tick: Int) async {
+        await firstPolls.value
+        for (feed, runner) in zip(BuiltInFeed.all, engine.runners) {
+            let every = max(Int(feed.mockPeriod.components.seconds), 1)
+            if tick % every == 0 { await runner.poll() }
+        }
+    }
+
+    /// The values of `kinds`: a snapshot once every feed has polled once, then every change.
+    func updates(_ kinds: Set<FetcherUpdate.Kind>) -> StreamEvents<FetcherUpdate> {
+        let events = store.broadcast.stream { [store] in store.snapshot(kinds) }.filter(kinds)
+        return .each { [firstPolls] in
+            AsyncStream(bufferingPolicy: .bufferingNewest(1_000)) { continuation in
+                let forwarding = Task {
+                    await firstPolls.value
+                    for await event in events { continuation.yield(event) }
+                    continuation.finish()
+                }
+                continuation.onTermination = { _ in forwarding.cancel() }
+            }
+        }
+    }
+}
+
+/// The mock's publisher: every topic's last value and number, handed to every open stream as it changes.
+final class MockStore: Sendable {
+    let broadcast = Broadcast<FetcherUpdate>()
+    private let held = Mutex<[Topic: Held]>([:])
+
+    private struct Held: Sendable {
+        var publication: FeedPublication
+        var seq: UInt64
+        var body: Data
+        var update: StreamUpdate<FetcherUpdate>?
+    }
+
+    /// The sink of built-in feed `name`: numbers each value per topic, skips one equal to its topic's last, and
+    /// sends it to every stream.
+    func sink(name: String) -> FeedSink {
+        FeedSink(name: name) { [self] publication in
+            let sent = try held.withLock { held -> (seq: UInt64, update: StreamUpdate<FetcherUpdate>?)? in
+                let last = held[publication.topic]
+                if let last, last.publication.hasSamePayload(as: publication) { return nil }
+                let seq = (last?.seq ?? 0) + 1
+                let body = try publication.envelope(seq: seq, time: Date(), source: publication.topic.source.map(String.init) ?? "rates-fetcher")
+                let message = try BusMessage(topic: publication.topic.rawValue, body: body)
+                let update = try FetcherUpdate(message: message).map { value in
+                    StreamUpdate(topic: message.topic, seq: seq, time: message.header.time, source: message.header.source, value: value)
+                }
+                held[publication.topic] = Held(publication: publication, seq: seq, body: body, update: update)
+                return (seq, update)
+            }
+            if let update = sent?.update { broadcast.send(.update(update)) }
+            return sent?.seq
+        }
+    }
+
+    /// What the engine reads of it, and retracts from it.
+    var values: PublishedValues {
+        PublishedValues(
+            held: { [self] prefix in
+                held.withLock { held in
+                    held.filter { $0.key.rawValue.hasPrefix(prefix) }.map { PublishedValues.Held(topic: $0.key, body: $0.value.body) }
+                }
+            },
+            retract: { [self] topic in
+                guard held.withLock({ $0.removeValue(forKey: topic) }) != nil else { return }
+                broadcast.send(.removed(topic))
+            })
     }
 
     /// Every held update of `kinds`, sorted by topic.
     func snapshot(_ kinds: Set<FetcherUpdate.Kind>) -> [StreamUpdate<FetcherUpdate>] {
-        state.withLock { $0.values.filter { kinds.contains($0.value.kind) }.sorted { $0.topic < $1.topic } }
-    }
-
-    /// `coins.add`: a recorded coin tracked again gets its recorded topics back, published at once.
-    func addCoin(_ request: CoinRequest) throws -> CoinsChange {
-        let (change, symbol) = try coins.withLock { try $0.add(request) }
-        guard change.changed, let symbol else { return change }
-        for recorded in recordedCoinTopics where Self.isCoinGeckoTopic(recorded.topic, of: symbol) {
-            let update = state.withLock { state -> StreamUpdate<FetcherUpdate> in
-                var update = recorded
-                update.seq = (state[recorded.topic]?.seq ?? recorded.seq) + 1
-                update.time = Date()
-                state[recorded.topic] = update
-                return update
-            }
-            broadcast.send(.update(update))
-        }
-        return change
-    }
-
-    /// `coins.remove`: the coin's CoinGecko topics leave the state, and every stream hears they were retracted.
-    func removeCoin(_ request: CoinRequest) throws -> CoinsChange {
-        let (change, symbol) = try coins.withLock { try $0.remove(request) }
-        guard change.changed, let symbol else { return change }
-        let removed = state.withLock { state -> [Topic] in
-            let topics = state.keys.filter { Self.isCoinGeckoTopic($0, of: symbol) }.sorted()
-            for topic in topics { state[topic] = nil }
-            return topics
-        }
-        for topic in removed { broadcast.send(.removed(topic)) }
-        return change
-    }
-
-    /// `coin.coingecko.<symbol>` or `quote.coingecko.<symbol>-*`.
-    private static func isCoinGeckoTopic(_ topic: Topic, of symbol: String) -> Bool {
-        topic.rawValue == "coin.coingecko.\(symbol)" || topic.rawValue.hasPrefix("quote.coingecko.\(symbol)-")
-    }
-
-    /// Moves every quote one step of its walk and publishes it.
-    func step(now: Date) {
-        for (topic, recorded) in recordedQuotes {
-            guard var quote = try? recorded.moved(by: walk.step(topic.rawValue)) else { continue }
-            quote.time = now
-            // A removed coin's quote stays away until it is added again.
-            let update = state.withLock { state -> StreamUpdate<FetcherUpdate>? in
-                guard let held = state[topic] else { return nil }
-                let update = StreamUpdate<FetcherUpdate>(
-                    topic: topic, seq: held.seq + 1, time: now, source: quote.source, value: .quote(quote))
-                state[topic] = update
-                return update
-            }
-            if let update { broadcast.send(.update(update)) }
-        }
-    }
-
-    /// Every feed's status: as recorded, polled just now.
-    func statuses() -> [FeedStatus] {
-        recordedFeeds.map { status in
-            var status = status
-            status.state = .ok
-            status.message = nil
-            status.lastSuccess = Date()
-            status.lastAttempt = status.lastSuccess
-            return status
-        }
-    }
-
-    /// `refresh`: the feed's status, or the service's error for a feed it does not have.
-    func refresh(_ request: RefreshRequest) throws -> FeedStatus {
-        guard let status = statuses().first(where: { $0.feed == request.feed }) else {
-            throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(recordedFeeds.map(\.feed).joined(separator: ", "))")
-        }
-        return status
-    }
-
-    /// `rates.history`: the recorded ECB rates on every weekday of the span, each day's moved by its own
-    /// seeded offset (``FiatRateHistory/walked(from:start:end:seed:)``), as the service's mock feed answers.
-    func ratesHistory(_ request: RatesHistoryRequest) throws -> FiatRateHistory {
-        guard let start = CalendarDay(iso: request.start) else { throw RPCError.invalidParams("start must be a day such as 2026-11-24, got \"\(request.start)\"") }
-        guard let end = CalendarDay(iso: request.end) else { throw RPCError.invalidParams("end must be a day such as 2026-11-24, got \"\(request.end)\"") }
-        guard start <= end else { throw RPCError.invalidParams("start \(start) is after end \(end)") }
-        let days = end.daysSince1970 - start.daysSince1970 + 1
-        guard days <= 366 else { throw RPCError.invalidParams("at most 366 days, got \(days)") }
-        return try FiatRateHistory.walked(from: recordedFiat, start: start, end: end, seed: seed)
-    }
-
-    /// `history`: daily prices of `asset` over `days` days, ending at its current quote in `currency`,
-    /// walked back at random (seeded per coin, currency and length, so asking again gives the same series).
-    func history(_ request: HistoryRequest) throws -> PriceHistory {
-        let asset = request.asset.uppercased()
-        let currency = try Currency(code: request.currency ?? "USD").code
-        let days = request.days ?? 30
-        guard (1...365).contains(days) else { throw RPCError.invalidParams("days must be 1 to 365, got \(days)") }
-        let quotes = state.withLock { $0.values.compactMap { update -> Quote? in
-            if case .quote(let quote) = update.value, quote.market.base == asset { return quote }
-            return nil
-        } }
-        guard let quote = quotes.first(where: { $0.market.quote == currency }) else {
-            let known = Set(quotes.map(\.market.quote)).sorted().joined(separator: ", ")
-            throw RPCError.notFound("no price history for \(asset) in \(currency)" + (known.isEmpty ? "" : "; it is quoted in \(known)"))
-        }
-        var generator = SeededGenerator(seed: seed, stream: "history:\(asset):\(currency):\(days)")
-        // Whole days in seconds since 1970: the dates of the points, midnight UTC.
-        let day = 86_400
-        let today = Int(Date().timeIntervalSince1970) / day * day
-        var offset = 0
-        var points: [PricePoint] = []
-        for back in 0...days {
-            points.append(PricePoint(time: Date(timeIntervalSince1970: TimeInterval(today - back * day)), price: try PriceWalk.scale(quote.last, by: offset)))
-            offset = min(max(offset + generator.int(in: -150...150), -PriceWalk.limit * 4), PriceWalk.limit * 4)
-        }
-        return PriceHistory(asset: asset, currency: currency, points: points.reversed())
+        held.withLock { $0.values.compactMap(\.update).filter { kinds.contains($0.value.kind) }.sorted { $0.topic < $1.topic } }
     }
 }
 

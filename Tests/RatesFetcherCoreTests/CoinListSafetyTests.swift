@@ -4,6 +4,7 @@ import Foundation
 import Market
 import Money
 @testable import RatesFetcherCore
+@testable import RatesFetcherEngine
 import Testing
 import TickwireContract
 import BusContract

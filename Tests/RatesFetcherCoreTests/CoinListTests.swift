@@ -4,6 +4,7 @@ import Foundation
 import Market
 import Money
 @testable import RatesFetcherCore
+@testable import RatesFetcherEngine
 import Testing
 import TickwireContract
 import BusContract
@@ -15,29 +16,31 @@ func stateDirectory() throws -> URL {
     return folder
 }
 
-/// rates-fetcher's methods over the test feeds, in process: its pollers, its coin list and its publisher.
+/// rates-fetcher's methods over the test feeds, in process: its engine (runners, coin list) and its publisher.
 struct Fetcher {
     let bus: TestPublisher
     let coins: CoinTracker
-    let pollers: [FeedPoller]
+    let engine: FetcherEngine
     let rpc: LocalRPC
 
     init(coins: CoinTracker, environment: FetcherEnvironment = .test) throws {
         let bus = try TestPublisher()
         self.bus = bus
         self.coins = coins
-        pollers = Feed.allCases.map { feed in
-            FeedPoller(
-                feed: feed, period: .seconds(3600), publisher: bus.publisher, logger: quietLogger,
-                job: FeedJobs.job(feed, environment, logger: quietLogger, coins: { await coins.ids }, polled: { await coins.learn($0) }))
-        }
-        rpc = LocalRPC(RatesFetcher.methods(
-            pollers: pollers, environment: environment, publisher: bus.publisher, standard: RPCMethods(), coins: coins))
+        engine = RatesFetcher.engine(environment: environment, selection: .hourly, coins: coins, publisher: bus.publisher, logger: quietLogger)
+        rpc = LocalRPC(RatesFetcher.methods(engine: engine, standard: RPCMethods()))
     }
 
     /// Polls every feed once.
     func pollAll() async {
-        for poller in pollers { await poller.poll() }
+        for runner in engine.runners { await runner.poll() }
+    }
+}
+
+extension FeedSelection {
+    /// Every feed polled once an hour (tests poll by hand).
+    static var hourly: FeedSelection {
+        FeedSelection(periods: Dictionary(uniqueKeysWithValues: BuiltInFeed.all.map { ($0.name, Duration.seconds(3600)) }))
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import RatesFetcherCore
+@testable import RatesFetcherEngine
 import Testing
 #if canImport(Glibc)
 import Glibc

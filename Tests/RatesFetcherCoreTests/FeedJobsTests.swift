@@ -2,6 +2,7 @@ import Bus
 import Feeds
 import Foundation
 import Market
+import RatesFetcherEngine
 import TickwireContract
 import Money
 import RatesFetcherCore
@@ -9,8 +10,8 @@ import Testing
 
 @Suite("Feed jobs")
 struct FeedJobsTests {
-    private func topics(_ feed: Feed, coinIDs: [String] = ["bitcoin"]) async throws -> [String] {
-        try await FeedJobs.job(feed, .test, coinIDs: coinIDs)().map(\.topic.rawValue)
+    private func topics(_ feed: BuiltInFeed, coinIDs: [String] = ["bitcoin"]) async throws -> [String] {
+        try await feed.poll(.test, FeedJobContext(coinIDs: coinIDs))().map(\.topic.rawValue)
     }
 
     /// Bitso publishes each book's limits and each book's quote.
@@ -82,8 +83,8 @@ struct FeedJobsTests {
     /// Published, each topic carries the fixture's values, and an unchanged value is not sent again.
     @Test func publicationsCarryTheValues() async throws {
         let bus = try TestPublisher()
-        for feed in Feed.allCases {
-            for publication in try await FeedJobs.job(feed, .test, coinIDs: ["bitcoin"])() { try publication.publish(with: bus.publisher) }
+        for feed in BuiltInFeed.all {
+            for publication in try await feed.poll(.test, FeedJobContext(coinIDs: ["bitcoin"]))() { try publication.publish(with: bus.publisher) }
         }
         #expect(bus.topics().count == 55)  // 12 bitso, 4 wazirx, 30 fiat, 2 coingecko, 5 gnb, 2 masterdata
 
@@ -104,7 +105,7 @@ struct FeedJobsTests {
         #expect(try bus.envelope("wallets.masterdata", as: [Wallet].self)?.data.count == 52)
         #expect(try bus.envelope("book.bitso.btc_mxn", as: BookInfo.self)?.data.market == MarketPair(base: "BTC", quote: "MXN"))
 
-        for publication in try await FeedJobs.job(.gnb, .test, coinIDs: [])() { try publication.publish(with: bus.publisher) }
+        for publication in try await BuiltInFeed.gnb.poll(.test)() { try publication.publish(with: bus.publisher) }
         #expect(bus.seq("rate.gnb.EUR-USD") == 1)
         #expect(bus.seq("transactions.gnb") == 1)
         await bus.close()
@@ -114,6 +115,6 @@ struct FeedJobsTests {
     @Test func failingClientFailsTheJob() async throws {
         var environment = FetcherEnvironment.test
         environment.bitso.tickers = { throw FeedError.notInFixtures("tickers down") }
-        await #expect(throws: FeedError.self) { try await FeedJobs.job(.bitso, environment, coinIDs: [])() }
+        await #expect(throws: FeedError.self) { try await BuiltInFeed.bitso.poll(environment)() }
     }
 }

@@ -1,8 +1,10 @@
 import Bus
 import Foundation
 import RatesFetcherCore
+import RatesFetcherEngine
 import Synchronization
 import Testing
+import TickwireFeeds
 
 /// A test clock for a poller's waits: records each sleep asked for and returns at once, stopping the poller
 /// (by throwing cancellation) after `rounds` sleeps, so no test waits in real time.
@@ -36,7 +38,7 @@ private final class RecordingSleep: Sendable {
 @Suite("Feed periods")
 struct FeedPeriodTests {
     /// Each feed's period, live and mock, as the README and docs/protocol.md list them.
-    static let expected: [(Feed, live: Duration, mock: Duration)] = [
+    static let expected: [(BuiltInFeed, live: Duration, mock: Duration)] = [
         (.bitso, .seconds(30), .seconds(1)),
         (.wazirx, .seconds(60), .seconds(1)),
         (.fiat, .seconds(300), .seconds(10)),
@@ -47,14 +49,14 @@ struct FeedPeriodTests {
 
     /// Every feed is in the table.
     @Test func everyFeedHasAnExpectedPeriod() {
-        #expect(Set(Self.expected.map(\.0)) == Set(Feed.allCases))
+        #expect(Self.expected.map(\.0.name).sorted() == BuiltInFeed.all.map(\.name).sorted())
     }
 
     /// Fiat rates every 5 minutes live and 10 s mocked, coins every minute live, Bitso every 30 s: the selection
     /// gives each feed its period, a poller started with it polls on start and then after each period.
     @Test(arguments: Self.expected.map(\.0))
-    func pollerKeepsThePeriod(feed: Feed) async throws {
-        let row = try #require(Self.expected.first { $0.0 == feed })
+    func pollerKeepsThePeriod(feed: BuiltInFeed) async throws {
+        let row = try #require(Self.expected.first { $0.0.name == feed.name })
         for (variant, period) in [(FeedVariant.live, row.live), (.mock, row.mock)] {
             let selection = FeedSelection(defaultVariant: variant)
             #expect(selection.period(of: feed) == period, "\(feed) \(variant)")
@@ -62,13 +64,14 @@ struct FeedPeriodTests {
 
             let bus = try TestPublisher()
             let clock = RecordingSleep(rounds: 3)
-            let poller = FeedPoller(
-                feed: feed, period: selection.period(of: feed), publisher: bus.publisher, logger: quietLogger, sleep: clock.sleep
-            ) {
-                clock.polled()
-                return []
-            }
-            await Task { await poller.run() }.value
+            let poller = FeedRunner(
+                sink: .publisher(bus.publisher, name: feed.name),
+                job: .poll(every: selection.period(of: feed)) {
+                    clock.polled()
+                    return []
+                },
+                logger: quietLogger, sleep: clock.sleep)
+            try await Task { try await poller.run() }.value
             let record = clock.record
             #expect(record.map(\.0) == [period, period, period], "\(feed) \(variant) waits its period between polls")
             #expect(record.map(\.1) == [1, 2, 3], "\(feed) \(variant) polls on start, then once per period")

@@ -4,9 +4,9 @@ import Foundation
 import Market
 import TickwireContract
 import Money
-import RatesFetcherCore
 import Synchronization
 import Testing
+import TickwireFeeds
 
 /// A clock that moves 10 s each time it is read, starting at a whole second.
 private final class SteppingClock: Sendable {
@@ -29,13 +29,13 @@ private final class JobScript: Sendable {
     func succeed(rate: String) { state.withLock { $0 = (rate, nil, $0.calls) } }
     func fail(_ message: String) { state.withLock { $0.failure = message } }
 
-    func run() throws -> [Publication] {
+    func run() throws -> [FeedPublication] {
         let (rate, failure) = state.withLock { state in
             state.calls += 1
             return (state.rate, state.failure)
         }
         if let failure { throw FeedError.notInFixtures(failure) }
-        return [Publication(ExchangeRate(from: "EUR", to: "USD", rate: try ExactDecimal(rate)), on: try Topics.rate(source: "gnb", from: "EUR", to: "USD"))]
+        return [FeedPublication(ExchangeRate(from: "EUR", to: "USD", rate: try ExactDecimal(rate)), on: try Topics.rate(source: "gnb", from: "EUR", to: "USD"))]
     }
 }
 
@@ -56,7 +56,8 @@ private actor Gate {
     }
 }
 
-@Suite("Feed poller")
+/// A built-in feed's runner publishing on the hub's own publisher (``FeedSink/publisher(_:name:)``), as rates-fetcher runs it.
+@Suite("Feed runner in the hub")
 struct FeedPollerTests {
     /// A good poll publishes the values and `status.gnb` ok; a failing one keeps the values, and reports
     /// the error with the earlier lastSuccess; the next good poll recovers.
@@ -64,9 +65,8 @@ struct FeedPollerTests {
         let bus = try TestPublisher()
         let clock = SteppingClock()
         let script = JobScript()
-        let poller = FeedPoller(feed: .gnb, period: .seconds(3600), publisher: bus.publisher, logger: quietLogger, now: clock.now) {
-            try script.run()
-        }
+        let poller = FeedRunner(
+            sink: .publisher(bus.publisher, name: "gnb"), job: .poll(every: .seconds(3600)) { try script.run() }, logger: quietLogger, now: clock.now)
         let before = await poller.status
         #expect(before.state == .stale)
         #expect(before.message == "not polled yet")
@@ -105,7 +105,7 @@ struct FeedPollerTests {
         let bus = try TestPublisher()
         let script = JobScript()
         script.fail("no route to host")
-        let poller = FeedPoller(feed: .bitso, period: .seconds(30), publisher: bus.publisher, logger: quietLogger) { try script.run() }
+        let poller = FeedRunner(sink: .publisher(bus.publisher, name: "bitso"), job: .poll(every: .seconds(30)) { try script.run() }, logger: quietLogger)
         let status = await poller.poll()
         #expect(status.state == .error)
         #expect(status.lastSuccess == nil)
@@ -121,12 +121,12 @@ struct FeedPollerTests {
         let script = JobScript()
         let gate = Gate()
         let (started, startedContinuation) = AsyncStream<Void>.makeStream()
-        let poller = FeedPoller(feed: .gnb, period: .seconds(3600), publisher: bus.publisher, logger: quietLogger, now: SteppingClock().now) {
+        let poller = FeedRunner(sink: .publisher(bus.publisher, name: "gnb"), job: .poll(every: .seconds(3600)) {
             let publications = try script.run()
             startedContinuation.yield()
             await gate.wait()
             return publications
-        }
+        }, logger: quietLogger, now: SteppingClock().now)
         let first = Task { await poller.poll() }
         var iterator = started.makeAsyncIterator()
         _ = await iterator.next()  // the job is running and held at the gate

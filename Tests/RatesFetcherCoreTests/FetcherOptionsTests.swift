@@ -3,6 +3,7 @@ import Feeds
 import Foundation
 import Market
 import RatesFetcherCore
+import RatesFetcherEngine
 import Testing
 
 @Suite("Fetcher options and feed selection")
@@ -30,7 +31,7 @@ struct FetcherOptionsTests {
         #expect(configuration.selection.defaultVariant == .mock)
         #expect(configuration.selection.seed == 42)
         #expect(configuration.coinIDs == FetcherConfiguration.defaultCoinIDs)
-        for feed in Feed.allCases {
+        for feed in BuiltInFeed.all {
             #expect(configuration.selection.variant(of: feed) == .mock)
             #expect(configuration.selection.period(of: feed) == feed.mockPeriod)
         }
@@ -56,10 +57,10 @@ struct FetcherOptionsTests {
         ])
         let selection = configuration.selection
         #expect(selection.defaultVariant == .test)
-        #expect(selection.sources == [.gnb: "http://gnb.example:8080"])
+        #expect(selection.sources == ["gnb": "http://gnb.example:8080"])
         #expect(selection.variant(of: .gnb) == .live)
         #expect(selection.period(of: .gnb) == .seconds(3600))
-        for feed in Feed.allCases where feed != .gnb { #expect(selection.variant(of: feed) == .test) }
+        for feed in BuiltInFeed.all where feed.name != "gnb" { #expect(selection.variant(of: feed) == .test) }
         #expect(selection.needsHTTP)
         #expect(selection.seed == 7)
         #expect(configuration.pub == "ipc:///tmp/fetcher-pub")
@@ -73,7 +74,7 @@ struct FetcherOptionsTests {
             "TICKWIRE_FEEDS": "test", "TICKWIRE_GNB_URL": "http://env.example",
         ])
         #expect(configuration.selection.defaultVariant == .live)
-        #expect(configuration.selection.sources[.gnb] == "https://flag.example")
+        #expect(configuration.selection.sources["gnb"] == "https://flag.example")
         #expect(try self.configuration(environment: ["TICKWIRE_FEEDS": ""]).selection.defaultVariant == .mock)
     }
 
@@ -82,7 +83,7 @@ struct FetcherOptionsTests {
         let selection = try configuration(
             ["--feed", "bitso=live", "--feed", "gnb=test", "--period", "bitso=5", "--period", "fiat=600"],
             environment: ["TICKWIRE_GNB_URL": "http://gnb.example"]).selection
-        #expect(selection.overrides == [.bitso: .live, .gnb: .test])
+        #expect(selection.overrides == ["bitso": .live, "gnb": .test])
         #expect(selection.variant(of: .bitso) == .live)
         #expect(selection.variant(of: .gnb) == .test)
         #expect(selection.variant(of: .wazirx) == .mock)
@@ -121,19 +122,19 @@ struct FetcherOptionsTests {
 
     /// Live GNB has no default URL: without one it is `missingSource(.gnb)`, with or without an HTTP client.
     @Test func liveGNBWithoutURL() {
-        let selection = FeedSelection(overrides: [.gnb: .live])
-        #expect(throws: SelectionError.missingSource(.gnb)) { _ = try selection.environment(http: nil, logger: quietLogger) }
-        #expect(throws: SelectionError.missingSource(.gnb)) { _ = try selection.environment(http: HTTPClient.shared, logger: quietLogger) }
-        #expect(SelectionError.missingSource(.gnb).description.contains("--gnb-url"))
-        #expect(throws: SelectionError.missingSource(.masterdata)) {
-            _ = try FeedSelection(overrides: [.masterdata: .live]).environment(http: nil, logger: quietLogger)
+        let selection = FeedSelection(overrides: ["gnb": .live])
+        #expect(throws: SelectionError.missingSource("gnb")) { _ = try selection.environment(http: nil, logger: quietLogger) }
+        #expect(throws: SelectionError.missingSource("gnb")) { _ = try selection.environment(http: HTTPClient.shared, logger: quietLogger) }
+        #expect(SelectionError.missingSource("gnb").description.contains("--gnb-url"))
+        #expect(throws: SelectionError.missingSource("masterdata")) {
+            _ = try FeedSelection(overrides: ["masterdata": .live]).environment(http: nil, logger: quietLogger)
         }
     }
 
     /// A live URL that is not http(s) is refused, naming the feed and the text.
     @Test func nonHTTPURLIsRefused() {
-        let selection = FeedSelection(sources: [.bitso: "ftp://bitso.example"])
-        #expect(throws: SelectionError.invalidURL(.bitso, "ftp://bitso.example")) {
+        let selection = FeedSelection(sources: ["bitso": "ftp://bitso.example"])
+        #expect(throws: SelectionError.invalidURL("bitso", "ftp://bitso.example")) {
             _ = try selection.environment(http: HTTPClient.shared, logger: quietLogger)
         }
     }

@@ -1,6 +1,7 @@
 import Bus
 import Feeds
 import Market
+@testable import RatesFetcherEngine
 import Synchronization
 import Testing
 import TickwireContract

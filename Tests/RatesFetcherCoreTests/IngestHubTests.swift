@@ -4,6 +4,7 @@ import Foundation
 import Market
 import Money
 import RatesFetcherCore
+import RatesFetcherEngine
 import TickwireContract
 import Testing
 
@@ -59,15 +60,18 @@ struct IngestHubTests {
         let series = PluginHistory(step: .seconds(60))
         let hub = IngestHub(publisher: bus.publisher, reserved: [], history: series, logger: quietLogger)
         hub.receive(Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote(last: #""1.25""#, extra: #""open":"1.00""#)))
-        let rpc = LocalRPC(RatesFetcher.methods(
-            pollers: [], environment: .test, publisher: bus.publisher, standard: RPCMethods(), hub: hub))
+        let engine = RatesFetcher.engine(
+            environment: .test, selection: .hourly, coins: CoinTracker(ids: []), publisher: bus.publisher, hub: hub, logger: quietLogger)
+        let rpc = LocalRPC(RatesFetcher.methods(engine: engine, standard: RPCMethods(), hub: hub))
         let history = try await rpc.call(RatesFetcherAPI.history, HistoryRequest(asset: "ZZZ", currency: "USD", days: 1))
         #expect(history.asset == "ZZZ" && history.currency == "USD")
         #expect(history.points.map(\.price) == [try ExactDecimal("1.00"), try ExactDecimal("1.25")])
         let missing = await rpcError { try await rpc.call(RatesFetcherAPI.history, HistoryRequest(asset: "ZZZ", currency: "EUR", days: 1)) }
         #expect(missing?.code == -32001, "no series in EUR: not found, so the presenter asks in another currency")
         let feeds = try await rpc.call(RatesFetcherAPI.feeds, NoParams())
-        #expect(feeds.map(\.feed) == ["testfeed"] && feeds.first?.state == .live && feeds.first?.accepted == 1)
+        #expect(feeds.map(\.feed) == BuiltInFeed.all.map(\.name) + ["testfeed"])
+        #expect(feeds.dropLast().allSatisfy { $0.kind == .builtIn })
+        #expect(feeds.last?.kind == .plugin && feeds.last?.state == .live && feeds.last?.accepted == 1)
         await bus.close()
     }
 

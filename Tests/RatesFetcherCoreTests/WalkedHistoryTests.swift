@@ -3,6 +3,7 @@ import Foundation
 import Market
 import Money
 import RatesFetcherCore
+import RatesFetcherEngine
 import Testing
 
 @Suite("Walked histories of mock feeds' markets")
@@ -26,12 +27,12 @@ struct WalkedHistoryTests {
     @Test func onlyForMockFeeds() throws {
         let mock = try FeedSelection().environment(http: nil, logger: quietLogger)
         #expect(try mock.quoteHistory?(quote, 2).points.count == 49)
-        let live = try FeedSelection(overrides: [.bitso: .live]).environment(http: HTTPClient.shared, logger: quietLogger)
+        let live = try FeedSelection(overrides: ["bitso": .live]).environment(http: HTTPClient.shared, logger: quietLogger)
         let walked = try #require(live.quoteHistory, "the other feeds are still mocks")
         #expect(throws: (any Error).self) { try walked(quote, 2) }
         let wazirx = Quote(source: "wazirx", market: MarketPair(base: "TRX", quote: "INR"), last: ExactDecimal(5))
         #expect(try walked(wazirx, 1).points.count == 25)
-        let allLive = FeedSelection(defaultVariant: .live, sources: [.gnb: "http://127.0.0.1:1", .masterdata: "/nonexistent/masterdata.json"])
+        let allLive = FeedSelection(defaultVariant: .live, sources: ["gnb": "http://127.0.0.1:1", "masterdata": "/nonexistent/masterdata.json"])
         #expect(try allLive.environment(http: HTTPClient.shared, logger: quietLogger).quoteHistory == nil)
     }
 }

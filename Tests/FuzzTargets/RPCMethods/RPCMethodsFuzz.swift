@@ -8,6 +8,7 @@ import PortfolioCore
 import PortfolioEngine
 import PresenterViews
 import RatesFetcherCore
+import RatesFetcherEngine
 import ServiceSupport
 import TickwireClients
 import TickwireMocks
@@ -43,13 +44,12 @@ public final class RPCMethodsFuzz: Sendable {
         let fetcherRuntime = try Runtime(service: "rates-fetcher", logger: logger)
         let publisher = try Publisher(
             context: fetcherRuntime.context, service: "rates-fetcher", endpoints: ["inproc://fuzz-rates-fetcher-\(UUID())"], logger: logger)
-        let environment = FetcherEnvironment.mock(seed: 7)
-        let pollers = Feed.allCases.map { feed in
-            FeedPoller(feed: feed, period: .seconds(3600), publisher: publisher, logger: logger,
-                       job: FeedJobs.job(feed, environment, coinIDs: FetcherConfiguration.defaultCoinIDs))
-        }
+        let hourly = FeedSelection(periods: Dictionary(uniqueKeysWithValues: BuiltInFeed.all.map { ($0.name, Duration.seconds(3600)) }))
+        let engine = RatesFetcher.engine(
+            environment: .mock(seed: 7), selection: hourly, coins: CoinTracker(ids: FetcherConfiguration.defaultCoinIDs), publisher: publisher,
+            logger: logger)
         fetcher = RatesFetcher.methods(
-            pollers: pollers, environment: environment, publisher: publisher,
+            engine: engine,
             standard: fetcherRuntime.standardMethods(publisher: publisher) { Health(service: "rates-fetcher", started: Date(), upstreams: [:]) })
 
         let converterState = ConverterState(currencies: ["USD", "SEK", "EUR", "MXN"], logger: logger)

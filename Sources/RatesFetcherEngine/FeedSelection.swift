@@ -5,32 +5,7 @@ import Foundation
 import Logging
 import Market
 import BusContract
-
-/// The outside feeds the rates-fetcher polls.
-public enum Feed: String, CaseIterable, Sendable, Codable, Comparable {
-    case bitso, wazirx, fiat, coingecko, gnb, masterdata
-
-    public static func < (lhs: Feed, rhs: Feed) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    /// How often the feed is polled against the real API.
-    public var livePeriod: Duration {
-        switch self {
-        case .bitso: .seconds(30)
-        case .wazirx, .coingecko: .seconds(60)
-        case .fiat: .seconds(300)
-        case .gnb, .masterdata: .seconds(3600)
-        }
-    }
-
-    /// How often a mock feed ticks, so a demo looks alive within seconds.
-    public var mockPeriod: Duration {
-        switch self {
-        case .bitso, .wazirx, .coingecko: .seconds(1)
-        case .fiat: .seconds(10)
-        case .gnb, .masterdata: .seconds(3600)
-        }
-    }
-}
+import TickwireContract
 
 /// Which client a feed uses.
 public enum FeedVariant: String, CaseIterable, Sendable {
@@ -76,6 +51,21 @@ public struct FetcherEnvironment: Sendable {
         self.masterdata = masterdata
     }
 
+    /// The clients of feed `name` taken from `other` (fiat's daily rates with its latest).
+    mutating func use(_ other: FetcherEnvironment, for name: String) {
+        switch name {
+        case "bitso": bitso = other.bitso
+        case "wazirx": wazirx = other.wazirx
+        case "fiat":
+            fiat = other.fiat
+            fiatHistory = other.fiatHistory
+        case "coingecko": coingecko = other.coingecko
+        case "gnb": gnb = other.gnb
+        case "masterdata": masterdata = other.masterdata
+        default: break
+        }
+    }
+
     /// Every feed's recorded responses.
     public static let test = FetcherEnvironment(
         bitso: .test, wazirx: .test, fiat: .test, coingecko: .test, gnb: .test, masterdata: .test, fiatHistory: .test)
@@ -94,31 +84,31 @@ public struct FetcherEnvironment: Sendable {
 public struct FeedSelection: Sendable, Equatable {
     /// The variant of every feed not named otherwise.
     public var defaultVariant: FeedVariant
-    /// Per-feed variants (`--feed bitso=live`).
-    public var overrides: [Feed: FeedVariant]
-    /// Base URLs (a file path or URL for masterdata); setting one selects that feed's live client.
-    public var sources: [Feed: String]
+    /// Per-feed variants by feed name (`--feed bitso=live`).
+    public var overrides: [String: FeedVariant]
+    /// Base URLs by feed name (a file path or URL for masterdata); setting one selects that feed's live client.
+    public var sources: [String: String]
     /// fixer.io's access key: when set, fiat rates come from fixer instead of the ECB.
     public var fixerKey: String?
-    /// Per-feed poll periods overriding the variant's default.
-    public var periods: [Feed: Duration]
+    /// Per-feed poll periods by feed name, overriding the variant's default.
+    public var periods: [String: Duration]
     /// The random walk's seed for mock feeds.
     public var seed: UInt64
 
     /// Public defaults of the live APIs; GNB's original host is gone, so it has none.
-    public static let defaultSources: [Feed: String] = [
-        .bitso: "https://api.bitso.com",
-        .wazirx: "https://api.wazirx.com",
-        .fiat: "https://api.frankfurter.app",
-        .coingecko: "https://api.coingecko.com/api/v3",
+    public static let defaultSources: [String: String] = [
+        "bitso": "https://api.bitso.com",
+        "wazirx": "https://api.wazirx.com",
+        "fiat": "https://api.frankfurter.app",
+        "coingecko": "https://api.coingecko.com/api/v3",
     ]
     /// fixer.io's API base.
     public static let fixerBase = "https://data.fixer.io/api"
 
     /// A selection.
     public init(
-        defaultVariant: FeedVariant = .mock, overrides: [Feed: FeedVariant] = [:], sources: [Feed: String] = [:],
-        fixerKey: String? = nil, periods: [Feed: Duration] = [:], seed: UInt64 = 42
+        defaultVariant: FeedVariant = .mock, overrides: [String: FeedVariant] = [:], sources: [String: String] = [:],
+        fixerKey: String? = nil, periods: [String: Duration] = [:], seed: UInt64 = 42
     ) {
         self.defaultVariant = defaultVariant
         self.overrides = overrides
@@ -130,47 +120,38 @@ public struct FeedSelection: Sendable, Equatable {
 
     /// The variant a feed runs: an explicit override, else live when its source (or, for fiat,
     /// a fixer key) is set, else the default.
-    public func variant(of feed: Feed) -> FeedVariant {
-        let sourceGiven = sources[feed] != nil || (feed == .fiat && fixerKey != nil)
-        return overrides[feed] ?? (sourceGiven ? .live : defaultVariant)
+    public func variant(of feed: BuiltInFeed) -> FeedVariant {
+        let sourceGiven = sources[feed.name] != nil || (feed.name == BuiltInFeed.fiat.name && fixerKey != nil)
+        return overrides[feed.name] ?? (sourceGiven ? .live : defaultVariant)
     }
 
     /// How often `feed` is polled.
-    public func period(of feed: Feed) -> Duration {
-        periods[feed] ?? (variant(of: feed) == .mock ? feed.mockPeriod : feed.livePeriod)
+    public func period(of feed: BuiltInFeed) -> Duration {
+        periods[feed.name] ?? (variant(of: feed) == .mock ? feed.mockPeriod : feed.livePeriod)
     }
 
     /// Whether any feed needs the network (a masterdata file does not).
     public var needsHTTP: Bool {
-        Feed.allCases.contains { feed in
-            variant(of: feed) == .live && !(feed == .masterdata && sources[feed].map { !$0.contains("://") } == true)
+        BuiltInFeed.all.contains { feed in
+            variant(of: feed) == .live && !(feed.name == BuiltInFeed.masterdata.name && sources[feed.name].map { !$0.contains("://") } == true)
         }
     }
 
     /// Builds the clients; throws when a live feed has no usable source.
     public func environment(http: HTTPClient?, logger: Logger) throws -> FetcherEnvironment {
         var environment = FetcherEnvironment.mock(seed: seed)
-        for feed in Feed.allCases {
+        for feed in BuiltInFeed.all {
             switch variant(of: feed) {
             case .mock:
                 continue
             case .test:
-                switch feed {
-                case .bitso: environment.bitso = .test
-                case .wazirx: environment.wazirx = .test
-                case .fiat:
-                    environment.fiat = .test
-                    environment.fiatHistory = .test
-                case .coingecko: environment.coingecko = .test
-                case .gnb: environment.gnb = .test
-                case .masterdata: environment.masterdata = .test
-                }
+                environment.use(FetcherEnvironment.test, for: feed.name)
             case .live:
-                try live(feed, into: &environment, http: http, logger: logger)
+                try live(feed.name, into: &environment, http: http, logger: logger)
             }
         }
         // Only a mock feed's quotes get a walked history: a real market's is never made up.
-        let mocked = Set(Feed.allCases.filter { variant(of: $0) == .mock }.map(\.rawValue))
+        let mocked = Set(BuiltInFeed.all.filter { variant(of: $0) == .mock }.map(\.name))
         if let walked = environment.quoteHistory {
             let mockedOnly: @Sendable (Quote, Int) throws -> PriceHistory = { quote, days in
                 guard mocked.contains(quote.source) else {
@@ -183,31 +164,31 @@ public struct FeedSelection: Sendable, Equatable {
         return environment
     }
 
-    private func live(_ feed: Feed, into environment: inout FetcherEnvironment, http: HTTPClient?, logger: Logger) throws {
+    private func live(_ feed: String, into environment: inout FetcherEnvironment, http: HTTPClient?, logger: Logger) throws {
         let source = sources[feed] ?? Self.defaultSources[feed]
-        if feed == .masterdata, let path = source, !path.contains("://") {
+        if feed == "masterdata", let path = source, !path.contains("://") {
             environment.masterdata = .file(path: path)
             return
         }
-        let fiatBase = fixerKey != nil && sources[.fiat] == nil ? Self.fixerBase : source
-        guard let text = feed == .fiat ? fiatBase : source else { throw SelectionError.missingSource(feed) }
+        let fiatBase = fixerKey != nil && sources["fiat"] == nil ? Self.fixerBase : source
+        guard let text = feed == "fiat" ? fiatBase : source else { throw SelectionError.missingSource(feed) }
         guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https" else {
             throw SelectionError.invalidURL(feed, text)
         }
         guard let http else { throw SelectionError.noHTTPClient(feed) }
-        let feedLogger = Logger(label: "tickwire.feeds.\(feed.rawValue)")
+        let feedLogger = Logger(label: "tickwire.feeds.\(feed)")
         switch feed {
-        case .bitso: environment.bitso = .live(http: http, baseURL: url, logger: feedLogger)
-        case .wazirx: environment.wazirx = .live(http: http, baseURL: url, logger: feedLogger)
-        case .coingecko: environment.coingecko = .live(http: http, baseURL: url, logger: feedLogger)
-        case .gnb: environment.gnb = .live(http: http, baseURL: url, logger: feedLogger)
-        case .masterdata: environment.masterdata = .live(http: http, url: url, logger: feedLogger)
-        case .fiat:
+        case "bitso": environment.bitso = .live(http: http, baseURL: url, logger: feedLogger)
+        case "wazirx": environment.wazirx = .live(http: http, baseURL: url, logger: feedLogger)
+        case "coingecko": environment.coingecko = .live(http: http, baseURL: url, logger: feedLogger)
+        case "gnb": environment.gnb = .live(http: http, baseURL: url, logger: feedLogger)
+        case "masterdata": environment.masterdata = .live(http: http, url: url, logger: feedLogger)
+        default:
             let provider: FiatProvider = fixerKey.map { .fixer(baseURL: url, accessKey: $0) } ?? .frankfurter(baseURL: url)
             environment.fiat = .live(http: http, provider: provider, logger: feedLogger)
             // Daily series come from Frankfurter even when the latest rates come from fixer (whose
             // time series is a paid plan's).
-            let frankfurter = fixerKey == nil ? url : URL(string: Self.defaultSources[.fiat] ?? "") ?? url
+            let frankfurter = fixerKey == nil ? url : URL(string: Self.defaultSources["fiat"] ?? "") ?? url
             environment.fiatHistory = .live(http: http, baseURL: frankfurter, logger: feedLogger)
         }
     }
@@ -215,23 +196,23 @@ public struct FeedSelection: Sendable, Equatable {
 
 /// A feed selection that cannot run.
 public enum SelectionError: Error, Equatable, CustomStringConvertible {
-    /// A live feed without a base URL or file.
-    case missingSource(Feed)
+    /// A live feed (by name) without a base URL or file.
+    case missingSource(String)
     /// A base URL that is not http(s).
-    case invalidURL(Feed, String)
-    /// A `feed=value` flag that does not parse.
+    case invalidURL(String, String)
+    /// A `feed=value` flag that does not parse, or names no built-in feed.
     case invalidAssignment(String)
     /// A live feed asked for without an HTTP client to call it with.
-    case noHTTPClient(Feed)
+    case noHTTPClient(String)
 
     public var description: String {
         switch self {
-        case .missingSource(.gnb): "the gnb feed is live but has no base URL: pass --gnb-url or TICKWIRE_GNB_URL"
-        case .missingSource(.masterdata): "the masterdata feed is live but has no file: pass --masterdata or TICKWIRE_MASTERDATA"
-        case .missingSource(let feed): "the \(feed.rawValue) feed is live but has no source"
-        case .invalidURL(let feed, let text): "the \(feed.rawValue) feed's URL \"\(text)\" is not an http(s) URL"
-        case .noHTTPClient(let feed): "the \(feed.rawValue) feed is live but no HTTP client was given"
-        case .invalidAssignment(let text): "expected FEED=VALUE with FEED one of \(Feed.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(text)\""
+        case .missingSource("gnb"): "the gnb feed is live but has no base URL: pass --gnb-url or TICKWIRE_GNB_URL"
+        case .missingSource("masterdata"): "the masterdata feed is live but has no file: pass --masterdata or TICKWIRE_MASTERDATA"
+        case .missingSource(let feed): "the \(feed) feed is live but has no source"
+        case .invalidURL(let feed, let text): "the \(feed) feed's URL \"\(text)\" is not an http(s) URL"
+        case .noHTTPClient(let feed): "the \(feed) feed is live but no HTTP client was given"
+        case .invalidAssignment(let text): "expected FEED=VALUE with FEED one of \(BuiltInFeed.names), got \"\(text)\""
         }
     }
 }

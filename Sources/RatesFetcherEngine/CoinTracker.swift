@@ -16,6 +16,9 @@ public actor CoinTracker {
     /// The file's name in a state directory.
     public static let fileName = "coins.json"
 
+    /// The coins polled unless told otherwise.
+    public static let defaultIDs = ["bitcoin", "ethereum", "ripple", "litecoin", "cardano", "solana", "dogecoin"]
+
     /// A list of `ids` kept in memory only.
     public init(ids: [String]) {
         coins = Self.unique(ids.map { KnownCoin(id: $0) })
