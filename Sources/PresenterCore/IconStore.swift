@@ -11,7 +11,8 @@ struct Icon: Sendable, Equatable {
     var isMonogram = false
 }
 
-/// Where the presenter gets an asset's icon from: one fetch of its remote URL (the masterdata's or CoinGecko's).
+/// Where the presenter gets an asset's icon from: one fetch of its remote URL (the masterdata's or CoinGecko's, over
+/// https only; a plugin's coin `image` is never fetched).
 /// `none` fetches nothing, so every icon is a monogram: what mock and test stacks use, with no network.
 public struct IconSource: Sendable {
     /// The bytes at a URL; throws when they cannot be had.
@@ -59,9 +60,9 @@ actor IconStore {
         self.maxBytes = maxBytes
     }
 
-    /// `symbol`'s icon for `variant`, fetched from `remote` (once) when given, else a monogram. Without a remote
-    /// (a plugin's coin whose `image` is empty), or when it cannot be had, the monogram is not kept: a later
-    /// call with a remote that works gets the real icon.
+    /// `symbol`'s icon for `variant`, fetched from `remote` (once, and only an `https` URL) when given, else a
+    /// monogram. Without a remote (a coin only a plugin describes), or when it cannot be had, the monogram is not
+    /// kept: a later call with a remote that works gets the real icon.
     func icon(_ symbol: String, variant: IconPath.Variant, remote: String?) async -> Icon {
         let key = "\(symbol)-\(variant.rawValue)"
         if let icon = memory[key] { return icon }
@@ -70,7 +71,7 @@ actor IconStore {
             return icon
         }
         if let remote, !remote.isEmpty, !failed.contains(remote) {
-            if let url = URL(string: remote), url.scheme == "https" || url.scheme == "http",
+            if let url = URL(string: remote), url.scheme == "https", url.host?.isEmpty == false,
                let data = try? await source.fetch(url), let contentType = Self.contentType(of: data) {
                 let icon = Icon(data: data, contentType: contentType)
                 memory[key] = icon

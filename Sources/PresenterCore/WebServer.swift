@@ -397,12 +397,14 @@ struct WebServer {
                         body: .init(byteBuffer: ByteBuffer(bytes: icon.data)))
     }
 
-    /// Where `symbol`'s icon lives outside: the masterdata's, else CoinGecko's image.
+    /// Where `symbol`'s icon lives outside: the masterdata's, else CoinGecko's image; nil for a coin only a plugin
+    /// describes, whose `image` the presenter never fetches (it gets a monogram).
     private func remoteIcon(_ symbol: String, variant: IconPath.Variant) async -> String? {
         if let asset = await state.masterdata.assets.first(where: { $0.symbol.uppercased() == symbol }) {
             return variant == .light ? asset.iconLight : asset.iconDark
         }
-        return await state.coins[symbol]?.image
+        let coins = await state.coins
+        return coins.tracked.contains(symbol) ? coins[symbol]?.image : nil
     }
 
     // MARK: Responses

@@ -22,13 +22,13 @@ struct InProcessPresenter {
 
     init(
         portfolio: PortfolioClient, converter: ConverterClient, fetcher: RatesFetcherClient, plugins: [PluginUpstream] = [],
-        security: DashboardSecurity = DashboardSecurity()
+        security: DashboardSecurity = DashboardSecurity(), icons: IconStore = IconStore()
     ) throws {
         var logger = Logger(label: "presenter-test")
         logger.logLevel = .critical
         self.portfolio = portfolio
         core = Presenter.Core(upstreams: PresenterUpstreams(portfolio: portfolio, converter: converter, fetcher: fetcher, plugins: plugins),
-                              runtime: try Runtime(service: "presenter", logger: logger), security: security)
+                              runtime: try Runtime(service: "presenter", logger: logger), icons: icons, security: security)
         followers = core.followers.map { follower in Task { try? await follower.run() } }
     }
 

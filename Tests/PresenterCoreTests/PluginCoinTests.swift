@@ -15,7 +15,7 @@ import TickwireContract
 struct PluginCoinTests {
     /// Kucoin (a feed plugin) quotes ZIL in USD and describes it with no image; it also quotes NEWT, which it
     /// does not describe.
-    private static func pluginMessages() throws -> [StreamUpdate<FetcherUpdate>] {
+    private static func pluginMessages(image: String = "") throws -> [StreamUpdate<FetcherUpdate>] {
         let now = Date()
         func quote(_ base: String, _ last: String, change: String) throws -> StreamUpdate<FetcherUpdate> {
             let market = MarketPair(base: base, quote: "USD")
@@ -26,7 +26,7 @@ struct PluginCoinTests {
             try quote("ZIL", "0.0123", change: "4.2"),
             try quote("NEWT", "2.5", change: "-1"),
             StreamUpdate(topic: try Topic("coin.kucoin.ZIL"), seq: 1, time: now, source: "kucoin",
-                         value: .coin(CoinInfo(id: "zilliqa", symbol: "ZIL", name: "Zilliqa", image: ""))),
+                         value: .coin(CoinInfo(id: "zilliqa", symbol: "ZIL", name: "Zilliqa", image: image))),
             StreamUpdate(topic: try Topic("status.kucoin"), seq: 1, time: now, source: "kucoin",
                          value: .status(FeedStatus(feed: "kucoin", state: .live))),
         ]
@@ -58,14 +58,15 @@ struct PluginCoinTests {
         return fetcher
     }
 
-    private static func presenter() throws -> InProcessPresenter {
-        let fetcher = fetcher(with: try pluginMessages())
+    static func presenter(image: String = "", icons: IconStore = IconStore()) throws -> InProcessPresenter {
+        let fetcher = fetcher(with: try pluginMessages(image: image))
         let converter = ConverterClient.mock(fetcher: fetcher)
-        return try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher)
+        return try InProcessPresenter(
+            portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher, icons: icons)
     }
 
     /// The coins view of `currency` once the plugin's ZIL is priced in it.
-    private static func coins(_ client: some TestClientProtocol, currency: String) async throws -> CoinsView? {
+    static func coins(_ client: some TestClientProtocol, currency: String) async throws -> CoinsView? {
         var view: CoinsView?
         _ = await poll {
             guard let response = try? await client.execute(uri: "/api/views/coins?currency=\(currency)", method: .get),
@@ -129,6 +130,44 @@ struct PluginCoinTests {
             #expect(coin.tradePrices["USD"] == (try ExactDecimal("0.0123")))
             #expect(try await client.execute(uri: "/coins/ZIL", method: .get).text.contains("Zilliqa"))
         }
+    }
+}
+
+@Suite("A plugin's coin image")
+struct PluginCoinImageTests {
+    /// The presenter never fetches the `image` a plugin's coin names (an address inside the presenter's network,
+    /// or any other): the plugin's coin gets the monogram, and the icon source is not asked.
+    @Test(arguments: ["http://169.254.169.254/latest/meta-data/zil.svg", "https://example.org/zil.svg"])
+    func aPluginsImageIsNeverFetched(image: String) async throws {
+        let asked = Asked()
+        let svg = Data("<svg xmlns=\"http://www.w3.org/2000/svg\"><rect/></svg>".utf8)
+        let icons = IconStore(source: IconSource { url in
+            await asked.add(url.absoluteString)
+            return svg
+        })
+        try await PluginCoinTests.presenter(image: image, icons: icons).test { client in
+            _ = try #require(try await PluginCoinTests.coins(client, currency: "USD"))
+            let light = try await client.execute(uri: "/icons/ZIL-light.svg", method: .get)
+            #expect(light.status == .ok)
+            #expect(light.text.contains(">ZIL</text>"), "a monogram: \(light.text.prefix(120))")
+            #expect(light.headers[.cacheControl] == "public, max-age=300")
+        }
+        let urls = await asked.urls
+        #expect(urls.isEmpty, "asked for \(urls)")
+    }
+
+    /// The icon store itself fetches only an https URL: an http one (CoinGecko's CDN is https) stays a monogram.
+    @Test func onlyHTTPSIsFetched() async throws {
+        let asked = Asked()
+        let store = IconStore(source: IconSource { url in
+            await asked.add(url.absoluteString)
+            return Data("<svg/>".utf8)
+        })
+        #expect(await store.icon("ZIL", variant: .light, remote: "http://127.0.0.1:8080/zil.svg").isMonogram)
+        #expect(await store.icon("ZIL", variant: .light, remote: "file:///etc/passwd").isMonogram)
+        #expect(await asked.urls.isEmpty)
+        #expect(await !store.icon("ZIL", variant: .light, remote: "https://assets.coingecko.com/coins/images/1/large/zil.svg").isMonogram)
+        #expect(await asked.urls == ["https://assets.coingecko.com/coins/images/1/large/zil.svg"])
     }
 }
 
