@@ -23,7 +23,7 @@ public final class FetcherEngine: Sendable {
     public static let maxCoinLength = 100
 
     /// An engine running every built-in feed with the clients of `environment` at `selection`'s periods into the sink
-    /// `sink` makes for its name, the values held in `values`, CoinGecko polling `coins`; `plugins` answers histories of
+    /// `sink` makes for its name (its `status.<feed>` after every poll), the values held in `values`, CoinGecko polling `coins`; `plugins` answers histories of
     /// feed plugins' markets (the hub's series).
     public init(
         environment: FetcherEnvironment, selection: FeedSelection, coins: CoinTracker, values: PublishedValues,
@@ -31,7 +31,9 @@ public final class FetcherEngine: Sendable {
     ) {
         let context = FeedJobContext(logger: logger, coins: { await coins.ids }, polled: { await coins.learn($0) })
         runners = BuiltInFeed.all.map { feed in
-            FeedRunner(sink: sink(feed.name), job: feed.job(every: selection.period(of: feed), environment, context), logger: logger)
+            FeedRunner(
+                sink: sink(feed.name), job: feed.job(every: selection.period(of: feed), environment, context), statusEveryPoll: true,
+                logger: logger)
         }
         self.coins = coins
         self.values = values

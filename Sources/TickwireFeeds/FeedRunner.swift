@@ -41,6 +41,7 @@ public actor FeedRunner: Service {
     private let sink: FeedSink
     private let job: FeedJob
     private let retryDelay: Duration
+    private let statusEveryPoll: Bool
     private let logger: Logger
     private let now: @Sendable () -> Date
     private let sleep: @Sendable (Duration) async throws -> Void
@@ -48,10 +49,11 @@ public actor FeedRunner: Service {
     private var published: FeedStatus?
     private var inFlight: Task<FeedStatus, Never>?
 
-    /// A runner of `job` into `sink`; a stream that ended is opened again after `retryDelay`. `now` and `sleep` stand
-    /// in for the clock in tests.
+    /// A runner of `job` into `sink`; a stream that ended is opened again after `retryDelay`. With `statusEveryPoll`,
+    /// `status.<feed>` goes out after every poll (its `lastSuccess` and `lastAttempt` new), as rates-fetcher's own feeds
+    /// report; else only when the state or its message changes. `now` and `sleep` stand in for the clock in tests.
     public init(
-        sink: FeedSink, job: FeedJob, retryDelay: Duration = .seconds(1), logger: Logger,
+        sink: FeedSink, job: FeedJob, retryDelay: Duration = .seconds(1), statusEveryPoll: Bool = false, logger: Logger,
         now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
@@ -59,6 +61,7 @@ public actor FeedRunner: Service {
         self.sink = sink
         self.job = job
         self.retryDelay = retryDelay
+        self.statusEveryPoll = statusEveryPoll
         self.logger = logger
         self.now = now
         self.sleep = sleep
@@ -145,9 +148,9 @@ public actor FeedRunner: Service {
         publishStatusIfChanged()
     }
 
-    /// `status.<feed>` when the state or its message changed since the last one published.
+    /// `status.<feed>` when the state or its message changed since the last one published (with `statusEveryPoll`, always).
     private func publishStatusIfChanged() {
-        guard published?.state != current.state || published?.message != current.message else { return }
+        guard statusEveryPoll || published?.state != current.state || published?.message != current.message else { return }
         do {
             _ = try sink.publish(FeedPublication(current, on: try Topics.status(feed: name)))
             published = current

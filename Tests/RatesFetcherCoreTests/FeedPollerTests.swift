@@ -66,7 +66,8 @@ struct FeedPollerTests {
         let clock = SteppingClock()
         let script = JobScript()
         let poller = FeedRunner(
-            sink: .publisher(bus.publisher, name: "gnb"), job: .poll(every: .seconds(3600)) { try script.run() }, logger: quietLogger, now: clock.now)
+            sink: .publisher(bus.publisher, name: "gnb"), job: .poll(every: .seconds(3600)) { try script.run() }, statusEveryPoll: true,
+            logger: quietLogger, now: clock.now)
         let before = await poller.status
         #expect(before.state == .stale)
         #expect(before.message == "not polled yet")
@@ -105,7 +106,9 @@ struct FeedPollerTests {
         let bus = try TestPublisher()
         let script = JobScript()
         script.fail("no route to host")
-        let poller = FeedRunner(sink: .publisher(bus.publisher, name: "bitso"), job: .poll(every: .seconds(30)) { try script.run() }, logger: quietLogger)
+        let poller = FeedRunner(
+            sink: .publisher(bus.publisher, name: "bitso"), job: .poll(every: .seconds(30)) { try script.run() }, statusEveryPoll: true,
+            logger: quietLogger)
         let status = await poller.poll()
         #expect(status.state == .error)
         #expect(status.lastSuccess == nil)
@@ -126,7 +129,7 @@ struct FeedPollerTests {
             startedContinuation.yield()
             await gate.wait()
             return publications
-        }, logger: quietLogger, now: SteppingClock().now)
+        }, statusEveryPoll: true, logger: quietLogger, now: SteppingClock().now)
         let first = Task { await poller.poll() }
         var iterator = started.makeAsyncIterator()
         _ = await iterator.next()  // the job is running and held at the gate
