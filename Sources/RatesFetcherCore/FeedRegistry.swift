@@ -91,6 +91,12 @@ public struct FeedRegistry: Sendable {
     private var reservedRefusals: [String: [IngestRefusal: Int]] = [:]
     /// Refusals of messages naming no feed the hub keeps.
     private var unattributed: [IngestRefusal: Int] = [:]
+    /// The topic frames read before, so a topic's text is read once rather than with every message (a plugin sends
+    /// the same few topics again and again); forgotten all at once when it holds ``maxReadTopics``.
+    private var readTopics: [Data: IngestTopic] = [:]
+
+    /// At most this many topic frames are kept read.
+    static let maxReadTopics = 65_536
 
     /// A registry refusing the names in `reserved`, within `limits`.
     public init(reserved: Set<String>, limits: IngestLimits = IngestLimits()) {
@@ -174,10 +180,16 @@ public struct FeedRegistry: Sendable {
             return refuse(IngestRefused(.malformed, feed: nil, "\(frames.count) frames: a message is two frames [topic, envelope]"), at: now)
         }
         let topic: IngestTopic
-        do {
-            topic = try IngestValidation.topic(frames[0])
-        } catch {
-            return refuse(error, at: now)
+        if let read = readTopics[frames[0]] {
+            topic = read
+        } else {
+            do {
+                topic = try IngestValidation.topic(frames[0])
+            } catch {
+                return refuse(error, at: now)
+            }
+            if readTopics.count >= Self.maxReadTopics { readTopics = [:] }
+            readTopics[frames[0]] = topic
         }
         let feed = topic.feed
         guard !reserved.contains(feed) else {
