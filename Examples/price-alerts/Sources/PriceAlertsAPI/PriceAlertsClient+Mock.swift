@@ -6,11 +6,12 @@ import TickwireClients
 import TickwireContract
 
 extension PriceAlertsClient {
-    /// A price-alerts in memory over `converter`'s prices (by default ``ConverterClient/mock(fetcher:currencies:logger:)``):
+    /// A price-alerts in memory over `converter`'s prices (e.g. TickwireMocks' `ConverterClient.mock()`, which this
+    /// library does not link, so a program that only talks to price-alerts links no engine):
     /// rules are checked as the plugin checks them, fire when their condition starts to hold (at once if it holds as
     /// they are added) and re-arm when it stops; requests are refused as the plugin refuses them
     /// (``AddAlertRequest/validated()``); its panel is the plugin's (``AlertsPanel``).
-    public static func mock(converter: ConverterClient = .mock()) -> Self {
+    public static func mock(converter: ConverterClient) -> Self {
         let alerts = MockAlerts()
         let prices = converter.prices()
         alerts.follow(Task { [weak alerts] in
