@@ -27,8 +27,6 @@ enum IngestBench {
         var refused: [String: Int]
         /// What the plugins' accepted counts add up to in `feeds`.
         var accepted: Int
-        /// Messages the hub's ingest socket dropped because it fell behind (`tickwire_ingest_dropped_total`).
-        var intakeDropped: Int
     }
 
     /// Plugin `plugin`'s `index`th quote: one of its 16 markets, a price that differs from the last on that topic.
@@ -121,14 +119,11 @@ enum IngestBench {
         let feeds = (try? await rpc.call("feeds", as: [FeedStatus].self))?.filter { $0.feed.hasPrefix("bench") } ?? []
         let refused = feeds.compactMap(\.refused).reduce(into: [String: Int]()) { total, each in total.merge(each, uniquingKeysWith: +) }
         let accepted = feeds.compactMap(\.accepted).reduce(0, +)
-        let metrics = (try? await rpc.call("metrics", as: String.self)) ?? ""
-        let intakeDropped = metrics.split(separator: "\n").filter { $0.hasPrefix("tickwire_ingest_dropped_total") }
-            .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
         for task in running { task.cancel() }
         for connection in connections { await connection.close() }
         await sub.close()
         return HubRun(rate: Double(counted.received) / (counted.last - start).seconds, received: counted.received, expected: expected, gaps: counted.gaps,
-                      refused: refused, accepted: accepted, intakeDropped: Int(intakeDropped))
+                      refused: refused, accepted: accepted)
     }
 
     /// The same round's raw figure: the envelopes the plugins sent, prebuilt, from four raw PUB sockets (each in a context

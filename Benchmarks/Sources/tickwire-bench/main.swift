@@ -747,7 +747,7 @@ if only.contains("ingest") {
         say("skipped: build rates-fetcher first (swift build -c release --product rates-fetcher in Benchmarks/)")
         notes.append("Ingest: skipped, no release rates-fetcher in `\(servicesBin)`.")
     } else {
-        var hubRates: [Double] = [], rawRates: [Double] = [], shares: [Double] = [], lost = 0, gaps = 0, unchecked = 0, intakeDropped = 0
+        var hubRates: [Double] = [], rawRates: [Double] = [], shares: [Double] = [], lost = 0, gaps = 0, unchecked = 0
         for round in 1...rounds {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-ingest-\(UUID().uuidString.prefix(8))")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -760,10 +760,9 @@ if only.contains("ingest") {
             lost += hub.expected - hub.received
             // Lost before the hub's checks: neither accepted (its `feeds` counts heartbeats and statuses too) nor refused.
             unchecked += max(0, hub.expected - (hub.accepted + hub.refused.values.reduce(0, +)))
-            intakeDropped += hub.intakeDropped
             gaps += hub.gaps
             say("round \(round): hub \(fmt(hub.rate)) quotes/s accepted and republished (\(hub.received) of \(hub.expected), \(hub.gaps) sequence gaps; "
-                + "hub dropped \(hub.intakeDropped) behind its socket; feeds: \(hub.accepted) accepted, refused \(hub.refused.isEmpty ? "none" : hub.refused.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))); "
+                + "feeds: \(hub.accepted) accepted, refused \(hub.refused.isEmpty ? "none" : hub.refused.map { "\($0.key) \($0.value)" }.sorted().joined(separator: ", "))); "
                 + "raw \(fmt(raw.rate)) msg/s (\(raw.received) received); hub / raw \(fmt(hub.rate / raw.rate * 100, 1)) %")
         }
         let median = Spread(values: hubRates).median
@@ -771,9 +770,8 @@ if only.contains("ingest") {
             + "\(lost) lost, \(gaps) gaps (target >= 100000 /s in all, none lost)")
         let sent = rounds * IngestBench.plugins * perPlugin
         notes.append(lost == 0
-            ? "Ingest: all \(sent) quotes sent were republished, \(gaps) sequence gaps; the hub's `tickwire_ingest_dropped_total` counted \(intakeDropped)."
+            ? "Ingest: all \(sent) quotes sent were republished, \(gaps) sequence gaps."
             : "Ingest: \(lost) of \(sent) quotes sent were not republished, \(unchecked) of them neither accepted nor refused in the hub's `feeds`; "
-                + "its `tickwire_ingest_dropped_total` (dropped behind its socket while four senders flat out outpaced it) counted \(intakeDropped); "
                 + "\(gaps) sequence gaps between the hub and the subscriber.")
         rows.append(Row(benchmark: "10. feed plugins: \(IngestBench.plugins) plugins publishing at once into one hub, quotes/s accepted and republished (counted by seq)",
                         tickwire: "\(Spread(values: hubRates).text(0, " /s")), \(lost) lost",
