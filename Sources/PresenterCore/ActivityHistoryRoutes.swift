@@ -121,13 +121,20 @@ extension WebServer {
     }
 
     private func portfolioPageContext(_ request: Request) -> PortfolioPageContext {
+        let (page, newToken) = Self.pageContext(of: request, path: request.uri.path)
+        return PortfolioPageContext(page: page, newToken: newToken)
+    }
+
+    /// The context of a page at `path` answering `request`: the reader's locale and currency (`?locale=`, `?currency=`, as
+    /// asked or by default), the query, its CSRF token, and whether that token is new (to set as the cookie).
+    static func pageContext(of request: Request, path: String) -> (page: PageContext, newToken: Bool) {
         let now = Date()
         let query = PageContext.parseQuery(request.uri.query ?? "")
         func asked(_ name: String) -> String? { query.first { $0.name == name }?.value }
         let context = (try? ViewContext.resolve(locale: asked("locale"), acceptLanguage: request.headers[.acceptLanguage], currency: asked("currency"), now: now))
             ?? ViewContext(now: now)
         let token = CSRF.token(of: request)
-        return PortfolioPageContext(page: PageContext(context, path: request.uri.path, query: query, csrfToken: token.value), newToken: token.isNew)
+        return (PageContext(context, path: path, query: query, csrfToken: token.value), token.isNew)
     }
 
     private func removalPage(_ row: PortfolioView.TradeRow?, id: String, portfolio: String, notice: String? = nil, status: HTTPResponse.Status,

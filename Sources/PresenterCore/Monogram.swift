@@ -18,7 +18,7 @@ enum Monogram {
     /// An SVG of `symbol`'s monogram for `variant` backgrounds.
     static func svg(_ symbol: String, variant: IconPath.Variant) -> String {
         let (fill, text) = colours(symbol, variant: variant)
-        let letters = escaped(letters(of: symbol))
+        let letters = escapeHTML(letters(of: symbol))
         let size = switch letters.count { case 0...1: 16; case 2: 14; default: 11 }
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="64" height="64" viewBox="0 0 32 32" role="img" aria-label="\(letters)">\
@@ -47,22 +47,6 @@ enum Monogram {
             if fill.contrast(with: text) >= minimumContrast { return (fill, text) }
         }
         return (variant == .light ? RGB(red: 0, green: 0, blue: 0) : RGB(red: 255, green: 255, blue: 255), text)
-    }
-
-    /// `text` with XML's special characters escaped.
-    private static func escaped(_ text: String) -> String {
-        var result = ""
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
     }
 
     /// An sRGB colour, 8 bits a channel.

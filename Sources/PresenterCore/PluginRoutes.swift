@@ -22,8 +22,10 @@ extension WebServer {
         }
         do {
             let panel = try await plugins.refresh(upstream)
+            // Only a method one of the page's forms calls is named, by that form's button: `?done=` says nothing else.
             let done = page.context.query.first { $0.name == "done" }?.value
-            let notices = done.map { method in ["\(Self.submitText(of: method, in: panel)): done."] } ?? []
+            let form = done.flatMap { method in Self.forms(of: panel).first { $0.method == method } }
+            let notices = form.map { ["\($0.submit): done."] } ?? []
             return pluginResponse(Pages.plugin(panel, name: name, notices: notices, context: page.context), status: .ok, page: page)
         } catch {
             return pluginResponse(Pages.pluginNotRunning(name: name, reason: ScreenBuilder.describe(error), context: page.context),
@@ -83,11 +85,6 @@ extension WebServer {
         }
     }
 
-    /// The button text of the form of `panel` that calls `method`, else the method's name.
-    static func submitText(of method: String, in panel: Panel) -> String {
-        forms(of: panel).first { $0.method == method }?.submit ?? method
-    }
-
     /// The params `form`'s fields make of what was `posted` (``Pages/pluginFieldName(_:)``): an empty field is left out,
     /// a required one may not be; an integer is a JSON number, a decimal a string that must be a decimal number, a select's
     /// value one of its options. Whatever else was posted is ignored.
@@ -129,14 +126,8 @@ extension WebServer {
     }
 
     private func pluginPageContext(_ request: Request) -> PluginPage {
-        let now = Date()
-        let query = PageContext.parseQuery(request.uri.query ?? "")
-        func asked(_ name: String) -> String? { query.first { $0.name == name }?.value }
-        let context = (try? ViewContext.resolve(locale: asked("locale"), acceptLanguage: request.headers[.acceptLanguage], currency: asked("currency"), now: now))
-            ?? ViewContext(now: now)
-        let token = CSRF.token(of: request)
-        return PluginPage(context: PageContext(context, path: request.uri.path.replacing(/\/call$/, with: ""), query: query, csrfToken: token.value),
-                          newToken: token.isNew)
+        let (context, newToken) = Self.pageContext(of: request, path: request.uri.path.replacing(/\/call$/, with: ""))
+        return PluginPage(context: context, newToken: newToken)
     }
 
     private func pluginUnknown(_ name: String, page: PluginPage) -> Response {

@@ -148,6 +148,13 @@ struct PluginPanelTests {
             ]))])
             let back = try await client.execute(uri: "/plugins/notes?done=notes.add", method: .get)
             #expect(back.text.contains("<li>Add &lt;it&gt;: done.</li>"))
+            // `?done=` names no text of its own: anything but a method of the page's forms shows no notice.
+            for done in ["Your%20account%20was%20closed", "notes.wipe", "health", ""] {
+                let page = try await client.execute(uri: "/plugins/notes?done=\(done)", method: .get).text
+                #expect(page.contains("Notes &lt;b&gt;&amp;</h1>"), "\(page.prefix(200))")
+                #expect(!page.contains(": done."), "done=\(done)")
+                #expect(!page.contains("account was closed"))
+            }
             let removed = try await client.execute(uri: "/plugins/notes/call", method: .post, headers: csrf.headers,
                                                    body: csrf.form([("method", "notes.remove"), ("p.id", "r1")]))
             #expect(removed.status == .seeOther)
