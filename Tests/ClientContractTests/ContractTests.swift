@@ -40,6 +40,9 @@ struct ContractTests {
             let fetcher = clients.fetcher
             let feeds = try await fetcher.feeds()
             #expect(Set(feeds.map(\.feed)).isSuperset(of: ["bitso", "coingecko", "gnb", "masterdata"]))
+            // Both run the engine's list of built-in feeds: the same names in its order, each of kind built-in.
+            #expect(feeds.filter { $0.kind == .builtIn }.map(\.feed) == ["bitso", "wazirx", "fiat", "coingecko", "gnb", "masterdata"])
+            #expect(feeds.allSatisfy { $0.kind == .builtIn }, "no plugin feeds either stack")
             #expect(try await fetcher.refresh(RefreshRequest(feed: "bitso")).feed == "bitso")
             #expect(await code { try await fetcher.refresh(RefreshRequest(feed: "nope")) } == RPCError.Code.invalidParams)
 
