@@ -78,8 +78,8 @@ public struct IngestTopic: Sendable, Hashable {
     public let key: String?
 }
 
-/// A message's decoded payload.
-public enum IngestPayload: Sendable, Equatable {
+/// A message's decoded payload. Indirect: a quote is large, and a message passes from check to republication by copy.
+public indirect enum IngestPayload: Sendable, Equatable {
     case quote(Quote)
     case rate(ExchangeRate)
     case book(BookInfo)
