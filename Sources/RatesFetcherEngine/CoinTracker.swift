@@ -25,6 +25,12 @@ public actor CoinTracker {
         file = nil
     }
 
+    /// A list of `coins` kept in memory only.
+    public init(coins: [KnownCoin]) {
+        self.coins = Self.unique(coins)
+        file = nil
+    }
+
     /// The list saved in `file`, or `initial` when there is no such file yet (it is written on the first change).
     /// A file that cannot be read as a list of coins is an error: it is not silently replaced.
     public init(file: URL, initial ids: [String]) throws {

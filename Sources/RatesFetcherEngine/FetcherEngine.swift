@@ -1,4 +1,5 @@
 import BusContract
+import Feeds
 import Foundation
 import Logging
 import Market
@@ -134,5 +135,21 @@ public final class FetcherEngine: Sendable {
             upstreams[status.feed] = status.state == .ok ? "ok" : status.message ?? status.state.rawValue
         }
         return upstreams
+    }
+}
+
+extension FetcherEngine {
+    /// An engine over the recorded clients (``FetcherEnvironment/test``) whose CoinGecko lists exactly `coins` and that
+    /// tracks them all, into `values` and the sinks of `sink`: what a recorded client's coin methods answer from.
+    public static func recorded(
+        coins: [KnownCoin], values: PublishedValues, sink: @Sendable (_ feed: String) -> FeedSink,
+        logger: Logger = Logger(label: "tickwire.rates-fetcher.recorded")
+    ) -> FetcherEngine {
+        var environment = FetcherEnvironment.test
+        let listed = coins.map { CoinGeckoCoin(id: $0.id, symbol: ($0.symbol ?? $0.id).lowercased(), name: $0.name ?? $0.id) }
+        environment.coingecko.coinList = { listed }
+        return FetcherEngine(
+            environment: environment, selection: FeedSelection(defaultVariant: .test), coins: CoinTracker(coins: coins), values: values,
+            sink: sink, logger: logger)
     }
 }

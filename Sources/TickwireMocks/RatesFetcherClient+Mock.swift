@@ -12,19 +12,33 @@ import TickwireFeeds
 
 extension RatesFetcherClient {
     /// rates-fetcher's recorded answers (`scripts/record-client-fixtures.py`): the same whatever is asked;
-    /// its streams report the recorded snapshot and then stay quiet. The coin methods answer from the
-    /// recorded coins (`coin.coingecko.*`), tracked and known alike, as if each call were the first.
+    /// its streams report the recorded snapshot and then stay quiet. The coin methods are the engine's over the recorded
+    /// coins (`coin.coingecko.*`), tracked and known alike, as if each call were the first.
     public static let test = Self(
         history: Fixtures.answer("rates-fetcher", "history"),
         refresh: Fixtures.answer("rates-fetcher", "refresh"),
         feeds: Fixtures.answer("rates-fetcher", "feeds"),
         ratesHistory: Fixtures.answer("rates-fetcher", "rates.history"),
-        coins: { try MockCoins.recorded() },
-        addCoin: { request in try await RPCError.answering { var coins = try MockCoins(tracked: MockCoins.recorded()); return try coins.add(request).change } },
-        removeCoin: { request in try await RPCError.answering { var coins = try MockCoins(tracked: MockCoins.recorded()); return try coins.remove(request).change } },
-        knownCoins: { request in try await RPCError.answering { try MockCoins(tracked: MockCoins.recorded()).known(request) } },
+        coins: { try recordedCoins() },
+        addCoin: { request in try await RPCError.answering { try await recordedCoinsEngine().addCoin(request) } },
+        removeCoin: { request in try await RPCError.answering { try await recordedCoinsEngine().removeCoin(request) } },
+        knownCoins: { request in try await RPCError.answering { try await recordedCoinsEngine().knownCoins(request) } },
         health: Fixtures.answer("rates-fetcher", "health"),
         updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
+
+    /// The recorded CoinGecko coins (`coin.coingecko.*`).
+    static func recordedCoins() throws -> [KnownCoin] {
+        try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).compactMap { update in
+            guard update.topic.source == "coingecko", case .coin(let info) = update.value else { return nil }
+            return KnownCoin(id: info.id, symbol: info.symbol.uppercased(), name: info.name)
+        }
+    }
+
+    /// A fresh engine that knows and tracks exactly the recorded coins, publishing into a store of its own.
+    private static func recordedCoinsEngine() throws -> FetcherEngine {
+        let store = MockStore()
+        return FetcherEngine.recorded(coins: try recordedCoins(), values: store.values, sink: store.sink(name:))
+    }
 
     /// rates-fetcher as a demo runs it, with no network: the service's own engine (RatesFetcherEngine's
     /// ``FetcherEngine``) over the feed clients of Feeds, its values held in memory: the quote feeds' mock clients
@@ -182,76 +196,5 @@ final class MockStore: Sendable {
     /// Every held update of `kinds`, sorted by topic.
     func snapshot(_ kinds: Set<FetcherUpdate.Kind>) -> [StreamUpdate<FetcherUpdate>] {
         held.withLock { $0.values.compactMap(\.update).filter { kinds.contains($0.value.kind) }.sorted { $0.topic < $1.topic } }
-    }
-}
-
-/// The coin list of a mock (or test) rates-fetcher: the recorded CoinGecko coins are all it knows, and it answers
-/// `coins.*` with the service's answers and errors.
-struct MockCoins: Sendable {
-    /// The coins tracked, in the order they were added.
-    private(set) var tracked: [KnownCoin]
-    /// Every coin it knows: the recorded ones.
-    let known: [KnownCoin]
-
-    init(tracked: [KnownCoin]) {
-        self.tracked = tracked
-        known = tracked
-    }
-
-    /// The recorded coins.
-    static func recorded() throws -> [KnownCoin] {
-        coins(in: try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)))
-    }
-
-    /// The coins of `coin.coingecko.*` updates.
-    static func coins(in updates: [StreamUpdate<FetcherUpdate>]) -> [KnownCoin] {
-        updates.compactMap { update in
-            guard update.topic.source == "coingecko", case .coin(let info) = update.value else { return nil }
-            return KnownCoin(id: info.id, symbol: info.symbol.uppercased(), name: info.name)
-        }
-    }
-
-    /// The coin `text` names among `coins`: by id, else symbol, else name, case aside.
-    private static func find(_ text: String, in coins: [KnownCoin]) -> KnownCoin? {
-        let wanted = text.trimmingCharacters(in: .whitespaces).lowercased()
-        return coins.first { $0.id == wanted } ?? coins.first { $0.symbol?.lowercased() == wanted }
-            ?? coins.first { $0.name?.lowercased() == wanted }
-    }
-
-    private func resolve(_ text: String) throws -> KnownCoin {
-        guard !text.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw RPCError.invalidParams("coin must be a CoinGecko id, symbol or name, e.g. \"polkadot\" or \"DOT\"")
-        }
-        guard let coin = Self.find(text, in: known) else {
-            throw RPCError.invalidParams("unknown coin \"\(text)\": CoinGecko lists no coin with that id, symbol or name")
-        }
-        return coin
-    }
-
-    /// `coins.add`, and the symbol of a coin it added.
-    mutating func add(_ request: CoinRequest) throws -> (change: CoinsChange, symbol: String?) {
-        let coin = try Self.find(request.coin, in: tracked) ?? resolve(request.coin)
-        guard !tracked.contains(coin) else { return (CoinsChange(coin: coin, changed: false, coins: tracked), nil) }
-        tracked.append(coin)
-        return (CoinsChange(coin: coin, changed: true, coins: tracked), coin.symbol)
-    }
-
-    /// `coins.remove`, and the symbol of a coin it removed.
-    mutating func remove(_ request: CoinRequest) throws -> (change: CoinsChange, symbol: String?) {
-        guard let coin = Self.find(request.coin, in: tracked) else {
-            return (CoinsChange(coin: try resolve(request.coin), changed: false, coins: tracked), nil)
-        }
-        tracked.removeAll { $0 == coin }
-        return (CoinsChange(coin: coin, changed: true, coins: tracked), coin.symbol)
-    }
-
-    /// `coins.known`: the known coins whose id, symbol or name contains the query.
-    func known(_ request: KnownCoinsRequest) throws -> [KnownCoin] {
-        let limit = request.limit ?? 20
-        guard (1...200).contains(limit) else { throw RPCError.invalidParams("limit must be 1 to 200, got \(limit)") }
-        let query = (request.query ?? "").trimmingCharacters(in: .whitespaces).lowercased()
-        return Array(known.filter { coin in
-            query.isEmpty || [coin.id, coin.symbol ?? "", coin.name ?? ""].contains { $0.lowercased().contains(query) }
-        }.prefix(limit))
     }
 }

@@ -20,6 +20,14 @@ struct RecordedAndFailingTests {
         #expect(!(try await fetcher.feeds()).isEmpty)
         #expect(try await fetcher.health().service == "rates-fetcher")
         #expect(try await fetcher.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04")).days.count == 3)
+        // The coin methods are the engine's over the recorded coins, each call as if it were the first.
+        let removed = try await fetcher.removeCoin(CoinRequest(coin: "BTC"))
+        #expect(removed.changed && removed.coin.id == "bitcoin" && !removed.coins.contains { $0.id == "bitcoin" })
+        #expect(try await fetcher.coins().contains { $0.id == "bitcoin" }, "a removal is not kept")
+        #expect(try await !fetcher.addCoin(CoinRequest(coin: "bitcoin")).changed)
+        #expect(await rpcError { try await fetcher.addCoin(CoinRequest(coin: "foo")) }?.message
+            == "invalid params: unknown coin \"foo\": CoinGecko lists no coin with that id, symbol or name")
+        #expect(try await fetcher.knownCoins(KnownCoinsRequest(query: "btc")).first?.id == "bitcoin")
         #expect(try await converter.convertSeries(ConvertSeriesRequest(history: PriceHistory(asset: "BTC", currency: "USD", points: []), to: "INR")).kind == .mixed)
         #expect(try await converter.convert(ConvertRequest(amount: 10, from: "EUR", to: "USD")).currency == "USD")
         #expect(try await converter.total(TotalRequest(items: [], to: "EUR")).currency == "EUR")
