@@ -30,6 +30,8 @@ let package = Package(
         .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
         // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
+        // Where the stack's services are (default endpoints, flag/env settings) and the live connection to them.
+        .library(name: "TickwireStack", targets: ["TickwireStack"]),
         // Every client's `mock`, which runs the services' engines in memory: for tests and demos, not for a service's live path.
         .library(name: "TickwireMocks", targets: ["TickwireMocks"]),
         // What a service of its own needs besides: flags, logging, metrics, lifecycle, and the bus to serve on.
@@ -75,6 +77,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.0.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.65.0"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        // FilePath for ChildProcesses on Linux (swift-subprocess's own dependency; Apple platforms have System).
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // Spans and W3C trace context (issue 33): the Tracing API, and the traceparent parser and writer.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
         .package(url: "https://github.com/swift-otel/swift-w3c-trace-context", from: "1.0.0"),
@@ -141,10 +145,17 @@ let package = Package(
         ]),
 
         // MARK: Clients: every service behind a witness struct (live, test, mock, failing).
+        // Where the stack's services are and how a program connects to them: default endpoints, flag/env settings,
+        // the live connection (context, timeouts, CURVE keys). No contract, no engine.
+        .target(name: "TickwireStack", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        // The interfaces, live wiring, recorded `test` values and `failing` values; no engine.
         .target(
             name: "TickwireClients",
             dependencies: [
-                "Bus", "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Market", "Money", "ZeroMQ",
+                "TickwireStack", "Bus", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "ZeroMQ",
+                // Not imported: linked for its conformances (money as WireText, quotes and prices member by member),
+                // which WireJSON finds at run time, so every program with a client has the contract's fast wire.
+                "ContractWire",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
@@ -179,7 +190,7 @@ let package = Package(
 
         // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
-            "Bus", "Money", "TickwireClients", "TickwireContract", "WireJSON",
+            "Bus", "BusContract", "TickwireStack", "WireJSON", "ZeroMQ",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
@@ -202,23 +213,30 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),  // tickwire_feed_skipped_total
         ]),
         .target(name: "RatesFetcherCore", dependencies: [
-            "RatesFetcherEngine", "TickwireFeeds", "BusContract",
+            "TickwireStack", "RatesFetcherEngine", "TickwireFeeds", "BusContract",
             "TickwireContract", "ContractWire", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
             "ZeroMQ",  // the feed hub's ingest socket (OwnedSocket, ZAPHandler)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Prometheus", package: "swift-prometheus"),  // the feeds' freshness gauges
             .product(name: "Tracing", package: "swift-distributed-tracing"),  // a poll's span, its quotes' trace
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // rates-fetcher -> converter
         .target(name: "ConverterCore", dependencies: [
-            "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
+            "BusContract", "TickwireClients", "TickwireContract", "Conversion", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "Metrics", package: "swift-metrics"),  // quote -> price latency
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // converter, rates-fetcher -> portfolio
         .target(name: "PortfolioCore", dependencies: [
-            "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
+            "BusContract", "TickwireStack", "TickwireClients", "TickwireContract", "PortfolioEngine", "Bus", "Market", "Money", "ServiceSupport",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The portfolio's store in PostgreSQL, behind the same witness as SQLite's (`--database postgres://...`).
         .target(name: "PortfolioPostgres", dependencies: [
@@ -230,27 +248,34 @@ let package = Package(
         ]),
         // portfolio, converter, rates-fetcher -> presenter
         .target(name: "PresenterCore", dependencies: [
-            "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
+            "BusContract", "TickwireStack", "TickwireClients", "TickwireContract", "PresenterViews", "Bus", "Market", "Money", "ServiceSupport",
             "ReaderQueue", .product(name: "DequeModule", package: "swift-collections"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdCore", package: "hummingbird"),  // the HTTP/1 server's header limits
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),  // SSE events in their price's trace
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Prometheus", package: "swift-prometheus"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
         // publishers -> tickwire-proxy -> subscribers (libzmq's XSUB/XPUB proxy)
         .target(name: "ProxyCore", dependencies: [
-            "Bus", "ServiceSupport", "ZeroMQ",
+            "Bus", "BusContract", "ServiceSupport", "TickwireStack", "ZeroMQ",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Logging", package: "swift-log"),
             .product(name: "Metrics", package: "swift-metrics"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
 
-        service("rates-fetcher", core: "RatesFetcherCore"),
-        service("converter", core: "ConverterCore"),
-        service("portfolio", core: "PortfolioCore", also: ["PortfolioPostgres", .product(name: "PostgresNIO", package: "postgres-nio")]),
-        service("presenter", core: "PresenterCore", also: ["Feeds"]),  // Feeds: the icons it fetches once
+        service("rates-fetcher", core: "RatesFetcherCore", also: [.product(name: "AsyncHTTPClient", package: "async-http-client")]),
+        service("converter", core: "ConverterCore", also: ["TickwireClients", "TickwireStack"]),
+        service("portfolio", core: "PortfolioCore", also: [
+            "PortfolioPostgres", "PortfolioEngine", "TickwireClients", "TickwireStack", .product(name: "PostgresNIO", package: "postgres-nio"),
+        ]),
+        service("presenter", core: "PresenterCore", also: [  // Feeds and AsyncHTTPClient: the icons it fetches once
+            "Feeds", "TickwireClients", "TickwireStack", .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        ]),
         // Makes a stack's CURVE certificates.
         .executableTarget(name: "tickwire-keys", dependencies: [
             "Bus", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -268,7 +293,7 @@ let package = Package(
             "ContractSchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Services/tickwire-contract", plugins: ["BuildVersion"]),
         // A container's or a pod's health check: one `health` call with a deadline, and its verdict.
-        .target(name: "ProbeCore", dependencies: ["Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
+        .target(name: "ProbeCore", dependencies: ["BusContract", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log")]),
         .executableTarget(
             name: "tickwire-probe",
             dependencies: ["ProbeCore", .product(name: "ArgumentParser", package: "swift-argument-parser")],
@@ -283,29 +308,34 @@ let package = Package(
         // MARK: Tests, one target per module, then the contract suite and the end-to-end tests.
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "BusTests", dependencies: [
-            "Bus", "ReaderQueue",
+            "BusContract", "ZeroMQ", "Bus", "ReaderQueue",
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),  // spans and trace context across the bus
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Money"]),
         // Foundation's coders as the reference and random JSON edits, for the tests of the wire coders.
-        .target(name: "ChildProcesses", dependencies: [.product(name: "Subprocess", package: "swift-subprocess")], path: "Tests/ChildProcesses"),
+        .target(name: "ChildProcesses", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], path: "Tests/ChildProcesses"),
         .target(name: "WireJSONTesting", dependencies: ["WireJSON", "ContractWire", "Money"], path: "Tests/WireJSONTesting"),
         .testTarget(name: "TickwireContractTests", dependencies: [
-            "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
+            "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
         ]),
         // Each schema against the services' recorded answers, the lists against the APIs, the documents against docs/contract.
         .testTarget(name: "ContractSchemaTests", dependencies: [
-            "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
+            "TickwireStack", "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "RatesFetcherCoreTests", dependencies: [
-            "RatesFetcherCore", "RatesFetcherEngine", "TickwireFeeds", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
+            "BusContract", "RatesFetcherCore", "RatesFetcherEngine", "TickwireFeeds", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
@@ -315,11 +345,13 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ConverterCoreTests", dependencies: [
-            "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+            "BusContract", "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PortfolioCoreTests", dependencies: [
-            "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
+            "BusContract", "PortfolioCore", "PortfolioEngine", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
             .product(name: "GRDB", package: "GRDB.swift"),
+            .product(name: "Logging", package: "swift-log"),
         ], resources: [.copy("Fixtures")]),
         // The store contract over memory, SQLite and a real PostgreSQL (scripts/postgres-test.sh), and two replicas on one database.
         .testTarget(name: "PortfolioPostgresTests", dependencies: [
@@ -328,11 +360,17 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PresenterCoreTests", dependencies: [
-            "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
+            "BusContract", "ServiceSupport", "PresenterCore", "PresenterViews", "Bus", "Market", "TickwireContract", "TickwireClients", "TickwireMocks", "Money",
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
+            .product(name: "Tracing", package: "swift-distributed-tracing"),
         ]),
-        .testTarget(name: "ProxyCoreTests", dependencies: ["ProxyCore", "Bus", "ServiceSupport", "ZeroMQ"]),
+        .testTarget(name: "ProxyCoreTests", dependencies: [
+            "ProxyCore", "Bus", "BusContract", "ServiceSupport", "ZeroMQ",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // `--metrics`' listener, and the dashboard and scrape configuration in deploy/ checked against the metrics.
         .testTarget(name: "ServiceSupportTests", dependencies: [
             "ServiceSupport",
@@ -343,13 +381,14 @@ let package = Package(
             .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
         ]),
         .testTarget(name: "ProbeCoreTests", dependencies: [
-            "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
+            "BusContract", "ProbeCore", "Bus", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
         ]),
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
-            "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",
+            "BusContract", "PortfolioEngine", "TickwireStack", "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",
             "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market", "TickwireMocks",
             .product(name: "Logging", package: "swift-log"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The fuzz targets' checks of one input: WireJSON against Foundation, the Subscriber's frames, every service's RPC methods.
         .target(name: "FuzzWireJSON", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Market", "Money"], path: "Tests/FuzzTargets/WireJSON"),
@@ -366,7 +405,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "Bus", "TickwireContract", "TickwireClients", "PresenterViews", "Market", "Money", "ZeroMQ", "ChildProcesses",
+                "BusContract", "Bus", "TickwireContract", "TickwireClients", "PresenterViews", "Market", "Money", "ZeroMQ", "ChildProcesses",
                 .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["python"]

@@ -2,7 +2,7 @@ import ArgumentParser
 import RatesFetcherEngine
 import Foundation
 import ServiceSupport
-import TickwireClients
+import TickwireStack
 
 /// The rates-fetcher's flags; each source flag also reads `TICKWIRE_<NAME>` from the environment.
 public struct FetcherOptions: ParsableArguments {
