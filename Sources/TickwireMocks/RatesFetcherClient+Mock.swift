@@ -42,8 +42,8 @@ extension RatesFetcherClient {
 
     /// rates-fetcher as a demo runs it, with no network: the service's own engine (RatesFetcherEngine's
     /// ``FetcherEngine``) over the feed clients of Feeds, its values held in memory: the quote feeds' mock clients
-    /// (Bitso, WazirX, CoinGecko: a walk seeded by `seed`), the recorded fiat rates, GNB and masterdata (as the
-    /// recorded stack has them). Each feed polls at its mock period with `interval` as the mock's second (1 s: the
+    /// (Bitso, WazirX, CoinGecko tracking the recorded coins: a walk seeded by `seed`), the recorded fiat rates, GNB
+    /// and masterdata (as the recorded stack has them), and daily fiat rates walked from the recorded ones. Each feed polls at its mock period with `interval` as the mock's second (1 s: the
     /// demo's pace; shorter in tests), so quotes walk every `interval`; histories, daily rates, `refresh`, `feeds` and
     /// `coins.*` are the engine's, errors included. Every answer and the streams' first snapshot wait until each feed
     /// has polled once.
@@ -111,9 +111,12 @@ final class MockFetcher: Sendable {
         var logger = Logger(label: "tickwire.mock.rates-fetcher")
         logger.logLevel = .critical
         let selection = FeedSelection(defaultVariant: .mock, overrides: Self.recorded, seed: seed)
+        var environment = try selection.environment(http: nil, logger: logger)
+        // The daily rates walk from the recorded ones, so every weekday up to today has its own.
+        environment.fiatHistory = FetcherEnvironment.mock(seed: seed).fiatHistory
         let engine = FetcherEngine(
-            environment: try selection.environment(http: nil, logger: logger), selection: selection,
-            coins: CoinTracker(ids: CoinTracker.defaultIDs), values: store.values, sink: store.sink(name:), logger: logger)
+            environment: environment, selection: selection, coins: CoinTracker(coins: try RatesFetcherClient.recordedCoins()),
+            values: store.values, sink: store.sink(name:), logger: logger)
         self.store = store
         self.engine = engine
         firstPolls = Task {
