@@ -2,6 +2,7 @@ import Bus
 import BusContract
 import Foundation
 import Logging
+import Metrics
 import ServiceLifecycle
 import Synchronization
 import ZeroMQ
@@ -13,7 +14,9 @@ import ZeroMQ
 /// The socket is an XPUB, so it learns when the hub's subscription arrives: at first, and again after the hub
 /// restarted. Each time it sends every topic's last value again (numbered on), so what a poll published before the
 /// hub listened, and values that have not changed since, still reach it. Like ``Publisher``, `publish` is synchronous
-/// and never blocks; a message no hub listens to is lost, not queued.
+/// and never blocks; a message no hub listens to is lost, not queued. The socket has `ZMQ_XPUB_NODROP` set, so a
+/// message the hub's queue (the send high-water mark) has no room for is not lost silently: it counts in
+/// ``droppedMessages``, the heartbeats' `dropped` and `tickwire_feed_dropped_total{feed}`.
 public final class FeedConnection: Service, Sendable {
     /// The feed's source name: every topic's second component and every envelope's `source`.
     public let name: String
@@ -27,6 +30,8 @@ public final class FeedConnection: Service, Sendable {
     private let socket: OwnedSocket
     private let state = Mutex(State())
     private let logger: Logger
+    private let unsent = Atomic<Int>(0)
+    private let lost: Counter
 
     private struct State {
         var topics: [Topic: TopicState] = [:]
@@ -53,9 +58,11 @@ public final class FeedConnection: Service, Sendable {
         self.endpoint = endpoint
         self.heartbeatInterval = heartbeatInterval
         self.logger = logger
+        lost = Counter(label: "tickwire_feed_dropped_total", dimensions: [("feed", name)])
         socket = try OwnedSocket(context: context, type: .xpub, name: "feed-\(name)", receiveBuffer: 1_000) { socket in
             try socket.set(.sendHighWaterMark, highWaterMark)
             try socket.set(.xpubVerbose, true)
+            try socket.set(.xpubNoDrop, true)
             try security.apply(to: socket)
             try socket.connect(endpoint)
         }
@@ -85,15 +92,24 @@ public final class FeedConnection: Service, Sendable {
         try publish(FeedPublication(payload, on: topic), onlyIfChanged: onlyIfChanged)
     }
 
-    /// Under the lock: numbers, encodes and sends `publication`, and keeps it as its topic's last value.
+    /// Messages the hub did not get because its queue was full (the send high-water mark reached), heartbeats included.
+    public var droppedMessages: Int { unsent.load(ordering: .relaxed) + socket.droppedSends }
+
+    /// Under the lock: numbers, encodes and sends `publication`, and keeps it as its topic's last value. A message the
+    /// hub's full queue refused is counted (its number is used: the hub sees a gap, which it accepts).
     private func send(_ publication: FeedPublication, entry: inout TopicState, onlyIfChanged: Bool) throws -> UInt64? {
         if onlyIfChanged, let last = entry.last, last.hasSamePayload(as: publication) { return nil }
         let seq = entry.seq + 1
         let body = try publication.envelope(seq: seq, time: Date(), source: name)
+        let sent: Bool
         do {
-            try socket.send([entry.frame, body])
+            sent = try socket.send([entry.frame, body])
         } catch {
             throw FeedError.closed(name)
+        }
+        if !sent {
+            unsent.add(1, ordering: .relaxed)
+            lost.increment()
         }
         entry.seq = seq
         entry.last = publication
@@ -152,11 +168,14 @@ public final class FeedConnection: Service, Sendable {
         let milliseconds = heartbeatInterval.components.seconds * 1000 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
         state.withLock { state in
             state.heartbeatSeq += 1
-            let heartbeat = Heartbeat(service: name, instance: instance, topics: state.topics.count, dropped: socket.droppedSends,
+            let heartbeat = Heartbeat(service: name, instance: instance, topics: state.topics.count, dropped: droppedMessages,
                                       intervalMilliseconds: Int(milliseconds))
             let envelope = Envelope(type: "heartbeat", seq: state.heartbeatSeq, time: Date(), source: name, data: heartbeat)
             guard let body = try? Wire.encode(envelope) else { return }
-            socket.post([Data("heartbeat.\(name)".utf8), body])
+            if (try? socket.send([Data("heartbeat.\(name)".utf8), body])) != true {
+                unsent.add(1, ordering: .relaxed)
+                lost.increment()
+            }
         }
     }
 

@@ -98,6 +98,52 @@ struct FeedConnectionTests {
         await hub.close()
     }
 
+    /// A hub that does not read fills the connection's queue: what it has no room for is refused (NODROP), not lost
+    /// silently, and counted; everything published either reached the hub or was counted, and the heartbeats say so.
+    @Test func whatTheHubsFullQueueRefusesIsCounted() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("full")
+        let hub = try Socket(context: context, type: .sub)
+        defer { hub.close() }
+        try hub.set(.receiveHighWaterMark, Int32(1))
+        try hub.subscribe("")
+        try hub.bind(endpoint)
+        let connection = try FeedConnection(
+            context: context, name: "kraken", endpoint: endpoint, heartbeatInterval: .seconds(600), highWaterMark: 1, logger: logger)
+        let running = Task { try await connection.run() }
+        // A bare socket takes in its connection (and so sends its subscription) only when called.
+        for _ in 0..<500 where connection.subscriptions == 0 {
+            _ = try hub.receive(dontWait: true)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(connection.subscriptions == 1)
+        try await Task.sleep(for: .milliseconds(100))
+        while try hub.receive(dontWait: true) != nil {}
+        let droppedBefore = connection.droppedMessages
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        let published = 20_000
+        for index in 0..<published {
+            try connection.publish(try xmr("116.\(index)"), on: topic, onlyIfChanged: false)
+        }
+        let dropped = connection.droppedMessages - droppedBefore
+        #expect(dropped > 0, "the full queue refused nothing")
+        var received = 0
+        var idle = 0
+        while idle < 50 {
+            if let frames = try hub.receive(dontWait: true) {
+                if String(decoding: frames[0], as: UTF8.self).hasPrefix("quote.") { received += 1 }
+                idle = 0
+            } else {
+                idle += 1
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        #expect(received + dropped == published, "received \(received), counted \(dropped)")
+        connection.sendHeartbeat()
+        running.cancel()
+        try await running.value
+    }
+
     /// `heartbeat.<feed>` comes every interval: the feed's name as service, one instance per run, numbered on.
     @Test func heartbeatsNameTheFeedAndItsInstance() async throws {
         let context = try ZMQContext()
