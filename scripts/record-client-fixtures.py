@@ -3,7 +3,8 @@
 
 Usage: scripts/record-client-fixtures.py BIN_DIR PLUGIN_BIN_DIR [OUT_DIR]
 
-Starts rates-fetcher (recorded feeds: `--feeds test`), converter, portfolio (an in-memory
+Starts rates-fetcher (recorded feeds: `--feeds test`, its feed plugins' ingest endpoint in the temporary
+folder too, never the default TCP port), converter, portfolio (an in-memory
 database) and presenter from BIN_DIR, and price-alerts from PLUGIN_BIN_DIR (Examples/price-alerts'
 build), on ipc endpoints of a temporary folder; adds two trades, a watched coin and two alert
 rules, calls every method of every service and writes each answer's `result` as
@@ -30,12 +31,12 @@ def main():
     work = tempfile.mkdtemp(prefix="tickwire-record-")
     ep = {name: f"ipc://{work}/{name}" for name in
           ["fetcher-pub", "fetcher-rep", "converter-pub", "converter-rep", "portfolio-pub", "portfolio-rep", "presenter-rep",
-           "alerts-pub", "alerts-rep"]}
+           "alerts-pub", "alerts-rep", "fetcher-ingest"]}
     upstream = ["--fetcher-pub", ep["fetcher-pub"], "--fetcher-rep", ep["fetcher-rep"]]
     converter = ["--converter-pub", ep["converter-pub"], "--converter-rep", ep["converter-rep"]]
     portfolio = ["--portfolio-pub", ep["portfolio-pub"], "--portfolio-rep", ep["portfolio-rep"]]
     commands = [
-        ["rates-fetcher", "--feeds", "test", "--pub", ep["fetcher-pub"], "--rep", ep["fetcher-rep"]],
+        ["rates-fetcher", "--feeds", "test", "--pub", ep["fetcher-pub"], "--rep", ep["fetcher-rep"], "--ingest", ep["fetcher-ingest"]],
         ["converter", "--pub", ep["converter-pub"], "--rep", ep["converter-rep"]] + upstream,
         ["portfolio", "--pub", ep["portfolio-pub"], "--rep", ep["portfolio-rep"], "--database", ":memory:"] + upstream + converter,
         ["presenter", "--rep", ep["presenter-rep"], "--http", "http://127.0.0.1:0",
