@@ -229,7 +229,7 @@ public enum IngestValidation {
         case .quote(let quote):
             guard quote.source == feed else { throw mismatch("the quote's source \(quoted(quote.source)) is not the feed") }
             try checkCodes(quote.market.base, quote.market.quote, value)
-            guard quote.market.symbol == topic.key else { throw mismatch("the quote is of \(quote.market.symbol)") }
+            guard let key = topic.key, isMarket(key, of: quote.market) else { throw mismatch("the quote is of \(quote.market.symbol)") }
             try checkQuote(quote, value)
         case .rate(let rate):
             try checkCodes(rate.from, rate.to, value)
@@ -262,18 +262,29 @@ public enum IngestValidation {
         }
     }
 
-    /// Prices above zero, amounts not below zero, `high` not below `low`, a rank from 1.
+    /// Whether `key` (a topic's `BASE-QUOTE`) names `market`, compared without making its symbol.
+    static func isMarket(_ key: String, of market: MarketPair) -> Bool {
+        guard let dash = key.utf8.firstIndex(of: UInt8(ascii: "-")) else { return false }
+        return key.utf8[..<dash].elementsEqual(market.base.utf8) && key.utf8[key.utf8.index(after: dash)...].elementsEqual(market.quote.utf8)
+    }
+
+    /// Prices above zero, amounts not below zero, `high` not below `low`, a rank from 1. Each member checked in
+    /// place (no list of them per message): this runs for every quote a plugin sends.
     private static func checkQuote(_ quote: Quote, _ value: (String) -> IngestRefused) throws(IngestRefused) {
-        let prices: [(String, ExactDecimal?)] = [
-            ("last", quote.last), ("open", quote.open), ("high", quote.high), ("low", quote.low), ("vwap", quote.vwap),
-            ("ask", quote.ask), ("bid", quote.bid), ("allTimeHigh", quote.allTimeHigh),
-        ]
-        for case let (name, price?) in prices { try positive(price, name, value) }
-        let amounts: [(String, ExactDecimal?)] = [
-            ("volume", quote.volume), ("quoteVolume", quote.quoteVolume), ("marketCap", quote.marketCap),
-            ("circulatingSupply", quote.circulatingSupply), ("totalSupply", quote.totalSupply), ("maxSupply", quote.maxSupply),
-        ]
-        for case let (name, amount?) in amounts where amount.isNegative { throw value("\(name) \(amount) is negative") }
+        try positive(quote.last, "last", value)
+        try positive(quote.open, "open", value)
+        try positive(quote.high, "high", value)
+        try positive(quote.low, "low", value)
+        try positive(quote.vwap, "vwap", value)
+        try positive(quote.ask, "ask", value)
+        try positive(quote.bid, "bid", value)
+        try positive(quote.allTimeHigh, "allTimeHigh", value)
+        try notNegative(quote.volume, "volume", value)
+        try notNegative(quote.quoteVolume, "quoteVolume", value)
+        try notNegative(quote.marketCap, "marketCap", value)
+        try notNegative(quote.circulatingSupply, "circulatingSupply", value)
+        try notNegative(quote.totalSupply, "totalSupply", value)
+        try notNegative(quote.maxSupply, "maxSupply", value)
         if let high = quote.high, let low = quote.low, high < low { throw value("high \(high) is below low \(low)") }
         if let rank = quote.marketCapRank, rank < 1 { throw value("marketCapRank \(rank) is below 1") }
     }
@@ -290,8 +301,16 @@ public enum IngestValidation {
         }
     }
 
-    private static func positive(_ price: ExactDecimal, _ name: String, _ value: (String) -> IngestRefused) throws(IngestRefused) {
-        guard price > .zero else { throw value("\(name) \(price) is not above zero") }
+    /// A price above zero (its sign is its mantissa's); none is fine.
+    private static func positive(_ price: ExactDecimal?, _ name: StaticString, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        guard let price, price.mantissa <= 0 else { return }
+        throw value("\(name) \(price) is not above zero")
+    }
+
+    /// An amount not below zero; none is fine.
+    private static func notNegative(_ amount: ExactDecimal?, _ name: StaticString, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        guard let amount, amount.isNegative else { return }
+        throw value("\(name) \(amount) is negative")
     }
 
     /// Both codes of a market are currency codes as written, and not the same.

@@ -48,6 +48,7 @@ struct IngestValidationTests {
         ("a market of a currency in itself", Plugin.frames("quote.testfeed.USD-USD", seq: 1, data: Plugin.quote("USD", "USD")), .value, "testfeed"),
         ("a quote of another feed's source", Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote(feed: "bitso")), .topic, "testfeed"),
         ("a quote of another market than the topic's", Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote("ABC")), .topic, "testfeed"),
+        ("a quote in another currency than the topic's", Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote("ZZZ", "USDT")), .topic, "testfeed"),
         ("a rate of 0", Plugin.frames("rate.testfeed.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"USD","rate":"0"}"#), .value, "testfeed"),
         ("a rate of another pair", Plugin.frames("rate.testfeed.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"SEK","rate":"11"}"#), .topic, "testfeed"),
         ("a book whose minimum is above its maximum", Plugin.frames("book.testfeed.zzz_usd", seq: 1, data: book(minimumPrice: "9", maximumPrice: "1")), .value, "testfeed"),
