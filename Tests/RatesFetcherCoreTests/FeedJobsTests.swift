@@ -5,7 +5,6 @@ import Market
 import RatesFetcherEngine
 import TickwireContract
 import Money
-import RatesFetcherCore
 import Testing
 
 @Suite("Feed jobs")
@@ -109,6 +108,32 @@ struct FeedJobsTests {
         #expect(bus.seq("rate.gnb.EUR-USD") == 1)
         #expect(bus.seq("transactions.gnb") == 1)
         await bus.close()
+    }
+
+    /// Run as a plugin (`tickwire-feed bitso --name bitso2`), a definition publishes every topic and quote under the
+    /// plugin's name, and only what a hub's ingest takes: GNB's rates without its transactions, fiat's under the name
+    /// instead of ecb.
+    @Test func asAPluginEverythingIsUnderItsName() async throws {
+        let bitso = try await BuiltInFeed.bitso.poll(.test, FeedJobContext(pluginName: "bitso2"))()
+        #expect(bitso.count == 12 && bitso.allSatisfy { $0.topic.source == "bitso2" })
+        let envelope = try bitso.first { $0.topic.rawValue == "quote.bitso2.BTC-MXN" }.map {
+            try BusMessage(topic: $0.topic.rawValue, body: $0.envelope(seq: 1, time: Date(), source: "bitso2")).decode(Quote.self)
+        }
+        #expect(envelope?.data.source == "bitso2")
+        let gnb = try await BuiltInFeed.gnb.poll(.test, FeedJobContext(pluginName: "bank"))().map(\.topic.rawValue)
+        #expect(gnb.count == 4 && gnb.allSatisfy { $0.hasPrefix("rate.bank.") })
+        let fiat = try await BuiltInFeed.fiat.poll(.test, FeedJobContext(pluginName: "rates"))().map(\.topic.rawValue)
+        #expect(fiat.count == 30 && fiat.allSatisfy { $0.hasPrefix("rate.rates.") })
+        let coins = try await BuiltInFeed.coingecko.poll(.test, FeedJobContext(pluginName: "cg", coinIDs: ["bitcoin"]))().map(\.topic.rawValue)
+        #expect(coins == ["quote.cg.BTC-USD", "coin.cg.BTC"])
+        #expect(BuiltInFeed.all.filter { !$0.feedsAHub }.map(\.name) == ["masterdata"])
+    }
+
+    /// No plugin may take a built-in feed's name or a source one publishes under.
+    @Test func reservedNames() {
+        #expect(BuiltInFeed.reservedNames == ["bitso", "wazirx", "fiat", "ecb", "fixer", "coingecko", "gnb", "masterdata"])
+        #expect(BuiltInFeed.named("fiat")?.livePeriod == .seconds(300))
+        #expect(BuiltInFeed.named("kraken") == nil)
     }
 
     /// A failing client makes the whole job throw: nothing half-published.
