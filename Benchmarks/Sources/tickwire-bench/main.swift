@@ -476,6 +476,7 @@ if only.contains("repricing") {
             guard let result = await peers.run("repricing.py", ["run", "--bin-dir", binDirectory, "--only", "idle,paced",
                                                                 "--seconds", seconds, "--idle-seconds", idleSeconds]) else { continue }
             var line = "round \(round):"
+            for (stage, run) in result.sorted(by: { $0.key < $1.key }) { reportFailures(of: run, in: "\(stage) (round \(round))") }
             for (stage, pace) in [("idle", "20"), ("paced", "1,000")] {
                 let runs = result[stage] as? [String: [String: Any]]
                 let swift = runs?["converter"], python = runs?["python"]
@@ -493,8 +494,19 @@ if only.contains("repricing") {
             }
             say(line)
         }
+        for (stage, run) in (once ?? [:]).sorted(by: { $0.key < $1.key }) { reportFailures(of: run, in: stage) }
         repricingRows(once ?? [:], rounds: rounds, counts: counts)
     }
+}
+
+/// Says and notes why a run of bench/repricing.py (or one side of it) failed: its `error`, if it has one.
+@MainActor func reportFailures(of run: Any, in stage: String) {
+    guard let run = run as? [String: Any] else { return }
+    if let error = run["error"] {
+        say("7. the \(stage) run failed: \(error)")
+        notes.append("Repricing: the \(stage) run failed: \(error).")
+    }
+    for (side, value) in run where value is [String: Any] { reportFailures(of: value, in: "\(stage) \(side)") }
 }
 
 /// "p50 / p99" of a run of bench/repricing.py, in ms.
