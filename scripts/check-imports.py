@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Fails when a Swift file imports a module its target does not declare in Package.swift, or uses `@_exported`.
+"""Fails when a Swift file imports a module its target does not declare in Package.swift, uses `@_exported`, or
+when a client or support library links a service's engine.
 
 SwiftPM lets a target import any module its dependencies bring along, so a missing line goes unnoticed until
 someone trims a dependency. This reads the manifest (`swift package dump-package`) and every target's sources,
@@ -21,6 +22,10 @@ SYSTEM = {
     "_StringProcessing", "RegexBuilder", "Observation", "Distributed", "CoreFoundation", "PackageDescription",
     "PackagePlugin", "Swift", "System",
 }
+# The services' engines, and the targets that must not link one (directly or through their dependencies): what a
+# plugin or tickwire-proxy links stays small. Only the mocks (TickwireMocks) and the services run the engines.
+ENGINES = {"Conversion", "PortfolioEngine", "RatesFetcherEngine"}
+ENGINE_FREE = {"TickwireStack", "TickwireClients", "ServiceSupport", "ProxyCore", "tickwire-proxy", "TickwireFeeds"}
 # Products that vend more modules than the one of their name (swift-distributed-tracing's Tracing re-exports Instrumentation).
 PRODUCT_MODULES = {
     "Tracing": {"Tracing", "Instrumentation"},
@@ -66,6 +71,23 @@ def main():
                         if match and match.group(1) not in allowed:
                             problems.append(f"{os.path.relpath(source, root)}:{number}: {target['name']} imports "
                                             f"{match.group(1)}, which Package.swift does not declare for it")
+    internal = {target["name"]: target for target in manifest["targets"]}
+
+    def linked(name):
+        """The package's own targets `name` reaches through its dependencies."""
+        seen, stack = set(), [name]
+        while stack:
+            for dependency in internal[stack.pop()].get("dependencies", []):
+                kind, value = next(iter(dependency.items()))
+                if kind in ("byName", "target") or (kind == "product" and value[1] is None):
+                    if value[0] in internal and value[0] not in seen:
+                        seen.add(value[0])
+                        stack.append(value[0])
+        return seen
+
+    for name in sorted(ENGINE_FREE & internal.keys()):
+        for engine in sorted(linked(name) & ENGINES):
+            problems.append(f"Package.swift: {name} links the engine {engine}; only TickwireMocks and the services may")
     for problem in problems:
         print(problem)
     return 1 if problems else 0
