@@ -28,7 +28,7 @@ let package = Package(
         .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
         // Writes the contract as documents: JSON Schema, AsyncAPI and OpenRPC (docs/contract).
         .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
-        // What a plugin needs: a typed client of every service (live, test, mock, failing) and the contract.
+        // What a plugin needs: a typed client of every service (live, recorded test, failing), no engine.
         .library(name: "TickwireClients", targets: ["TickwireClients"]),
         // Where the stack's services are (default endpoints, flag/env settings) and the live connection to them.
         .library(name: "TickwireStack", targets: ["TickwireStack"]),
