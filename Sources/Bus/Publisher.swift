@@ -33,6 +33,18 @@ public final class Publisher: Service, Sendable {
     private struct State {
         var topics: [Topic: TopicState] = [:]
         var heartbeatSeq: UInt64 = 0
+        /// How many ``publishingTogether(_:)`` calls are running; while any is, messages wait in `held`.
+        var together = 0
+        var held: [[Data]] = []
+
+        /// Sends `frames` now, or holds them for the end of the running ``publishingTogether(_:)``.
+        mutating func send(_ frames: [Data], by publisher: Publisher) {
+            if together > 0 {
+                held.append(frames)
+            } else {
+                publisher.send(frames)
+            }
+        }
     }
 
     /// What the publisher keeps of one topic, found with one hash look-up per message: its last sequence
@@ -152,18 +164,22 @@ public final class Publisher: Service, Sendable {
     ) throws -> UInt64? {
         try state.withLock { state -> UInt64? in
             // One hash look-up: the entry is changed in place, made first for a new topic.
-            try send(on: &state.topics[topic, default: TopicState(topic)], retain: retain, comparing: comparing, encode: encode)
+            guard let (seq, frames) = try send(on: &state.topics[topic, default: TopicState(topic)], retain: retain, comparing: comparing, encode: encode)
+            else { return nil }
+            state.send(frames, by: self)
+            return seq
         }.map { seq in
             published.increment()
             return seq
         }
     }
 
-    /// Under the lock, with `entry` the topic's state: see ``publish(on:retain:comparing:encode:)``.
+    /// Under the lock, with `entry` the topic's state: see ``publish(on:retain:comparing:encode:)``; returns the
+    /// sequence number and the frames to send.
     private func send(
         on entry: inout TopicState, retain: Bool, comparing: ComparedPayload?,
         encode: (UInt64, String, String?) throws -> Data
-    ) throws -> UInt64? {
+    ) throws -> (UInt64, [Data])? {
         if let comparing, let retained = entry.retained?.kept, comparing.equals(retained.payload) {
             return nil
         }
@@ -171,8 +187,7 @@ public final class Publisher: Service, Sendable {
         let body = try encode(seq, entry.kind, entry.source)
         entry.seq = seq
         if retain { entry.retained = Retained(body: body, kept: comparing) }
-        send([entry.frame, body])
-        return seq
+        return (seq, [entry.frame, body])
     }
 
     /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out of
@@ -193,7 +208,7 @@ public final class Publisher: Service, Sendable {
             entry.seq = seq
             entry.retained = nil
             state.topics[topic] = entry
-            send([entry.frame, body])
+            state.send([entry.frame, body], by: self)
             return seq
         }.map { seq in
             published.increment()
@@ -255,8 +270,26 @@ public final class Publisher: Service, Sendable {
         }
     }
 
+    /// Runs `body`, holding the messages published meanwhile (by any caller) and sending them together, in order,
+    /// when it ends (the outermost call, when nested). For a caller that publishes a burst: libzmq's I/O thread is then
+    /// woken once for the burst and writes it in few system calls, rather than being woken, and writing, per message
+    /// (the feed hub republishing what it read in one go).
+    public func publishingTogether<T>(_ body: () throws -> T) rethrows -> T {
+        state.withLock { $0.together += 1 }
+        defer {
+            state.withLock { state in
+                state.together -= 1
+                guard state.together == 0 else { return }
+                // Under the lock, so that nothing published after them is sent before them.
+                for frames in state.held { send(frames) }
+                state.held.removeAll(keepingCapacity: true)
+            }
+        }
+        return try body()
+    }
+
     /// Sends a message, counting it in `tickwire_bus_publisher_dropped_total` when a subscriber lost it.
-    private func send(_ frames: [Data]) {
+    fileprivate func send(_ frames: [Data]) {
         if socket.sendReportingLoss(frames) != .sent { lost.increment() }
     }
 

@@ -64,9 +64,13 @@ public final class IngestHub: Sendable {
     }
 
     /// Handles messages as the ingest socket received them; with `userIDFirst`, each one's first frame is the
-    /// User-Id of its connection.
+    /// User-Id of its connection. What it accepts is republished together at the end (``Publisher/publishingTogether(_:)``).
     public func receive(batch: [[Data]], userIDFirst: Bool) {
         let now = clock()
+        publisher.publishingTogether { receive(batch: batch, userIDFirst: userIDFirst, at: now) }
+    }
+
+    private func receive(batch: [[Data]], userIDFirst: Bool, at now: IngestTime) {
         state.withLock { state in
             for frames in batch {
                 if userIDFirst, let userID = frames.first {

@@ -1,5 +1,6 @@
 @testable import Bus
 import Foundation
+import Logging
 import Synchronization
 import Testing
 import ZeroMQ
@@ -287,4 +288,45 @@ func wait(for timeout: Duration = .seconds(10), until condition: () async -> Boo
         try? await Task.sleep(for: .milliseconds(20))
     }
     return await condition()
+}
+
+@Suite("Publishing together")
+struct PublishingTogetherTests {
+    /// Messages published inside `publishingTogether` (nested too) reach a subscriber all, in order, numbered per
+    /// topic as always; and only once the outermost call has ended.
+    @Test func aBurstArrivesWholeInOrderAtTheEnd() async throws {
+        let context = try ZMQContext()
+        let endpoint = "ipc://\(FileManager.default.temporaryDirectory.path)/tickwire-together-\(UUID().uuidString.prefix(8))"
+        let publisher = try Publisher(context: context, service: "together", endpoints: [endpoint], logger: Logger(label: "test"))
+        let sub = try Socket(context: context, type: .sub)
+        defer { sub.close() }
+        try sub.set(.receiveTimeout, 200)
+        try sub.subscribe("quote.")
+        try sub.connect(endpoint)
+        let joined = try Topic("quote.together.JOIN-USD")
+        var ready = false
+        while !ready {
+            try publisher.publish(String("join"), on: joined)
+            ready = try sub.receive(dontWait: false) != nil
+        }
+        while try sub.receive(dontWait: false) != nil {}
+        let topics = [try Topic("quote.together.AAA-USD"), try Topic("quote.together.BBB-USD")]
+        func burst() throws -> Data? {
+            for index in 0..<300 { _ = try publisher.publish(String(index), on: topics[index % 2]) }
+            _ = try publisher.publishingTogether(inner)
+            return try sub.receive(dontWait: false)?.first
+        }
+        func inner() throws -> UInt64? { try publisher.publish(String(300), on: topics[0]) }
+        let early = try publisher.publishingTogether(burst)
+        #expect(early == nil, "a message was sent before the outermost call ended")
+        var received: [(topic: String, seq: UInt64, value: String)] = []
+        while let frames = try sub.receive(dontWait: false) {
+            let message = try BusMessage(frames: frames)
+            received.append((message.topic.rawValue, message.header.seq, try message.decode(String.self).data))
+        }
+        #expect(received.map(\.value) == (0...300).map(String.init))
+        #expect(received.filter { $0.topic == topics[0].rawValue }.map(\.seq) == Array(1...151))
+        #expect(received.filter { $0.topic == topics[1].rawValue }.map(\.seq) == Array(1...150))
+        await publisher.close()
+    }
 }
