@@ -99,7 +99,12 @@ public actor ConverterState {
             return PriceChanges(changed: [], removed: [])
         }
         let changed = prices.reprice(after: book.marketChange, in: &book)
-        let removed = book.marketChange == .reshaped ? prices.dropUnpriced(in: book) : []
+        let removed: [AssetPrice]
+        switch book.marketChange {
+        case .reshaped: removed = prices.dropUnpriced(in: book)
+        case .removed(let asset): removed = prices.drop(asset)
+        case .none, .quote, .rate, .added: removed = []
+        }
         return PriceChanges(changed: changed, removed: removed)
     }
 

@@ -30,8 +30,10 @@ public struct LivePrices: Sendable {
             dependents = [:]
             unsettled = []
             return reprice(Pricing.pricedAssets(book).flatMap(keys(of:)), in: &book)
-        case .quote(let asset):
+        case .quote(let asset), .added(let asset):
             return reprice(keys(of: asset), in: &book)
+        case .removed:
+            return []
         case .rate(let edge, let asset):
             var affected = dependents[Edge(edge.base, edge.quote)] ?? []
             affected.formUnion(unsettled)
@@ -46,6 +48,17 @@ public struct LivePrices: Sendable {
         let gone = held.keys.filter { !priced.contains($0.asset) }.sorted()
         var dropped: [AssetPrice] = []
         for key in gone {
+            if let price = held.removeValue(forKey: key) { dropped.append(price) }
+            record(key, .path([]))
+            unsettled.remove(key)
+        }
+        return dropped
+    }
+
+    /// Forgets `asset`'s prices (``MarketChange/removed(asset:)``); returns them, to retract.
+    public mutating func drop(_ asset: String) -> [AssetPrice] {
+        var dropped: [AssetPrice] = []
+        for key in currencies.sorted().map({ Key(asset: asset, currency: $0) }) {
             if let price = held.removeValue(forKey: key) { dropped.append(price) }
             record(key, .path([]))
             unsettled.remove(key)

@@ -28,6 +28,7 @@ public struct RateBook: Sendable {
     private var feedStates: [String: FeedStatus.State] = [:]
     private var graphs: [String: RateGraph] = [:]
     private var pairsByBase: [String: Set<MarketPair>] = [:]
+    private var pairsByQuote: [String: Set<MarketPair>] = [:]
     /// Whether some rate or quote wrote a code the graph upper-cases: two spellings could then name one
     /// edge, and only a rebuilt graph knows which rate it took.
     private var hasIrregularCodes = false
@@ -93,11 +94,20 @@ public struct RateBook: Sendable {
             let newAsset = pairsByBase[pair.base] == nil
             quotes[pair, default: [:]][feed] = HeldQuote(quote: quote, freshness: update.time)
             pairsByBase[pair.base, default: []].insert(pair)
+            pairsByQuote[pair.quote, default: []].insert(pair)
             let after = edgeQuotes(of: pair.base)
             let previous = before[pair], current = after[pair]
             if Set(before.keys).union(after.keys).contains(where: { $0 != pair && before[$0] != after[$0] }) {
                 // The quote changed which of the asset's pairs are edges, or which feed gives them.
                 reshapeMarket()
+                return .quote(pair)
+            }
+            if previous == nil, let current, before.isEmpty, after.count == 1, isLeaf(pair, edge: current) {
+                // A new asset hanging off a fiat currency by one edge: no other price moves, and the graph grows by a leaf.
+                if var graph = graphs.removeValue(forKey: Self.marketSource), graph.addLeaf(pair.base, to: pair.quote, rate: current.quote.last) {
+                    graphs[Self.marketSource] = graph
+                }
+                marketChange = .added(asset: pair.base)
                 return .quote(pair)
             }
             guard let previous, let current else {
@@ -142,14 +152,30 @@ public struct RateBook: Sendable {
         guard let source = topic.source.map(String.init) else { return false }
         switch String(topic.kind) {
         case "quote":
-            guard let pair = quotes.first(where: { pair, bySource in
-                bySource[source] != nil && (try? Topics.quote(feed: source, market: pair))?.topic == topic
-            })?.key else { return false }
+            guard let key = topic.key, let pair = MarketPair(symbol: String(key)), quotes[pair]?[source] != nil,
+                  (try? Topics.quote(feed: source, market: pair))?.topic == topic
+            else { return false }
+            let before = edgeQuotes(of: pair.base)
             quotes[pair]?[source] = nil
             if quotes[pair]?.isEmpty == true {
                 quotes[pair] = nil
                 pairsByBase[pair.base]?.remove(pair)
                 if pairsByBase[pair.base]?.isEmpty == true { pairsByBase[pair.base] = nil }
+                pairsByQuote[pair.quote]?.remove(pair)
+                if pairsByQuote[pair.quote]?.isEmpty == true { pairsByQuote[pair.quote] = nil }
+            }
+            let after = edgeQuotes(of: pair.base)
+            if before == after, pairsByBase[pair.base] != nil {
+                // Another feed's quote, one no edge was made of: nothing priced changes.
+                marketChange = .none
+                return true
+            }
+            if after.isEmpty, before.count == 1, let edge = before[pair], isLeaf(pair, edge: edge) {
+                // The asset's one edge, hanging off a fiat currency, goes: its prices go and no other moves. The graph is
+                // built again when next asked for, so a feed's retracted markets cost one rebuild in all.
+                graphs[Self.marketSource] = nil
+                marketChange = .removed(asset: pair.base)
+                return true
             }
         case "rate":
             guard let key = rates[source]?.first(where: { _, rate in
@@ -171,6 +197,16 @@ public struct RateBook: Sendable {
         }
         reshapeMarket()
         return true
+    }
+
+    /// Whether `edge`, the quote of `pair`, is its base's one edge hanging off a currency of the fiat source: the base is
+    /// no fiat and no edge ends at it, so it is on no path between two other currencies.
+    private func isLeaf(_ pair: MarketPair, edge: ChosenQuote) -> Bool {
+        guard edge.quote.isUsableRate, !hasIrregularCodes, pair.base != pair.quote, Self.canonical(pair.base) != nil,
+              Self.canonical(pair.quote) != nil, !isFiat(pair.base),
+              let fiat = fiatSource.flatMap({ rates[$0] }), fiat.values.contains(where: { $0.from == pair.quote || $0.to == pair.quote })
+        else { return false }
+        return !(pairsByQuote[pair.base] ?? []).contains { chosenQuote(for: $0)?.quote.isUsableRate == true }
     }
 
     /// What a feed state says of the feed's quotes: nil while it is live (`ok`, `error`, `live`, or no status
@@ -410,6 +446,10 @@ public enum MarketChange: Equatable, Sendable {
     /// The given rate of `edge` changed and the graph kept its shape, so every path stays; the prices whose
     /// path takes this edge (either way) changed, and those of `asset` when a quote of it moved.
     case rate(edge: MarketPair, asset: String?)
+    /// `asset` got its first edge, hanging off a fiat currency (no edge ends at it): only its own prices are new.
+    case added(asset: String)
+    /// `asset` lost its one edge, which hung off a fiat currency: its prices are gone, no other moved.
+    case removed(asset: String)
     /// The graph's shape, its fiat source, the quoted assets or a feed's liveness changed (or the book was reset):
     /// any price may have.
     case reshaped

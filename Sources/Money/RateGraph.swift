@@ -12,8 +12,8 @@
 /// - Codes are validated like ``Currency/init(code:)`` and upper-cased, in rates and in queries alike.
 public struct RateGraph: Sendable {
     /// Every currency some rate mentions, sorted.
-    public let currencies: [String]
-    private let indexByCode: [String: Int]
+    public private(set) var currencies: [String]
+    private var indexByCode: [String: Int]
     /// Outgoing edges per currency index, sorted by target index (that is, by target code).
     private var edges: [[Edge]]
 
@@ -76,6 +76,37 @@ public struct RateGraph: Sendable {
             graph.edges[target][backward] = Edge(target: source, fraction: fraction.inverse, isInverse: true)
         }
         return graph
+    }
+
+    /// Adds `leaf`, a currency the graph does not have, joined to `to`, one it has, by the given rate `leaf` → `to`
+    /// (and its inverse); false, the graph unchanged, otherwise or for a rate ``init(_:)`` refuses. A currency with one
+    /// neighbour is on no path between two others, so every other derived rate stays as it was, and the graph is the one
+    /// ``init(_:)`` builds from its rates and this one. Costs a pass over the edges, not a rebuild.
+    public mutating func addLeaf(_ leaf: String, to: String, rate: ExactDecimal) -> Bool {
+        guard let leafCode = Currency.wellFormed(leaf), let toCode = Currency.wellFormed(to), leafCode != toCode,
+              indexByCode[leafCode] == nil, let target = indexByCode[toCode], rate.mantissa > 0, let fraction = Fraction(rate: rate)
+        else { return false }
+        var low = 0, high = currencies.count
+        while low < high {
+            let middle = (low + high) / 2
+            if currencies[middle] < leafCode { low = middle + 1 } else { high = middle }
+        }
+        let index = low
+        for code in currencies[index...] { indexByCode[code, default: 0] += 1 }
+        indexByCode[leafCode] = index
+        currencies.insert(leafCode, at: index)
+        for node in edges.indices {
+            for position in edges[node].indices where edges[node][position].target >= index {
+                let edge = edges[node][position]
+                edges[node][position] = Edge(target: edge.target + 1, fraction: edge.fraction, isInverse: edge.isInverse)
+            }
+        }
+        let shifted = target >= index ? target + 1 : target
+        edges.insert([Edge(target: shifted, fraction: fraction, isInverse: false)], at: index)
+        let inverse = Edge(target: index, fraction: fraction.inverse, isInverse: true)
+        let position = edges[shifted].firstIndex { $0.target > index } ?? edges[shifted].endIndex
+        edges[shifted].insert(inverse, at: position)
+        return true
     }
 
     /// The rate from `from` to `to` along the shortest path (ties: lexicographically smallest codes).
