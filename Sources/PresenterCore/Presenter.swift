@@ -126,8 +126,8 @@ public enum Presenter {
             let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
-            followers = [
-                LoopService { await plugins.run() },
+            // Without plugins there is nothing to poll, and a loop that returned would end the presenter.
+            followers = (upstreams.plugins.isEmpty ? [] : [LoopService { await plugins.run() }]) + [
                 LoopService { await state.follow(fetcher: fetcherUpdates) },
                 LoopService {
                     // Each price is applied in a span of the trace it came in, so the SSE events it makes go on in it.
