@@ -80,7 +80,7 @@ reset:
 # in-process tests run first and the end-to-end ones (dozens of child processes) after them, so the children's
 # start-up never starves an in-process test's sockets on a 2-core machine. HEAVY_TESTS (seconds of CPU each, such
 # as a 100,000-line import) run alone between them, so they never starve a test that waits against a deadline.
-HEAVY_TESTS = aHundredThousandLinesImport
+HEAVY_TESTS = aHundredThousandLinesImport|fiveThousandMarketsJoinAndGo
 # The PostgreSQL store's tests (and the two-replica end-to-end test) use the throwaway server scripts/postgres-test.sh
 # starts (Debian's postgresql on 127.0.0.1:25432); its URL reaches them in TICKWIRE_TEST_POSTGRES.
 test: export TICKWIRE_TEST_POSTGRES = $(shell bash scripts/postgres-test.sh url)
