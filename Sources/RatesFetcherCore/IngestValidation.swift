@@ -106,6 +106,8 @@ public struct IngestMessage: Sendable, Equatable {
 public enum IngestValidation {
     /// The longest feed name.
     public static let maxFeedNameLength = 32
+    /// The longest topic frame, in bytes: refused `topic` unread (the longest topic the grammar allows is under 80).
+    public static let maxTopicLength = 128
     /// The longest string member (`name`, `id`, `message`, ...) a plugin's message may have.
     public static let maxTextLength = 256
     /// The longest `image` URL.
@@ -129,8 +131,13 @@ public enum IngestValidation {
     }
 
     /// Reads the topic frame: `kind.feed[.key]` with a kind of ``IngestKind``, a feed name, and a key where the
-    /// kind has one (a market `BASE-QUOTE` of currency codes for quotes and rates, a currency code for coins).
+    /// kind has one (a market `BASE-QUOTE` of currency codes for quotes and rates, a currency code for coins, a book
+    /// `base_quote` of two codes in either case joined by `_` or `-` for books). A frame of more than
+    /// ``maxTopicLength`` bytes is refused before it is read.
     public static func topic(_ frame: Data) throws(IngestRefused) -> IngestTopic {
+        guard frame.count <= maxTopicLength else {
+            throw IngestRefused(.topic, feed: nil, "a topic of \(frame.count) bytes: at most \(maxTopicLength)")
+        }
         let text = String(decoding: frame, as: UTF8.self)
         guard let topic = try? Topic(text) else {
             throw IngestRefused(.topic, feed: nil, "\(quoted(text)) is not a topic (kind.source.KEY of letters, digits, - and _)")
@@ -159,8 +166,10 @@ public enum IngestValidation {
             }
         case (.coin, let key?):
             guard isCode(key.utf8) else { throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be an upper-case currency code") }
-        case (.book, _?):
-            break
+        case (.book, let key?):
+            guard isBook(key.utf8) else {
+                throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be a book base_quote of two currency codes (letters or digits) joined by _ or -")
+            }
         }
         return IngestTopic(topic: topic, kind: kind, feed: feed, key: key)
     }
@@ -327,6 +336,19 @@ public enum IngestValidation {
         (2...12).contains(code.count) && code.allSatisfy { byte in
             (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
         }
+    }
+
+    /// Whether `key` is a book's name: two codes of 2 to 12 ASCII letters or digits, either case, joined by `_` or
+    /// `-` (`btc_mxn`), so a book's key is as bounded as a market's.
+    static func isBook(_ key: some Collection<UInt8>) -> Bool {
+        guard let join = key.firstIndex(where: { $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: "-") }) else { return false }
+        func isPart(_ part: some Collection<UInt8>) -> Bool {
+            (2...12).contains(part.count) && part.allSatisfy { byte in
+                (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                    || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            }
+        }
+        return isPart(key[..<join]) && isPart(key[key.index(after: join)...])
     }
 
     /// `text` in quotes, cut to 80 characters.

@@ -51,6 +51,9 @@ struct IngestValidationTests {
         ("a quote in another currency than the topic's", Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote("ZZZ", "USDT")), .topic, "testfeed"),
         ("a rate of 0", Plugin.frames("rate.testfeed.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"USD","rate":"0"}"#), .value, "testfeed"),
         ("a rate of another pair", Plugin.frames("rate.testfeed.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"SEK","rate":"11"}"#), .topic, "testfeed"),
+        ("a topic of more than 128 bytes", Plugin.frames("quote.testfeed.\(String(repeating: "A", count: 120))", seq: 1, data: Plugin.quote()), .topic, "-"),
+        ("a book key of 100 letters", Plugin.frames("book.testfeed.\(String(repeating: "x", count: 100))", seq: 1, data: book(String(repeating: "x", count: 100))), .topic, "testfeed"),
+        ("a book key without two codes", Plugin.frames("book.testfeed.zzzusd", seq: 1, data: book("zzzusd")), .topic, "testfeed"),
         ("a book whose minimum is above its maximum", Plugin.frames("book.testfeed.zzz_usd", seq: 1, data: book(minimumPrice: "9", maximumPrice: "1")), .value, "testfeed"),
         ("a coin without a name", Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ZZZ","name":"","image":""}"#), .value, "testfeed"),
         ("a coin image that is no http URL", Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ZZZ","name":"Zed","image":"javascript:alert(1)"}"#), .value, "testfeed"),
@@ -61,8 +64,8 @@ struct IngestValidationTests {
         ("a heartbeat without an instance", Plugin.frames("heartbeat.testfeed", seq: 1, data: Plugin.heartbeat(instance: "")), .value, "testfeed"),
     ]
 
-    static func book(minimumPrice: String = "1", maximumPrice: String = "100") -> String {
-        #"{"book":"zzz_usd","market":{"base":"ZZZ","quote":"USD"},"minimumAmount":"0.1","maximumAmount":"10","minimumPrice":"\#(minimumPrice)","maximumPrice":"\#(maximumPrice)","minimumValue":"1","maximumValue":"1000"}"#
+    static func book(_ name: String = "zzz_usd", minimumPrice: String = "1", maximumPrice: String = "100") -> String {
+        #"{"book":"\#(name)","market":{"base":"ZZZ","quote":"USD"},"minimumAmount":"0.1","maximumAmount":"10","minimumPrice":"\#(minimumPrice)","maximumPrice":"\#(maximumPrice)","minimumValue":"1","maximumValue":"1000"}"#
     }
 
     /// Each bad input is refused with its reason, counted under its feed, and the refusal's detail is short.
