@@ -334,6 +334,12 @@ public struct FeedRegistry: Sendable {
         reservedRefusals[name].map(Self.counts)
     }
 
+    /// The `feed` label a refusal counted under `feed` gets in the metrics: the name itself for a registered plugin or
+    /// a reserved name, else `-`, so names only ever refused (garbage on random names) make no series.
+    public func metricLabel(_ feed: String) -> String {
+        reserved.contains(feed) || records[feed]?.registered == true ? feed : IngestDecision.noFeed
+    }
+
     /// The refusals of messages that named no feed the hub keeps, by reason.
     public var unattributedRefusals: [String: Int] { Self.counts(unattributed) }
 

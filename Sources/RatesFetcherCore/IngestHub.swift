@@ -13,7 +13,7 @@ import TickwireContract
 /// that is gone has its topics retracted.
 ///
 /// Counts: `tickwire_ingest_accepted_total{feed}` and `tickwire_ingest_refused_total{feed,reason}` (`feed` is `-`
-/// for a message that names no feed the hub keeps). Each kind of refusal is logged at most once a second per feed,
+/// for a message that names no registered plugin or reserved name, so refused names make no series). Each kind of refusal is logged at most once a second per feed,
 /// with how many like it were not logged.
 public final class IngestHub: Sendable {
     /// Where accepted messages are republished.
@@ -102,6 +102,9 @@ public final class IngestHub: Sendable {
         }
     }
 
+    /// The `feed reason` pairs of the refusal series made so far.
+    var refusedSeries: Set<String> { state.withLock { Set($0.refused.keys) } }
+
     /// Every plugin's status, by name.
     public var statuses: [FeedStatus] { state.withLock { $0.registry.statuses } }
 
@@ -131,9 +134,10 @@ public final class IngestHub: Sendable {
                 Counter(label: "tickwire_ingest_accepted_total", dimensions: [("feed", message.topic.feed)])
             }.increment()
         case .refused(let refusal, let feed):
-            let key = "\(feed) \(refusal.reason.rawValue)"
+            let label = state.registry.metricLabel(feed)
+            let key = "\(label) \(refusal.reason.rawValue)"
             counter(&state.refused, feed: key) {
-                Counter(label: "tickwire_ingest_refused_total", dimensions: [("feed", feed), ("reason", refusal.reason.rawValue)])
+                Counter(label: "tickwire_ingest_refused_total", dimensions: [("feed", label), ("reason", refusal.reason.rawValue)])
             }.increment()
             log(refusal, feed: feed, key: key, at: now, in: &state)
         }

@@ -3,7 +3,7 @@ import BusContract
 import Foundation
 import Market
 import Money
-import RatesFetcherCore
+@testable import RatesFetcherCore
 import RatesFetcherEngine
 import TickwireContract
 import Testing
@@ -76,6 +76,25 @@ struct IngestHubTests {
     }
 
     /// The series keeps one point per step (the step's last price) and at most its span's worth.
+    /// Refusals of names never registered count under `feed="-"`: 1,000 random names make no new series; a
+    /// registered plugin's refusals keep its name.
+    @Test func refusedNamesMakeNoSeries() async throws {
+        let bus = try TestPublisher()
+        let hub = IngestHub(publisher: bus.publisher, reserved: ["bitso"], logger: quietLogger, clock: clock.read)
+        hub.receive(Plugin.goodQuote(seq: 1))
+        hub.receive(Plugin.goodQuote(seq: 1))
+        hub.receive(Plugin.frames("quote.bitso.BTC-MXN", seq: 1, data: Plugin.quote("BTC", "MXN", feed: "bitso")))
+        let before = hub.refusedSeries
+        #expect(before == ["testfeed seq", "bitso reserved"])
+        for index in 0..<1_000 {
+            let name = "n\(UInt64.random(in: 0...UInt64.max))x\(index)"
+            hub.receive(Plugin.goodQuote(seq: 1, last: "0", feed: name))
+            hub.receive([Data("quote.\(name).AAA-BBB".utf8), Data("garbage".utf8)])
+        }
+        #expect(hub.refusedSeries == before.union(["- value", "- malformed"]))
+        await bus.close()
+    }
+
     @Test func seriesIsBounded() throws {
         let series = PluginHistory(step: .seconds(60), span: .seconds(180))
         let start = Date(timeIntervalSince1970: 1_795_000_020)
