@@ -130,7 +130,11 @@ struct IngestEndpointTests {
             stranger.post(Plugin.frames("heartbeat.strangerfeed", seq: seq, data: Plugin.heartbeat(feed: "strangerfeed")))
             try await Task.sleep(for: .milliseconds(20))
         }
-        try await Task.sleep(for: .milliseconds(300))
+        // Until all 19 are counted, or a generous deadline on a loaded machine.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while hub.hub.statuses.first(where: { $0.feed == "alicefeed" })?.refused?["name-taken"] ?? 0 < 19, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let statuses = Dictionary(uniqueKeysWithValues: hub.hub.statuses.map { ($0.feed, $0) })
         #expect(Set(statuses.keys) == ["alicefeed", "bobfeed"], "a reader's and an unknown key never get in")
         #expect(statuses["alicefeed"]?.refused == ["name-taken": 19])
