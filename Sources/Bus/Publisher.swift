@@ -23,6 +23,8 @@ public final class Publisher: Service, Sendable {
     public let endpoints: [String]
     /// How often the heartbeat goes out.
     public let heartbeatInterval: Duration
+    /// How many retracted topics' sequence numbers are kept at most (oldest retraction forgotten first).
+    public let maxRetracted: Int
 
     private let socket: LockedSocket
     private let state = Mutex(State())
@@ -36,6 +38,9 @@ public final class Publisher: Service, Sendable {
         /// How many ``publishingTogether(_:)`` calls are running; while any is, messages wait in `held`.
         var together = 0
         var held: [[Data]] = []
+        /// The retractions in the order they were made, from `retractionsStart` on: the topic and its seq then.
+        var retractions: [(topic: Topic, seq: UInt64)] = []
+        var retractionsStart = 0
 
         /// Sends `frames` now, or holds them for the end of the running ``publishingTogether(_:)``.
         mutating func send(_ frames: [Data], by publisher: Publisher) {
@@ -70,7 +75,8 @@ public final class Publisher: Service, Sendable {
         var kept: ComparedPayload?
     }
 
-    /// Binds a PUB socket to each of `endpoints`, with `security` (CURVE server, message size limit).
+    /// Binds a PUB socket to each of `endpoints`, with `security` (CURVE server, message size limit), keeping the
+    /// sequence numbers of at most `maxRetracted` retracted topics.
     public init(
         context: ZMQContext,
         service: String,
@@ -78,8 +84,10 @@ public final class Publisher: Service, Sendable {
         highWaterMark: Int32 = 100_000,
         heartbeatInterval: Duration = .seconds(1),
         security: SocketSecurity = SocketSecurity(),
+        maxRetracted: Int = 10_000,
         logger: Logger
     ) throws {
+        self.maxRetracted = maxRetracted
         self.service = service
         self.instance = UUID().uuidString.lowercased()
         self.endpoints = endpoints
@@ -193,7 +201,10 @@ public final class Publisher: Service, Sendable {
     /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out of
     /// their entries (and list it, with its sequence number, in `retracted`), and publishes an envelope of type
     /// `deleted` with `null` data, numbered as the topic's next message, so subscribers that follow the stream
-    /// forget it too. A later publish on the topic starts it again, numbered after the retraction.
+    /// forget it too. A later publish on the topic starts it again, numbered after the retraction; but only the
+    /// last ``maxRetracted`` retractions' numbers are kept: a topic retracted longer ago than that is forgotten and
+    /// starts again at 1, which a subscriber that saw its retraction takes as a gap (``ReplicaTracker``) and
+    /// re-synchronises, so a publisher whose topics come and go by other names does not grow without end.
     ///
     /// - Returns: the envelope's sequence number, or `nil` when the topic held no value (nothing is sent).
     @discardableResult
@@ -209,10 +220,28 @@ public final class Publisher: Service, Sendable {
             entry.retained = nil
             state.topics[topic] = entry
             state.send([entry.frame, body], by: self)
+            forgetOldRetractions(after: (topic, seq), in: &state)
             return seq
         }.map { seq in
             published.increment()
             return seq
+        }
+    }
+
+    /// Records the retraction `latest` and forgets the oldest ones past ``maxRetracted`` (a topic published again
+    /// since is kept: its seq moved on).
+    private func forgetOldRetractions(after latest: (topic: Topic, seq: UInt64), in state: inout State) {
+        state.retractions.append(latest)
+        while state.retractions.count - state.retractionsStart > maxRetracted {
+            let oldest = state.retractions[state.retractionsStart]
+            state.retractionsStart += 1
+            if let entry = state.topics[oldest.topic], entry.retained == nil, entry.seq == oldest.seq {
+                state.topics[oldest.topic] = nil
+            }
+        }
+        if state.retractionsStart > 1024, state.retractionsStart * 2 > state.retractions.count {
+            state.retractions.removeFirst(state.retractionsStart)
+            state.retractionsStart = 0
         }
     }
 

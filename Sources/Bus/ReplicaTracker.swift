@@ -14,6 +14,9 @@ public struct ReplicaTracker: Sendable, Equatable {
     }
 
     private var seqs: [Topic: UInt64] = [:]
+    /// The topics whose last message was a retraction: a publisher may forget such a topic's number (it keeps a
+    /// bounded number of them), and its return then starts again at 1.
+    private var retracted: Set<Topic> = []
     /// The publisher run the state belongs to.
     public private(set) var instance: String?
 
@@ -25,6 +28,7 @@ public struct ReplicaTracker: Sendable, Equatable {
     public mutating func reset(instance: String, entries: [Snapshot.Entry], retracted: [Topic: UInt64] = [:]) {
         self.instance = instance
         seqs = Dictionary(entries.map { ($0.topic, $0.seq) }, uniquingKeysWith: max).merging(retracted, uniquingKeysWith: max)
+        self.retracted = Set(retracted.keys)
     }
 
     /// The verdict on `message`, recording it when it is to be applied.
@@ -34,14 +38,25 @@ public struct ReplicaTracker: Sendable, Equatable {
     public mutating func check(_ message: BusMessage, superseding older: Int = 0) -> Verdict {
         let last = seqs[message.topic] ?? 0
         let seq = message.header.seq
-        if seq <= last { return .stale }
+        if seq <= last {
+            // A retracted topic back at 1: its publisher forgot its number; re-synchronise to take it in.
+            return seq == UInt64(older) + 1 && isRetracted(message.topic) ? .gap(expected: last + 1, received: seq) : .stale
+        }
         if seq - last != UInt64(older) + 1 {
             let (expected, overflow) = last.addingReportingOverflow(UInt64(older) + 1)
             return .gap(expected: overflow ? .max : expected, received: seq)
         }
         seqs[message.topic] = seq
+        if message.isRetraction {
+            retracted.insert(message.topic)
+        } else if !retracted.isEmpty {
+            retracted.remove(message.topic)
+        }
         return .apply
     }
+
+    /// Whether the last message of `topic` taken in was a retraction.
+    public func isRetracted(_ topic: Topic) -> Bool { retracted.contains(topic) }
 
     /// The sequence number `topic` stands at (0 when never seen).
     public func seq(of topic: Topic) -> UInt64 { seqs[topic] ?? 0 }

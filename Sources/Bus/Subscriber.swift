@@ -274,7 +274,7 @@ public final class Subscriber: Service, Sendable {
             return true
         }
         let last = replica.tracker.seq(of: newest.topic)
-        if newest.header.seq <= last {
+        if newest.header.seq <= last, !replica.tracker.isRetracted(newest.topic) {
             replica.lastHeard = now
             return true
         }

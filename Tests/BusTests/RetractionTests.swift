@@ -61,6 +61,48 @@ struct RetractionTests {
         await publisher.close()
     }
 
+    /// Only the last `maxRetracted` retractions are kept: names that come and go do not grow the publisher; a topic
+    /// forgotten starts again at 1, one published again since its retraction is kept.
+    @Test func oldRetractionsAreForgotten() async throws {
+        let context = try ZMQContext()
+        let publisher = try Publisher(context: context, service: "feed", endpoints: [ipcEndpoint()], maxRetracted: 2, logger: testLogger)
+        let topics = try (0..<1_000).map { try Topic("quote.test.C\($0)-USD") }
+        for topic in topics {
+            try publisher.publish(Price(symbol: "C", price: "1"), on: topic)
+            try publisher.retract(topic)
+        }
+        #expect(publisher.snapshot(prefix: "quote.").retracted == [topics[998]: 2, topics[999]: 2])
+        #expect(try publisher.publish(Price(symbol: "C", price: "2"), on: topics[0]) == 1, "forgotten: numbered afresh")
+        #expect(try publisher.publish(Price(symbol: "C", price: "2"), on: topics[999]) == 3, "kept: numbered on")
+        try publisher.retract(topics[0])
+        try publisher.retract(topics[999])
+        try publisher.publish(Price(symbol: "C", price: "3"), on: topics[999])
+        #expect(publisher.snapshot(prefix: "quote.").retracted == [topics[0]: 2])
+        let newer = try Topic("quote.test.NEW-USD")
+        try publisher.publish(Price(symbol: "NEW", price: "1"), on: newer)
+        try publisher.retract(newer)
+        #expect(publisher.snapshot(prefix: "quote.").retracted == [newer: 2], "the oldest retraction went first")
+        await publisher.close()
+    }
+
+    /// A tracker that saw a topic's retraction takes the topic back at 1 (its publisher forgot it) as a gap to
+    /// re-synchronise on, not as stale; a topic not retracted at 1 is stale as before.
+    @Test func trackerTakesAForgottenTopicsReturnAsAGap() throws {
+        let dot = try Topic("quote.test.DOT-USD")
+        func message(_ seq: UInt64, type: String = "quote") throws -> BusMessage {
+            try BusMessage(topic: dot.rawValue, body: Data(#"{"type":"\#(type)","seq":\#(seq),"time":"2026-11-26T06:30:12.481Z","source":"s","data":{}}"#.utf8))
+        }
+        var tracker = ReplicaTracker()
+        tracker.reset(instance: "a", entries: [.init(topic: dot, seq: 4, body: "{}")])
+        #expect(tracker.check(try message(1)) == .stale)
+        #expect(tracker.check(try message(5, type: BusMessage.deletedType)) == .apply)
+        #expect(tracker.check(try message(1)) == .gap(expected: 6, received: 1))
+        #expect(tracker.check(try message(6)) == .apply)
+        #expect(tracker.check(try message(1)) == .stale, "back with a value: no longer retracted")
+        tracker.reset(instance: "a", entries: [], retracted: [dot: 9])
+        #expect(tracker.check(try message(1)) == .gap(expected: 10, received: 1), "retracted in the snapshot")
+    }
+
     /// A subscriber that follows the stream gets the `deleted` envelope (null data, the next seq) and forgets the
     /// topic; one that joins later gets a snapshot without it; both take the topic's return without a gap.
     @Test func subscribersForgetARetractedTopic() async throws {
