@@ -114,6 +114,8 @@ public struct FeedRegistry: Sendable {
         var instance: String?
         /// With keys: the ZAP User-Id that owns the name.
         var userID: String?
+        /// Without keys: when a heartbeat of another instance than the owner was last refused `name-taken`.
+        var contended: ContinuousClock.Instant?
         var interval: Duration
         var lastAccepted: ContinuousClock.Instant?
         var lastMessage: Date?
@@ -140,6 +142,7 @@ public struct FeedRegistry: Sendable {
         mutating func restart(limits: IngestLimits) {
             seqs = [:]
             instance = nil
+            contended = nil
             interval = limits.defaultHeartbeat
         }
     }
@@ -238,9 +241,18 @@ public struct FeedRegistry: Sendable {
             // which takes over once the owner is stale (a plugin restarted without keys is not locked out) but not
             // while it is live. Either way its topics start afresh.
             guard userID != nil || record.state == .stale else {
+                record.contended = now.instant
                 return refuse(IngestRefused(.nameTaken, feed: feed, "\(feed) belongs to instance \(owner) while it is live; heartbeat of instance \(heartbeat.instance)"), in: &record)
             }
             record.restart(limits: limits)
+        }
+        if userID == nil, message.topic.kind != .heartbeat, let contended = record.contended {
+            // Without keys the hub cannot tell whose data this is while another instance heartbeats for the live
+            // name (within 3 of the owner's intervals): refused, so an impostor's data reaches no one.
+            if now.instant - contended < record.interval * 3 {
+                return refuse(IngestRefused(.nameTaken, feed: feed, "\(feed) is contested: instance \(record.instance ?? "?") owns it and another instance's heartbeats came; data without keys cannot be told apart"), in: &record)
+            }
+            record.contended = nil
         }
         let topic = message.topic.topic
         if let last = record.seqs[topic], message.seq <= last {

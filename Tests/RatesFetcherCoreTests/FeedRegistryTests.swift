@@ -58,6 +58,23 @@ struct FeedRegistryTests {
         #expect(registry.statuses.first?.refused == ["name-taken": 3])
     }
 
+    /// Without keys, while another instance heartbeats for a live name, the name's data cannot be told from the
+    /// owner's: it is refused `name-taken`; 3 of the owner's intervals after the last such heartbeat, it is accepted again.
+    @Test func dataOfAContestedNameIsRefused() {
+        var registry = FeedRegistry(reserved: [])
+        #expect(accepted(registry.receive(Plugin.frames("heartbeat.testfeed", seq: 1, data: Plugin.heartbeat(instance: "a")), userID: nil, at: clock.now)))
+        #expect(accepted(registry.receive(Plugin.goodQuote(seq: 1), userID: nil, at: clock.now)))
+        #expect(reason(registry.receive(Plugin.frames("heartbeat.testfeed", seq: 1, data: Plugin.heartbeat(instance: "b")), userID: nil, at: clock.now)) == .nameTaken)
+        #expect(reason(registry.receive(Plugin.goodQuote(seq: 50, last: "9"), userID: nil, at: clock.now)) == .nameTaken)
+        clock.advance(.seconds(2))
+        #expect(accepted(registry.receive(Plugin.frames("heartbeat.testfeed", seq: 2, data: Plugin.heartbeat(instance: "a")), userID: nil, at: clock.now)))
+        #expect(reason(registry.receive(Plugin.goodQuote(seq: 2), userID: nil, at: clock.now)) == .nameTaken)
+        clock.advance(.seconds(2))
+        #expect(accepted(registry.receive(Plugin.frames("heartbeat.testfeed", seq: 3, data: Plugin.heartbeat(instance: "a")), userID: nil, at: clock.now)))
+        #expect(accepted(registry.receive(Plugin.goodQuote(seq: 3), userID: nil, at: clock.now)), "no contender for 3 intervals")
+        #expect(registry.statuses.first?.refused == ["name-taken": 3])
+    }
+
     /// Without keys, a name whose owner is gone is free: a new instance takes it, its topics afresh.
     @Test func anotherInstanceTakesTheNameOfAGoneOwner() {
         var registry = FeedRegistry(reserved: [])
