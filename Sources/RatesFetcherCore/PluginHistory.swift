@@ -4,14 +4,15 @@ import Money
 import Synchronization
 
 /// The price series the feed hub keeps of each plugin market, so an asset only a plugin quotes has a chart: one
-/// point per ``step`` (the last price of that step), for ``span``, of at most ``maxMarkets`` markets. `history`
+/// point per ``step`` (the last price of that step), for ``span``, of at most ``maxMarkets`` markets (the least recently updated forgotten first). `history`
 /// answers from it when CoinGecko has no history of the asset.
 public final class PluginHistory: Sendable {
     /// One point per this much time.
     public let step: Duration
     /// How far back the series reach.
     public let span: Duration
-    /// How many markets it keeps series of; past it, new markets get none.
+    /// How many markets it keeps series of; past it, a new market's series replaces the one updated least recently
+    /// (a gone feed's first, as it is updated no more).
     public let maxMarkets: Int
     private let series = Mutex<[Market: Series]>([:])
 
@@ -55,7 +56,11 @@ public final class PluginHistory: Sendable {
         let stepSeconds = Double(step.components.seconds)
         let capacity = capacity
         series.withLock { series in
-            guard series.count < maxMarkets || series[key] != nil else { return }
+            if series.count >= maxMarkets, series[key] == nil {
+                // A new market when full (rare: one scan, not per quote): the least recently updated series goes.
+                let stalest = series.min { ($0.value.points.last?.time ?? .distantPast) < ($1.value.points.last?.time ?? .distantPast) }
+                if let stalest { series[stalest.key] = nil }
+            }
             // In place: a copy of the series taken out and put back would copy its points on every quote.
             series[key, default: Series()].add(
                 PricePoint(time: date, price: quote.last), open: quote.open, stepSeconds: stepSeconds, capacity: capacity)

@@ -95,6 +95,26 @@ struct IngestHubTests {
         await bus.close()
     }
 
+    /// Past `maxMarkets`, a new market's series replaces the one updated least recently (a gone feed's, updated no
+    /// more), rather than getting none.
+    @Test func leastRecentlyUpdatedSeriesIsEvicted() throws {
+        let series = PluginHistory(step: .seconds(60), span: .seconds(600), maxMarkets: 2)
+        let start = Date(timeIntervalSince1970: 1_795_000_020)
+        func quote(_ base: String, feed: String, at offset: TimeInterval) throws {
+            series.record(Quote(source: feed, market: MarketPair(base: base, quote: "USD"), last: try ExactDecimal("1")),
+                          feed: feed, at: start.addingTimeInterval(offset))
+        }
+        try quote("AAA", feed: "gonefeed", at: 0)
+        try quote("BBB", feed: "livefeed", at: 60)
+        try quote("AAA", feed: "gonefeed", at: 120)
+        try quote("BBB", feed: "livefeed", at: 180)
+        try quote("CCC", feed: "livefeed", at: 240)
+        let now = start.addingTimeInterval(300)
+        #expect(series.history(asset: "AAA", currency: "USD", days: 1, now: now) == nil, "updated least recently: evicted")
+        #expect(series.history(asset: "BBB", currency: "USD", days: 1, now: now)?.points.isEmpty == false)
+        #expect(series.history(asset: "CCC", currency: "USD", days: 1, now: now)?.points.isEmpty == false, "the new market has a series")
+    }
+
     @Test func seriesIsBounded() throws {
         let series = PluginHistory(step: .seconds(60), span: .seconds(180))
         let start = Date(timeIntervalSince1970: 1_795_000_020)
