@@ -17,9 +17,10 @@ struct PublishingService {
     /// Binds `pubEndpoint` (a free loopback port by default) and `rpcEndpoint` (a fresh ipc path by default).
     init(
         context: ZMQContext, heartbeat: Duration = .milliseconds(200),
-        pubEndpoint: String = "tcp://127.0.0.1:*", rpcEndpoint: String = ipcEndpoint()
+        pubEndpoint: String = "tcp://127.0.0.1:*", rpcEndpoint: String = ipcEndpoint(), maxRetracted: Int = 10_000
     ) async throws {
-        publisher = try Publisher(context: context, service: "feed", endpoints: [pubEndpoint], heartbeatInterval: heartbeat, logger: testLogger)
+        publisher = try Publisher(
+            context: context, service: "feed", endpoints: [pubEndpoint], heartbeatInterval: heartbeat, maxRetracted: maxRetracted, logger: testLogger)
         self.pubEndpoint = try await publisher.boundEndpoint()
         var methods = RPCMethods()
         methods.register(StandardAPI.snapshot) { [publisher] in publisher.snapshot(prefix: $0.prefix) }

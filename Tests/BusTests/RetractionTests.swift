@@ -141,6 +141,29 @@ struct RetractionTests {
         service.stop()
     }
 
+    /// A subscriber that saw a topic's retraction takes the topic's return after its publisher forgot it (numbered
+    /// afresh from 1) by re-synchronising: it loses nothing.
+    @Test func subscriberTakesAForgottenTopicsReturn() async throws {
+        let context = try ZMQContext()
+        let service = try await PublishingService(context: context, maxRetracted: 1)
+        let dot = try Topic("quote.test.DOT-USD"), btc = try Topic("quote.test.BTC-USD")
+        try service.publisher.publish(Price(symbol: "DOT", price: "8.29"), on: dot)
+        let early = Retractions()
+        let subscriber = try service.subscriber(context: context, prefixes: ["quote."])
+        let tasks = [Task { await subscriber.run() }, Task { for await event in subscriber.events { try? await early.apply(event) } }]
+        #expect(await early.wait(for: ["quote.test.DOT-USD": "8.29"]))
+        try service.publisher.retract(dot)
+        try service.publisher.publish(Price(symbol: "BTC", price: "42632"), on: btc)
+        try service.publisher.retract(btc)
+        #expect(await early.wait(for: [:]))
+        #expect(service.publisher.snapshot(prefix: "quote.").retracted == [btc: 2], "DOT's retraction forgotten")
+        #expect(try service.publisher.publish(Price(symbol: "DOT", price: "8.30"), on: dot) == 1)
+        #expect(await early.wait(for: ["quote.test.DOT-USD": "8.30"]), "the return at seq 1 is taken, not dropped as stale")
+        #expect(await early.snapshots == 2, "by re-synchronising")
+        tasks.forEach { $0.cancel() }
+        service.stop()
+    }
+
     /// A tracker reset to a snapshot's retracted topics takes a topic's return as its next message, and holds no value
     /// of it until then.
     @Test func trackerSeedsRetractedTopics() throws {
