@@ -205,12 +205,18 @@ class Coin(Message):
 
 @dataclasses.dataclass(frozen=True)
 class FeedStatus(Message):
-    """`status.<feed>`, and the answers of `feeds` and `refresh`: `state` is ok, error or stale."""
+    """`status.<feed>`, and the answers of `feeds` and `refresh`: `state` is ok, error or stale, and for a feed
+    plugin live, stale or gone; `kind` is built-in or plugin, and a plugin has `last_message` and the hub's counts of
+    its messages `accepted` and `refused` (by reason)."""
     feed: str
     state: str
     message: str | None = None
     last_success: datetime.datetime | None = None
     last_attempt: datetime.datetime | None = None
+    kind: str | None = None
+    last_message: datetime.datetime | None = None
+    accepted: int | None = None
+    refused: Mapping[str, int] | None = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -232,6 +238,7 @@ class AssetPrice(Message):
     path: tuple[str, ...]
     change_percent_24h: decimal.Decimal | None = None
     quote_time: datetime.datetime | None = None
+    source: str | None = None
 
 
 @dataclasses.dataclass(frozen=True)
