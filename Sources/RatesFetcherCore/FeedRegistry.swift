@@ -134,7 +134,7 @@ public struct FeedRegistry: Sendable {
             self.name = name
             interval = limits.defaultHeartbeat
             lastSeen = now.instant
-            bucket = TokenBucket(capacity: Double(limits.ratePerSecond), at: now.instant)
+            bucket = TokenBucket(at: now.instant)
         }
 
         /// Forgets what a new run of the plugin starts afresh: its topics' sequence numbers, its instance and the
@@ -147,26 +147,19 @@ public struct FeedRegistry: Sendable {
         }
     }
 
-    /// A token bucket: `capacity` tokens, refilled at `capacity` a second; each message takes one.
+    /// A token bucket of one second's worth of messages, refilled at `ratePerSecond`, kept exactly as the one moment
+    /// it would be full again (the generic cell rate algorithm): each message moves that moment on by its share of a
+    /// second, and a message that would move it more than a second past now is refused.
     struct TokenBucket: Sendable {
-        var tokens: Double
-        var last: ContinuousClock.Instant
+        var fullAgain: ContinuousClock.Instant
 
-        init(capacity: Double, at now: ContinuousClock.Instant) {
-            tokens = capacity
-            last = now
-        }
+        init(at now: ContinuousClock.Instant) { fullAgain = now }
 
         /// Takes a token if there is one.
-        mutating func take(capacity: Double, at now: ContinuousClock.Instant) -> Bool {
-            let elapsed = now - last
-            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-            if seconds > 0 {
-                tokens = min(capacity, tokens + seconds * capacity)
-                last = now
-            }
-            guard tokens >= 1 else { return false }
-            tokens -= 1
+        mutating func take(ratePerSecond: Int, at now: ContinuousClock.Instant) -> Bool {
+            let next = max(fullAgain, now) + .seconds(1) / ratePerSecond
+            guard next - now <= .seconds(1) else { return false }
+            fullAgain = next
             return true
         }
     }
@@ -206,7 +199,7 @@ public struct FeedRegistry: Sendable {
         if let userID, let owner = record.userID, owner != userID {
             return refuse(IngestRefused(.nameTaken, feed: feed, "\(feed) belongs to \(owner); this connection is \(userID)"), in: &record)
         }
-        guard record.bucket.take(capacity: Double(limits.ratePerSecond), at: now.instant) else {
+        guard record.bucket.take(ratePerSecond: limits.ratePerSecond, at: now.instant) else {
             return refuse(IngestRefused(.rateLimit, feed: feed, "\(feed) sends more than \(limits.ratePerSecond) messages a second"), in: &record)
         }
         let message: IngestMessage
