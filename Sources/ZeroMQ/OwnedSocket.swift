@@ -469,6 +469,26 @@ extension OwnedSocket {
 
         public func makeAsyncIterator() -> AsyncIterator { AsyncIterator(inbox: inbox, reachable: reachable) }
 
+        /// The first message to come that `matches`, or nil when none came within `timeout` (or the socket closed);
+        /// the messages before it are consumed.
+        public func first(
+            within timeout: Duration, where matches: @escaping @Sendable ([Data]) -> Bool = { _ in true }
+        ) async -> [Data]? {
+            await withTaskGroup(of: [Data]?.self) { group in
+                group.addTask {
+                    for await message in self where matches(message) { return message }
+                    return nil
+                }
+                group.addTask {
+                    try? await Task.sleep(for: timeout)
+                    return nil
+                }
+                let first = await group.next() ?? nil
+                group.cancelAll()
+                return first
+            }
+        }
+
         /// Every message waiting now (waits for at least one, or for ``wake()``), or nil once the socket
         /// closed: for readers that hand messages on in bulk.
         public func nextBatch() async -> [[Data]]? {

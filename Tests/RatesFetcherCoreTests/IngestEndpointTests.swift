@@ -59,20 +59,7 @@ private struct RealHub {
 
     /// The next quote the follower receives, within `timeout`.
     func nextQuote(within timeout: Duration = .seconds(5)) async -> BusMessage? {
-        let incoming = follower.incoming
-        return await withTaskGroup(of: BusMessage?.self) { group in
-            group.addTask {
-                for await frames in incoming { return try? BusMessage(frames: frames) }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        await follower.incoming.first(within: timeout).flatMap { try? BusMessage(frames: $0) }
     }
 
     func stop() async {

@@ -23,22 +23,7 @@ struct StandInHub {
 
     /// The next message whose topic starts with `prefix`, as a parsed stream message, or nil after `timeout`.
     func next(_ prefix: String, within timeout: Duration = .seconds(5)) async throws -> BusMessage? {
-        let incoming = socket.incoming
-        let frames = await withTaskGroup(of: [Data]?.self) { group -> [Data]? in
-            group.addTask {
-                for await frames in incoming where String(decoding: frames.first ?? Data(), as: UTF8.self).hasPrefix(prefix) {
-                    return frames
-                }
-                return nil
-            }
-            group.addTask {
-                try? await Task.sleep(for: timeout)
-                return nil
-            }
-            let first = await group.next() ?? nil
-            group.cancelAll()
-            return first
-        }
+        let frames = await socket.incoming.first(within: timeout) { String(decoding: $0.first ?? Data(), as: UTF8.self).hasPrefix(prefix) }
         return try frames.map { try BusMessage(frames: $0) }
     }
 

@@ -15,19 +15,7 @@ func endpoint(_ transport: String) -> String {
 
 /// The next message of `socket`, or `nil` after `timeout`.
 func next(_ socket: OwnedSocket, within timeout: Duration = .seconds(5)) async -> [Data]? {
-    await withTaskGroup(of: [Data]?.self) { group in
-        group.addTask {
-            var iterator = socket.incoming.makeAsyncIterator()
-            return await iterator.next()
-        }
-        group.addTask {
-            try? await Task.sleep(for: timeout)
-            return nil
-        }
-        let first = await group.next() ?? nil
-        group.cancelAll()
-        return first
-    }
+    await socket.incoming.first(within: timeout)
 }
 
 /// The next batch of `socket`: nil once its `incoming` finished, empty when nothing came within `timeout` (a
