@@ -3,7 +3,7 @@ import Foundation
 /// The default endpoint of every socket in the stack, each overridable by a flag and
 /// by the environment variable named here (the same variable for the service that
 /// binds it and the services that connect to it).
-public enum DefaultEndpoint: String, CaseIterable, Sendable {
+public enum DefaultEndpoint: String, CaseIterable, Sendable, EndpointSetting {
     case ratesFetcherPub = "tcp://127.0.0.1:7101"
     case ratesFetcherRep = "tcp://127.0.0.1:7102"
     case converterRep = "tcp://127.0.0.1:7201"
@@ -26,7 +26,16 @@ public enum DefaultEndpoint: String, CaseIterable, Sendable {
         case .presenterHTTP: "TICKWIRE_PRESENTER_HTTP"
         }
     }
+}
 
+/// A socket's default endpoint that a flag or an environment variable overrides: the stack's (``DefaultEndpoint``) and
+/// any plugin's own.
+public protocol EndpointSetting: RawRepresentable<String> {
+    /// The environment variable that overrides it, e.g. `TICKWIRE_RATES_FETCHER_PUB`.
+    var environmentVariable: String { get }
+}
+
+extension EndpointSetting {
     /// Help text for the flag that overrides it.
     public func help(_ what: String) -> String {
         "\(what) (env \(environmentVariable); default \(rawValue))"

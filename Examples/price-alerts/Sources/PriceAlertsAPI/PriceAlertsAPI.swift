@@ -31,7 +31,7 @@ public enum PriceAlertsAPI {
 
 /// Where price-alerts binds by default, each overridable by a flag and by the environment variable named here (the
 /// same variable for price-alerts and for the programs that connect to it).
-public enum PriceAlertsEndpoint: String, CaseIterable, Sendable {
+public enum PriceAlertsEndpoint: String, CaseIterable, Sendable, EndpointSetting {
     /// Its JSON-RPC server.
     case rep = "tcp://127.0.0.1:7501"
     /// Its alert stream.
@@ -43,15 +43,5 @@ public enum PriceAlertsEndpoint: String, CaseIterable, Sendable {
         case .rep: "TICKWIRE_PRICE_ALERTS_REP"
         case .pub: "TICKWIRE_PRICE_ALERTS_PUB"
         }
-    }
-
-    /// Help text for the flag that overrides it.
-    public func help(_ what: String) -> String {
-        "\(what) (env \(environmentVariable); default \(rawValue))"
-    }
-
-    /// The flag's value, else the environment's, else the default.
-    public func resolve(_ flag: String?, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        Setting.resolve(flag, environmentVariable: environmentVariable, default: rawValue, environment: environment)
     }
 }
