@@ -22,7 +22,7 @@ struct StandInHub {
     }
 
     /// The next message whose topic starts with `prefix`, as a parsed stream message, or nil after `timeout`.
-    func next(_ prefix: String, within timeout: Duration = .seconds(5)) async throws -> BusMessage? {
+    func next(_ prefix: String, within timeout: Duration = .seconds(30)) async throws -> BusMessage? {
         let frames = await socket.incoming.first(within: timeout) { String(decoding: $0.first ?? Data(), as: UTF8.self).hasPrefix(prefix) }
         return try frames.map { try BusMessage(frames: $0) }
     }
@@ -51,7 +51,7 @@ struct FeedConnectionTests {
         let hub = try StandInHub(context: context, endpoint: endpoint)
         let connection = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
         let running = Task { try await connection.run() }
-        #expect(await connection.waitForHub(within: .seconds(5)))
+        #expect(await connection.waitForHub(within: .seconds(30)))
 
         let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
         #expect(try connection.publish(try xmr("116.41"), on: topic) == 1)
@@ -177,7 +177,7 @@ struct FeedConnectionTests {
         await hub.close()
 
         let restartedHub = try StandInHub(context: context, endpoint: endpoint)
-        let again = try #require(try await restartedHub.next("quote.", within: .seconds(10)))
+        let again = try #require(try await restartedHub.next("quote."))
         #expect(again.header.seq == 3)
         #expect(connection.subscriptions >= 2)
         running.cancel()

@@ -55,7 +55,7 @@ struct RealHubTests {
         try await withHub(reserved: ["bitso", "coingecko", "rates-fetcher"], "hub") { context, publisher, hub, endpoint in
             let connection = try FeedConnection(context: context, name: "kraken", endpoint: endpoint, logger: logger)
             try await running([connection]) {
-                #expect(await connection.waitForHub(within: .seconds(5)))
+                #expect(await connection.waitForHub(within: .seconds(30)))
                 let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
                 try connection.publish(try xmr("116.41"), on: topic)
                 try connection.publish(CoinInfo(id: "monero", symbol: "XMR", name: "Monero", image: ""), on: try Topics.coin(feed: "kraken", symbol: "XMR"))
@@ -81,7 +81,7 @@ struct RealHubTests {
         try await withHub(reserved: ["bitso"], "reserved") { context, publisher, hub, endpoint in
             let connection = try FeedConnection(context: context, name: "bitso", endpoint: endpoint, logger: logger)
             try await running([connection]) {
-                #expect(await connection.waitForHub(within: .seconds(5)))
+                #expect(await connection.waitForHub(within: .seconds(30)))
                 let market = MarketPair(base: "BTC", quote: "MXN")
                 try connection.publish(Quote(source: "bitso", market: market, last: 1_500_000), on: try Topics.quote(feed: "bitso", market: market))
                 let refused = await waitFor { (hub.refusals(ofReserved: "bitso")?["reserved"] ?? 0) >= 1 }
@@ -106,7 +106,7 @@ struct RealHubTests {
                 context: context, name: "reader", endpoint: endpoint, security: try keys.clientSecurity("reader", connectingTo: "rates-fetcher"),
                 logger: logger)
             try await running([writer, reader]) {
-                #expect(await writer.waitForHub(within: .seconds(5)))
+                #expect(await writer.waitForHub(within: .seconds(30)))
                 try writer.publish(try xmr("116.41"), on: try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD")))
                 let republished = await waitFor { !publisher.snapshot(prefix: "quote.kraken.").entries.isEmpty }
                 #expect(republished)
