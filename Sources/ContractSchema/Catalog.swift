@@ -115,7 +115,7 @@ public enum ContractCatalog {
             StreamSchema(RatesFetcherAPI.rates, address: "rate.{source}.{pair}",
                          parameters: ["source": "The rate source, e.g. `ecb`.", "pair": "`FROM-TO`, e.g. `EUR-USD`."],
                          "One exchange rate as a source gives it."),
-            StreamSchema(RatesFetcherAPI.books, address: "book.{feed}.{book}",
+            StreamSchema(RatesFetcherAPI.limits, address: "limits.{feed}.{book}",
                          parameters: ["feed": "The exchange, e.g. `bitso`.", "book": "The book, e.g. `btc_mxn`."],
                          "One exchange book's limits."),
             StreamSchema(RatesFetcherAPI.coins, address: "coin.{feed}.{symbol}",

@@ -124,7 +124,7 @@ public actor PresenterState {
         case RatesFetcherAPI.quotes.kind: quotes[topic] = nil
         case RatesFetcherAPI.coins.kind:
             if let symbol = topic.key, let feed = topic.source { coins.remove(symbol: String(symbol), feed: String(feed)) }
-        case RatesFetcherAPI.books.kind: if let book = topic.key { books[String(book)] = nil }
+        case RatesFetcherAPI.limits.kind: if let book = topic.key { books[String(book)] = nil }
         default: break
         }
     }

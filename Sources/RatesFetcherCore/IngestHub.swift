@@ -182,7 +182,7 @@ public final class IngestHub: Sendable {
                 history.record(quote, feed: feed, at: now.date)
             case .rate(let rate):
                 try publisher.publish(rate, on: topic, source: feed)
-            case .book(let book):
+            case .limits(let book):
                 try publisher.publish(book, on: topic, source: feed)
             case .coin(let coin):
                 try publisher.publish(coin, on: topic, source: feed)

@@ -53,8 +53,8 @@ public enum IngestKind: String, Sendable, Hashable, CaseIterable {
     case quote
     /// `rate.<feed>.<FROM>-<TO>`: an `ExchangeRate`.
     case rate
-    /// `book.<feed>.<BOOK>`: a ``BookInfo``.
-    case book
+    /// `limits.<feed>.<BOOK>`: a ``BookInfo``.
+    case limits
     /// `coin.<feed>.<SYMBOL>`: a ``CoinInfo``.
     case coin
     /// `status.<feed>`: the plugin's own ``FeedStatus``.
@@ -82,7 +82,7 @@ public struct IngestTopic: Sendable, Hashable {
 public indirect enum IngestPayload: Sendable, Equatable {
     case quote(Quote)
     case rate(ExchangeRate)
-    case book(BookInfo)
+    case limits(BookInfo)
     case coin(CoinInfo)
     case status(FeedStatus)
     case heartbeat(Heartbeat)
@@ -166,7 +166,7 @@ public enum IngestValidation {
             }
         case (.coin, let key?):
             guard isCode(key.utf8) else { throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be an upper-case currency code") }
-        case (.book, let key?):
+        case (.limits, let key?):
             guard isBook(key.utf8) else {
                 throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be a book base_quote of two currency codes (letters or digits) joined by _ or -")
             }
@@ -188,9 +188,9 @@ public enum IngestValidation {
             case .rate:
                 let envelope = try Wire.decode(Envelope<ExchangeRate>.self, from: body)
                 (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .rate(envelope.data))
-            case .book:
+            case .limits:
                 let envelope = try Wire.decode(Envelope<BookInfo>.self, from: body)
-                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .book(envelope.data))
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .limits(envelope.data))
             case .coin:
                 let envelope = try Wire.decode(Envelope<CoinInfo>.self, from: body)
                 (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .coin(envelope.data))
@@ -246,7 +246,7 @@ public enum IngestValidation {
                 throw mismatch("the rate is \(rate.from)-\(rate.to)")
             }
             try positive(rate.rate, "rate", value)
-        case .book(let book):
+        case .limits(let book):
             guard book.book == topic.key else { throw mismatch("the book is \(quoted(book.book))") }
             try checkCodes(book.market.base, book.market.quote, value)
             try checkBook(book, value)

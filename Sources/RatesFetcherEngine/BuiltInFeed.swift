@@ -82,7 +82,7 @@ public struct BuiltInFeed: Sendable, Identifiable, CustomStringConvertible {
 extension BuiltInFeed {
     /// Bitso's books and tickers.
     public static let bitso = BuiltInFeed(
-        name: "bitso", livePeriod: .seconds(30), mockPeriod: .seconds(1), topics: ["book.bitso.<BOOK>", "quote.bitso.<BASE>-<QUOTE>"]
+        name: "bitso", livePeriod: .seconds(30), mockPeriod: .seconds(1), topics: ["limits.bitso.<BOOK>", "quote.bitso.<BASE>-<QUOTE>"]
     ) { environment, context in
         {
             let books = try await environment.bitso.availableBooks()

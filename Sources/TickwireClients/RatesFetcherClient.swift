@@ -112,7 +112,7 @@ extension FetcherUpdate {
         switch message.topic.kind {
         case RatesFetcherAPI.quotes.kind: self = .quote(try message.decode(Quote.self).data)
         case RatesFetcherAPI.rates.kind: self = .rate(try message.decode(ExchangeRate.self).data)
-        case RatesFetcherAPI.books.kind: self = .book(try message.decode(BookInfo.self).data)
+        case RatesFetcherAPI.limits.kind: self = .book(try message.decode(BookInfo.self).data)
         case RatesFetcherAPI.coins.kind: self = .coin(try message.decode(CoinInfo.self).data)
         case RatesFetcherAPI.statuses.kind: self = .status(try message.decode(FeedStatus.self).data)
         case RatesFetcherAPI.assets.kind: self = .assets(try message.decode([Asset].self).data)

@@ -20,13 +20,21 @@ public enum RatesFetcherAPI {
     public static let removeCoin = RPCMethod<CoinRequest, CoinsChange>("coins.remove", changesState: true)
     /// `coins.known {query?, limit?}`: coins CoinGecko lists that match, for suggestions.
     public static let knownCoins = RPCMethod<KnownCoinsRequest, [KnownCoin]>("coins.known")
+    /// `candles {market, interval, source?, start?, end?}`: a market's stored candles in a span.
+    public static let candles = RPCMethod<CandlesRequest, CandleSeries>("candles")
 
     /// `quote.<feed>.<BASE>-<QUOTE>`.
     public static let quotes = TopicSpec<Quote>(kind: "quote")
     /// `rate.<source>.<FROM>-<TO>`.
     public static let rates = TopicSpec<ExchangeRate>(kind: "rate")
-    /// `book.<feed>.<book>`.
-    public static let books = TopicSpec<BookInfo>(kind: "book")
+    /// `book.<feed>.<BASE>-<QUOTE>`: the top levels of a market's order book.
+    public static let books = TopicSpec<BookDepth>(kind: "book")
+    /// `limits.<feed>.<book>`: an exchange book's order limits.
+    public static let limits = TopicSpec<BookInfo>(kind: "limits")
+    /// `trade.<feed>.<BASE>-<QUOTE>`: every trade of a market.
+    public static let trades = TopicSpec<MarketTrade>(kind: "trade")
+    /// `candle.<interval>.<feed>.<BASE>-<QUOTE>`: a market's candle, when it closes.
+    public static let candleStream = TopicSpec<Candle>(kind: "candle")
     /// `coin.<feed>.<SYMBOL>`.
     public static let coins = TopicSpec<CoinInfo>(kind: "coin")
     /// `status.<feed>`.
@@ -42,11 +50,12 @@ public enum RatesFetcherAPI {
     public static let methods = StandardAPI.methods(publishes: true) + [
         AnyRPCMethod(history), AnyRPCMethod(refresh), AnyRPCMethod(feeds), AnyRPCMethod(ratesHistory),
         AnyRPCMethod(listCoins), AnyRPCMethod(addCoin), AnyRPCMethod(removeCoin), AnyRPCMethod(knownCoins),
+        AnyRPCMethod(candles),
     ]
     /// Every stream it publishes, heartbeats included.
     public static let streams = [
-        AnyTopicSpec(quotes), AnyTopicSpec(rates), AnyTopicSpec(books), AnyTopicSpec(coins), AnyTopicSpec(statuses),
-        AnyTopicSpec(assets), AnyTopicSpec(wallets), AnyTopicSpec(transactions), AnyTopicSpec(StandardStreams.heartbeat),
+        AnyTopicSpec(quotes), AnyTopicSpec(rates), AnyTopicSpec(books), AnyTopicSpec(limits), AnyTopicSpec(trades),
+        AnyTopicSpec(candleStream), AnyTopicSpec(coins), AnyTopicSpec(statuses), AnyTopicSpec(assets), AnyTopicSpec(wallets), AnyTopicSpec(transactions), AnyTopicSpec(StandardStreams.heartbeat),
     ]
 }
 

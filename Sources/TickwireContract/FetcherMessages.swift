@@ -1,3 +1,6 @@
+import Foundation
+import Market
+
 /// `history {asset, currency?, days?}`: an asset's price history (USD and 30 days by default).
 public struct HistoryRequest: Codable, Sendable, Equatable {
     /// The asset, e.g. `BTC`.
@@ -94,5 +97,48 @@ public struct KnownCoinsRequest: Codable, Sendable, Equatable {
     public init(query: String? = nil, limit: Int? = nil) {
         self.query = query
         self.limit = limit
+    }
+}
+
+/// `candles {market, interval, source?, start?, end?}`: a market's stored candles of one interval in a span.
+public struct CandlesRequest: Codable, Sendable, Equatable {
+    /// The market, e.g. `BTC-MXN`.
+    public var market: String
+    /// `1m`, `5m`, `1h` or `1d`.
+    public var interval: CandleInterval
+    /// The feed whose candles are wanted; the first feed with candles of the market when left out.
+    public var source: String?
+    /// The first candle start wanted (inclusive); the store's oldest when left out.
+    public var start: Date?
+    /// The last candle start wanted (inclusive); now when left out.
+    public var end: Date?
+
+    /// A candles request.
+    public init(market: String, interval: CandleInterval, source: String? = nil, start: Date? = nil, end: Date? = nil) {
+        self.market = market
+        self.interval = interval
+        self.source = source
+        self.start = start
+        self.end = end
+    }
+}
+
+/// What `candles` answers: the closed candles in the span, oldest first, and the feed they came from.
+public struct CandleSeries: Codable, Sendable, Equatable {
+    /// The feed the candles were built from.
+    public var source: String
+    /// The market.
+    public var market: MarketPair
+    /// The interval.
+    public var interval: CandleInterval
+    /// The candles, oldest first.
+    public var candles: [Candle]
+
+    /// A series.
+    public init(source: String, market: MarketPair, interval: CandleInterval, candles: [Candle]) {
+        self.source = source
+        self.market = market
+        self.interval = interval
+        self.candles = candles
     }
 }

@@ -15,9 +15,24 @@ public enum Topics {
         try RatesFetcherAPI.rates.topic(source: source, key: "\(from)-\(to)")
     }
 
-    /// `book.bitso.<book>`: one exchange book's limits.
-    public static func book(feed: String, book: String) throws -> StreamTopic<BookInfo> {
-        try RatesFetcherAPI.books.topic(source: feed, key: book)
+    /// `limits.<feed>.<book>`: one exchange book's order limits.
+    public static func limits(feed: String, book: String) throws -> StreamTopic<BookInfo> {
+        try RatesFetcherAPI.limits.topic(source: feed, key: book)
+    }
+
+    /// `book.<feed>.<BASE>-<QUOTE>`: the top levels of one market's order book.
+    public static func book(feed: String, market: MarketPair) throws -> StreamTopic<BookDepth> {
+        try RatesFetcherAPI.books.topic(source: feed, key: market.symbol)
+    }
+
+    /// `trade.<feed>.<BASE>-<QUOTE>`: one market's trades.
+    public static func trade(feed: String, market: MarketPair) throws -> StreamTopic<MarketTrade> {
+        try RatesFetcherAPI.trades.topic(source: feed, key: market.symbol)
+    }
+
+    /// `candle.<interval>.<feed>.<BASE>-<QUOTE>`: one market's closed candles of one interval.
+    public static func candle(interval: CandleInterval, feed: String, market: MarketPair) throws -> StreamTopic<Candle> {
+        try RatesFetcherAPI.candleStream.topic(source: interval.rawValue, key: "\(feed).\(market.symbol)")
     }
 
     /// `coin.<feed>.<SYMBOL>`: a coin's identity (name, image) from a feed.

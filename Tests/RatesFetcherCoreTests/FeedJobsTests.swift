@@ -17,7 +17,7 @@ struct FeedJobsTests {
     @Test func bitso() async throws {
         let topics = try await topics(.bitso)
         #expect(topics == [
-            "book.bitso.btc_mxn", "book.bitso.eth_mxn", "book.bitso.xrp_btc", "book.bitso.xrp_mxn", "book.bitso.eth_btc", "book.bitso.bch_btc",
+            "limits.bitso.btc_mxn", "limits.bitso.eth_mxn", "limits.bitso.xrp_btc", "limits.bitso.xrp_mxn", "limits.bitso.eth_btc", "limits.bitso.bch_btc",
             "quote.bitso.BTC-MXN", "quote.bitso.ETH-MXN", "quote.bitso.XRP-BTC", "quote.bitso.XRP-MXN", "quote.bitso.ETH-BTC", "quote.bitso.BCH-BTC",
         ])
     }
@@ -102,7 +102,7 @@ struct FeedJobsTests {
         #expect(transactions.data.count == 5)
         #expect(transactions.data.filter { $0.sku == "T2006" }.count == 2)
         #expect(try bus.envelope("wallets.masterdata", as: [Wallet].self)?.data.count == 52)
-        #expect(try bus.envelope("book.bitso.btc_mxn", as: BookInfo.self)?.data.market == MarketPair(base: "BTC", quote: "MXN"))
+        #expect(try bus.envelope("limits.bitso.btc_mxn", as: BookInfo.self)?.data.market == MarketPair(base: "BTC", quote: "MXN"))
 
         for publication in try await BuiltInFeed.gnb.poll(.test)() { try publication.publish(with: bus.publisher) }
         #expect(bus.seq("rate.gnb.EUR-USD") == 1)

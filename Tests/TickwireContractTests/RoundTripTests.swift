@@ -124,7 +124,7 @@ struct RoundTripTests {
         #expect(try Topics.quote(feed: "bitso", market: MarketPair(base: "btc", quote: "mxn")).rawValue == "quote.bitso.BTC-MXN")
         #expect(try Topics.rate(source: "ecb", from: "EUR", to: "USD").rawValue == "rate.ecb.EUR-USD")
         #expect(try Topics.price(asset: "BTC", currency: "SEK").rawValue == "price.BTC.SEK")
-        #expect(try Topics.book(feed: "bitso", book: "btc_mxn").rawValue == "book.bitso.btc_mxn")
+        #expect(try Topics.limits(feed: "bitso", book: "btc_mxn").rawValue == "limits.bitso.btc_mxn")
         #expect(try Topics.status(feed: "gnb").rawValue == "status.gnb")
         #expect(Topics.portfolioChanged.rawValue == "portfolio.changed")
         #expect(throws: BusError.self) { try Topics.coin(feed: "coingecko", symbol: "BAD SYMBOL") }
