@@ -44,6 +44,8 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
         .library(name: "Market", targets: ["Market"]),
+        // The order book core, for the feeds and the book benchmark.
+        .library(name: "OrderBook", targets: ["OrderBook"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
         // The portfolio's engine (gains, import) and its SQLite and PostgreSQL stores, for the benchmarks (bench/RESULTS.md, 8 and 9).
         .library(name: "PortfolioEngine", targets: ["PortfolioEngine"]),
@@ -118,6 +120,8 @@ let package = Package(
         // Exact money and shared domain values.
         .target(name: "Money"),
         .target(name: "Market", dependencies: ["Money"]),
+        // A level-2 order book kept exactly from a snapshot plus diffs, exchange sequence tracking, CRC32 and Kraken's book checksum.
+        .target(name: "OrderBook", dependencies: ["Market", "Money"]),
         // The four services' methods and streams, and every request, result and payload they carry.
         .target(name: "TickwireContract", dependencies: ["BusContract", "Market", "Money"]),
         // The presenter's views of every screen, how they are built from the streams and the other
@@ -328,6 +332,7 @@ let package = Package(
             "TickwireStack", "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "OrderBookTests", dependencies: ["OrderBook", "Market", "Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
