@@ -8,7 +8,8 @@
 #                the dashboard's login token: TICKWIRE_DASHBOARD_TOKEN, else one made once and kept in
 #                DATA_DIR/dashboard-token (mode 0600). The ZeroMQ endpoints stay on loopback.
 #   FEEDS        mock (default: no network), live (every feed with a source; GNB stays on its mock unless
-#                TICKWIRE_GNB_URL is set, masterdata unless TICKWIRE_MASTERDATA is) or test.
+#                TICKWIRE_GNB_URL is set, masterdata unless TICKWIRE_MASTERDATA is), test, or replay: CAPTURE's
+#                feeds played at 1x with --retime by tickwire-replay into rates-fetcher --feeds none (docs/capture.md).
 #   TICKWIRE_DATA_DIR   the databases' directory (default $XDG_DATA_HOME/tickwire-demo, i.e.
 #                ~/.local/share/tickwire-demo); `make reset` empties it.
 #   TICKWIRE_KEYS       a keys directory (`tickwire-keys generate DIR`): every socket uses CurveZMQ. With the
@@ -67,7 +68,15 @@ live)
         mock_notes+=("masterdata stays on its mock: it comes from a file (set TICKWIRE_MASTERDATA to a JSON file's path or URL)")
     fi
     ;;
-*) fail "FEEDS must be mock, live or test, got '$feeds'" ;;
+replay)
+    [ -r "${CAPTURE:-}" ] || fail "FEEDS=replay needs CAPTURE=path of a readable capture file (e.g. captures/demo.ndjson.gz)"
+    [ -x "$bin_dir/tickwire-replay" ] || fail "missing $bin_dir/tickwire-replay: build the release binaries first (make release)"
+    fetcher_feeds=(--feeds none --feed gnb=mock --feed masterdata=mock)
+    # The converter ranks the capture's feeds, in the order they first appear in it.
+    replay_sources=$(gzip -dc "$CAPTURE" | grep -oE '"topic":"(quote|rate)\.[a-z][a-z0-9_-]*' | cut -d. -f2 | awk '!seen[$0]++' | paste -sd,)
+    export TICKWIRE_CONVERTER_SOURCES=$replay_sources
+    ;;
+*) fail "FEEDS must be mock, live, test or replay, got '$feeds'" ;;
 esac
 
 pids=()
@@ -115,6 +124,7 @@ export TICKWIRE_PRESENTER_METRICS=${TICKWIRE_PRESENTER_METRICS:-127.0.0.1:9401}
 export TICKWIRE_PRICE_ALERTS_METRICS=${TICKWIRE_PRICE_ALERTS_METRICS:-127.0.0.1:9501}
 # The coin list added to and removed from on the Coins screen (coins.json) lives with the other data.
 start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}" --state-dir "$data_dir"
+[ "$feeds" = replay ] && start tickwire-replay "$bin_dir/tickwire-replay" "$CAPTURE" --speed 1 --retime --hold
 # The demo ranks the example feed plugin's source first (README "Writing a feed plugin": Examples/python-feed
 # publishes as kraken), so started beside this stack it prices Bitcoin and Litecoin, and killed, they visibly fall
 # back to CoinGecko ("coingecko (kraken stale)"). Without the plugin the ranking is the converter's default order.
