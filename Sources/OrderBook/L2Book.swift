@@ -28,23 +28,30 @@ public struct L2Book: Sendable {
     /// comes twice on one side, the later level counts. Throws, leaving the book as it was, for a price of zero or
     /// below or a negative size.
     public mutating func replace(bids newBids: [BookLevel], asks newAsks: [BookLevel], sequence: Int64) throws(BookError) {
-        var scale = 0
-        for level in newBids + newAsks {
-            try Self.validate(price: level.price, size: level.size)
-            scale = max(scale, level.price.normalized.scale)
-        }
-        func entries(_ levels: [BookLevel], sign: Int128) throws(BookError) -> [(key: Int128, level: BookLevel)] {
+        let all = newBids + newAsks
+        for level in all { try Self.validate(price: level.price, size: level.size) }
+        func entries(_ levels: [BookLevel], scale: Int, sign: Int128) throws(BookError) -> [(key: Int128, level: BookLevel)] {
             var byKey: [Int128: BookLevel] = [:]
             for level in levels where !level.size.isZero {
                 byKey[try Self.key(of: level.price, scale: scale) * sign] = level
             }
             return byKey.map { (key: $0.key, level: $0.value) }
         }
-        let bidEntries = try entries(newBids, sign: 1)
-        let askEntries = try entries(newAsks, sign: -1)
+        func sides(scale: Int) throws(BookError) -> (bids: [(key: Int128, level: BookLevel)], asks: [(key: Int128, level: BookLevel)]) {
+            (try entries(newBids, scale: scale, sign: 1), try entries(newAsks, scale: scale, sign: -1))
+        }
+        // The digits as written (as `apply` keeps them), or, when those do not fit, the fewest that do.
+        var scale = all.map(\.price.scale).max() ?? 0
+        let built: (bids: [(key: Int128, level: BookLevel)], asks: [(key: Int128, level: BookLevel)])
+        if let written = try? sides(scale: scale) {
+            built = written
+        } else {
+            scale = all.map(\.price.normalized.scale).max() ?? 0
+            built = try sides(scale: scale)
+        }
         keyScale = scale
-        bids.replace(with: bidEntries)
-        asks.replace(with: askEntries)
+        bids.replace(with: built.bids)
+        asks.replace(with: built.asks)
         self.sequence = sequence
     }
 
@@ -114,40 +121,43 @@ public struct L2Book: Sendable {
     }
 
     /// The key of `price`, raising the book's scale (and every key) first when `price` has more fractional digits.
+    /// The scale follows the digits as written ("1200087.50" makes it 2) so that no price is normalised (a 128-bit
+    /// division per digit) on the way in; only a price whose written digits would not fit is normalised.
+    @inline(__always)
     private mutating func key(of price: ExactDecimal) throws(BookError) -> Int128 {
-        if price.scale > keyScale {
-            let normalized = price.normalized
-            if normalized.scale > keyScale { try raiseScale(to: normalized.scale, for: normalized) }
-            return try Self.key(of: normalized, scale: keyScale)
+        if price.scale == keyScale { return price.mantissa }
+        if price.scale < keyScale { return try Self.key(of: price, scale: keyScale) }
+        if raiseScale(to: price.scale) { return price.mantissa }
+        let normalized = price.normalized
+        if normalized.scale <= keyScale { return try Self.key(of: normalized, scale: keyScale) }
+        guard raiseScale(to: normalized.scale) else {
+            throw BookError(.precision, "price \(price) needs \(normalized.scale) decimal places, which the book's other prices do not fit")
         }
-        return try Self.key(of: price, scale: keyScale)
+        return normalized.mantissa
     }
 
     /// `price`'s mantissa at `scale` (at least its own), or a precision error when it leaves the exact range.
     private static func key(of price: ExactDecimal, scale: Int) throws(BookError) -> Int128 {
         if price.scale == scale { return price.mantissa }
-        let raised = price.mantissa.multipliedReportingOverflow(by: powerOfTen(scale - price.scale))
+        let raised = price.mantissa.multipliedReportingOverflow(by: powersOfTen[scale - price.scale])
         guard !raised.overflow, raised.partialValue <= ExactDecimal.maxMantissa else {
             throw BookError(.precision, "price \(price) does not fit the book's \(scale) decimal places")
         }
         return raised.partialValue
     }
 
-    /// Raises every key to `scale`; throws, changing nothing, when one would leave the exact range.
-    private mutating func raiseScale(to scale: Int, for price: ExactDecimal) throws(BookError) {
-        let factor = Self.powerOfTen(scale - keyScale)
-        guard let bidKeys = bids.keys(scaledBy: factor), let askKeys = asks.keys(scaledBy: factor) else {
-            throw BookError(.precision, "price \(price) needs \(scale) decimal places, which the book's other prices do not fit")
-        }
+    /// Raises every key to `scale`; false, changing nothing, when one would leave the exact range.
+    private mutating func raiseScale(to scale: Int) -> Bool {
+        let factor = powersOfTen[scale - keyScale]
+        guard let bidKeys = bids.keys(scaledBy: factor), let askKeys = asks.keys(scaledBy: factor) else { return false }
         bids.setKeys(bidKeys)
         asks.setKeys(askKeys)
         keyScale = scale
+        return true
     }
+}
 
-    /// 10^exponent, exponent 0...38.
-    private static func powerOfTen(_ exponent: Int) -> Int128 {
-        var value: Int128 = 1
-        for _ in 0..<exponent { value &*= 10 }
-        return value
-    }
+/// 10^0 ... 10^38.
+private let powersOfTen: [Int128] = (0...ExactDecimal.maxScale).reduce(into: []) { powers, exponent in
+    powers.append(exponent == 0 ? 1 : powers[exponent - 1] * 10)
 }
