@@ -125,6 +125,7 @@ test-otlp: test-deps
 bench: deps
 	@PYTHON_PACKAGES="pyzmq orjson" bash scripts/install-deps.sh
 	@PYTHON_PACKAGES=babel bash scripts/install-deps.sh || echo "babel not installed: the formatting peer is skipped"
+	@PYTHON_PACKAGES=order-book bash scripts/install-deps.sh || echo "order-book not installed: the book maintenance peer is skipped"
 	@PYTHON_PACKAGES="psycopg psycopg-binary" bash scripts/install-deps.sh || echo "psycopg not installed: the PostgreSQL import's peer is skipped"
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --product tickwire-bench
 	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \

@@ -24,8 +24,23 @@ let package = Package(
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
         // One of rates-fetcher's built-in feeds as a plugin of a remote hub: `tickwire-feed bitso --ingest tcp://HOST:7103`.
         .executable(name: "tickwire-feed", targets: ["tickwire-feed"]),
+        // Records streams into captures (docs/capture.md), and plays a capture into a hub as the `replay` feed plugin.
+        .executable(name: "tickwire-recorder", targets: ["tickwire-recorder"]),
+        .executable(name: "tickwire-replay", targets: ["tickwire-replay"]),
         // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
         .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
+        // Record and replay (docs/capture.md): the recorder of streams into captures, and the `replay` feed plugin.
+        .target(name: "RecorderCore", dependencies: [
+            "Capture", "ZeroMQ", .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "ReplayCore", dependencies: [
+            "Capture", "TickwireFeeds", "Bus", "BusContract", "TickwireContract", "Market", "Money",
+            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        service("tickwire-recorder", core: "RecorderCore", also: ["Capture", "Bus"]),
+        service("tickwire-replay", core: "ReplayCore", also: ["Capture", "TickwireFeeds"]),
         // Writes the contract as documents: JSON Schema, AsyncAPI and OpenRPC (docs/contract).
         .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
         // What a plugin needs: a typed client of every service (live, recorded test, failing), no engine.
@@ -96,6 +111,10 @@ let package = Package(
             pkgConfig: "libzmq",
             providers: [.apt(["libzmq3-dev"])]
         ),
+        // zlib, for the captures' gzip (pkg-config zlib).
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The capture format (docs/capture.md): gzip NDJSON of received messages, its rotating writer and streaming reader.
+        .target(name: "Capture", dependencies: ["CZlib"]),
         // A queue with one async reader whose writers decide how elements are kept.
         .target(name: "ReaderQueue"),
         .target(name: "ZeroMQ", dependencies: [
@@ -332,6 +351,10 @@ let package = Package(
             "TickwireStack", "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CaptureTests", dependencies: [
+            "Capture", "RecorderCore", "ReplayCore", "TickwireFeeds", "RatesFetcherCore", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         .testTarget(name: "OrderBookTests", dependencies: ["OrderBook", "Market", "Money"], resources: [.copy("Fixtures")]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",

@@ -20,6 +20,9 @@ import ZeroMQ
 public final class FeedConnection: Service, Sendable {
     /// The feed's source name: every topic's second component and every envelope's `source`.
     public let name: String
+    /// Every name it publishes under: ``name`` and the `otherNames` it was made with (a replay of several feeds
+    /// carries them all on one connection, in one order). Each has its own heartbeat.
+    public let names: [String]
     /// A fresh identity for this run (the heartbeat's `instance`): a hub starts this feed's topics afresh when it changes.
     public let instance: String
     /// The hub's ingest endpoint.
@@ -35,7 +38,7 @@ public final class FeedConnection: Service, Sendable {
 
     private struct State {
         var topics: [Topic: TopicState] = [:]
-        var heartbeatSeq: UInt64 = 0
+        var heartbeatSeqs: [String: UInt64] = [:]
         var subscriptions = 0
     }
 
@@ -47,13 +50,16 @@ public final class FeedConnection: Service, Sendable {
         init(_ topic: Topic) { frame = Data(topic.rawValue.utf8) }
     }
 
-    /// Connects to the hub at `endpoint` as feed `name`, with `security` (a CURVE client: the feed's writer
-    /// certificate and the hub's public key); throws for a name outside ``FeedName``'s grammar.
+    /// Connects to the hub at `endpoint` as feed `name` (and `otherNames`), with `security` (a CURVE client: the
+    /// feed's writer certificate and the hub's public key); throws for a name outside ``FeedName``'s grammar.
     public init(
-        context: ZMQContext, name: String, endpoint: String, security: SocketSecurity = SocketSecurity(),
+        context: ZMQContext, name: String, otherNames: [String] = [], endpoint: String, security: SocketSecurity = SocketSecurity(),
         heartbeatInterval: Duration = .seconds(1), highWaterMark: Int32 = 100_000, logger: Logger
     ) throws {
         self.name = try FeedName.checked(name)
+        var names = [self.name]
+        for other in otherNames where !names.contains(other) { names.append(try FeedName.checked(other)) }
+        self.names = names
         self.instance = UUID().uuidString.lowercased()
         self.endpoint = endpoint
         self.heartbeatInterval = heartbeatInterval
@@ -76,12 +82,30 @@ public final class FeedConnection: Service, Sendable {
     ///   once the connection is closed, or the payload's encoding error.
     @discardableResult
     public func publish(_ publication: FeedPublication, onlyIfChanged: Bool = true) throws -> UInt64? {
-        guard publication.topic.source.map(String.init) == name else {
+        let source = try sourceName(of: publication)
+        return try state.withLock { state -> UInt64? in
+            try send(publication, source: source, entry: &state.topics[publication.topic, default: TopicState(publication.topic)], onlyIfChanged: onlyIfChanged)
+        }
+    }
+
+    /// Publishes `publication` numbered as its topic's next message if the hub's queue has room now; else sends
+    /// nothing, numbers and counts nothing, and returns nil: for a sender that waits and tries again rather than
+    /// lose a message (a replay at full speed). Never skips an unchanged value.
+    /// - Throws: as ``publish(_:onlyIfChanged:)``.
+    public func publishIfRoom(_ publication: FeedPublication) throws -> UInt64? {
+        let source = try sourceName(of: publication)
+        return try state.withLock { state -> UInt64? in
+            try send(publication, source: source, entry: &state.topics[publication.topic, default: TopicState(publication.topic)],
+                     onlyIfChanged: false, countRefusal: false)
+        }
+    }
+
+    /// The name of ``names`` that `publication`'s topic gives, else ``FeedError/topicOfAnotherFeed(topic:feed:)``.
+    private func sourceName(of publication: FeedPublication) throws(FeedError) -> String {
+        guard let source = publication.topic.source.map(String.init), names.contains(source) else {
             throw FeedError.topicOfAnotherFeed(topic: publication.topic.rawValue, feed: name)
         }
-        return try state.withLock { state -> UInt64? in
-            try send(publication, entry: &state.topics[publication.topic, default: TopicState(publication.topic)], onlyIfChanged: onlyIfChanged)
-        }
+        return source
     }
 
     /// Publishes `payload` on `topic`: ``publish(_:onlyIfChanged:)``.
@@ -95,18 +119,22 @@ public final class FeedConnection: Service, Sendable {
     /// Messages the hub did not get because its queue was full (the send high-water mark reached), heartbeats included.
     public var droppedMessages: Int { unsent.load(ordering: .relaxed) + socket.droppedSends }
 
-    /// Under the lock: numbers, encodes and sends `publication`, and keeps it as its topic's last value. A message the
-    /// hub's full queue refused is counted (its number is used: the hub sees a gap, which it accepts).
-    private func send(_ publication: FeedPublication, entry: inout TopicState, onlyIfChanged: Bool) throws -> UInt64? {
+    /// Under the lock: numbers, encodes and sends `publication` as `source`, and keeps it as its topic's last value. A
+    /// message the hub's full queue refused is counted (its number is used: the hub sees a gap, which it accepts), or
+    /// without `countRefusal` left unnumbered and unkept (nil).
+    private func send(
+        _ publication: FeedPublication, source: String, entry: inout TopicState, onlyIfChanged: Bool, countRefusal: Bool = true
+    ) throws -> UInt64? {
         if onlyIfChanged, let last = entry.last, last.hasSamePayload(as: publication) { return nil }
         let seq = entry.seq + 1
-        let body = try publication.envelope(seq: seq, time: Date(), source: name)
+        let body = try publication.envelope(seq: seq, time: Date(), source: source)
         let sent: Bool
         do {
             sent = try socket.send([entry.frame, body])
         } catch {
             throw FeedError.closed(name)
         }
+        if !sent && !countRefusal { return nil }
         if !sent {
             unsent.add(1, ordering: .relaxed)
             lost.increment()
@@ -152,8 +180,8 @@ public final class FeedConnection: Service, Sendable {
             state.subscriptions += 1
             var resent = 0
             for topic in Array(state.topics.keys) {
-                guard var entry = state.topics[topic], let last = entry.last else { continue }
-                if (try? send(last, entry: &entry, onlyIfChanged: false)) != nil { resent += 1 }
+                guard var entry = state.topics[topic], let last = entry.last, let source = topic.source.map(String.init) else { continue }
+                if (try? send(last, source: source, entry: &entry, onlyIfChanged: false)) != nil { resent += 1 }
                 state.topics[topic] = entry
             }
             return resent
@@ -162,19 +190,23 @@ public final class FeedConnection: Service, Sendable {
         logger.info("hub subscribed", metadata: ["feed": "\(name)", "ingest": "\(endpoint)", "resent": "\(resent)"])
     }
 
-    /// Publishes one `heartbeat.<feed>` now. Numbered and sent under the lock, so heartbeats from the interval's loop and
-    /// from a subscription arriving go out in the order of their numbers.
+    /// Publishes one `heartbeat.<feed>` now for each of ``names``. Numbered and sent under the lock, so heartbeats from
+    /// the interval's loop and from a subscription arriving go out in the order of their numbers.
     public func sendHeartbeat() {
         let milliseconds = heartbeatInterval.components.seconds * 1000 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000
         state.withLock { state in
-            state.heartbeatSeq += 1
-            let heartbeat = Heartbeat(service: name, instance: instance, topics: state.topics.count, dropped: droppedMessages,
-                                      intervalMilliseconds: Int(milliseconds))
-            let envelope = Envelope(type: "heartbeat", seq: state.heartbeatSeq, time: Date(), source: name, data: heartbeat)
-            guard let body = try? Wire.encode(envelope) else { return }
-            if (try? socket.send([Data("heartbeat.\(name)".utf8), body])) != true {
-                unsent.add(1, ordering: .relaxed)
-                lost.increment()
+            for name in names {
+                let seq = state.heartbeatSeqs[name, default: 0] + 1
+                state.heartbeatSeqs[name] = seq
+                let topics = names.count == 1 ? state.topics.count : state.topics.keys.count { $0.source.map(String.init) == name }
+                let heartbeat = Heartbeat(service: name, instance: instance, topics: topics, dropped: droppedMessages,
+                                          intervalMilliseconds: Int(milliseconds))
+                let envelope = Envelope(type: "heartbeat", seq: seq, time: Date(), source: name, data: heartbeat)
+                guard let body = try? Wire.encode(envelope) else { continue }
+                if (try? socket.send([Data("heartbeat.\(name)".utf8), body])) != true {
+                    unsent.add(1, ordering: .relaxed)
+                    lost.increment()
+                }
             }
         }
     }
