@@ -59,6 +59,8 @@ let package = Package(
         .library(name: "Bus", targets: ["Bus"]),
         .library(name: "Money", targets: ["Money"]),
         .library(name: "Market", targets: ["Market"]),
+        // Candles built from trades or quotes and their store, for the candles benchmark.
+        .library(name: "Candles", targets: ["Candles"]),
         // The order book core, for the feeds and the book benchmark.
         .library(name: "OrderBook", targets: ["OrderBook"]),
         .library(name: "WireJSON", targets: ["WireJSON"]),
@@ -139,6 +141,8 @@ let package = Package(
         // Exact money and shared domain values.
         .target(name: "Money"),
         .target(name: "Market", dependencies: ["Money"]),
+        // Candles (1m, 5m, 1h, 1d) built exactly from trades or quotes, and their SQLite store with a retention per interval.
+        .target(name: "Candles", dependencies: ["BusContract", "Market", "Money", "TickwireContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // A level-2 order book kept exactly from a snapshot plus diffs, exchange sequence tracking, CRC32 and Kraken's book checksum.
         .target(name: "OrderBook", dependencies: ["Market", "Money"]),
         // The four services' methods and streams, and every request, result and payload they carry.
@@ -351,6 +355,7 @@ let package = Package(
             "TickwireStack", "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CandlesTests", dependencies: ["BusContract", "Candles", "Market", "Money", "TickwireContract"]),
         .testTarget(name: "CaptureTests", dependencies: [
             "Capture", "RecorderCore", "ReplayCore", "TickwireFeeds", "RatesFetcherCore", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
             .product(name: "Logging", package: "swift-log"),

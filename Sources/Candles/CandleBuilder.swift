@@ -1,0 +1,231 @@
+import Foundation
+import Market
+import Money
+
+/// Builds OHLCV candles of every market of every feed, exactly, from trades, or from quotes (`last`, volume 0) for a
+/// market whose feed has sent it no trade; pure: the caller feeds messages and clock ticks, and gets the closed candles.
+///
+/// A candle covers `[start, start + interval)`, `start` being the message's time floored to a multiple of the interval
+/// since 1970 (UTC). It closes when a message of a later interval of its market arrives, or when ``tick(now:)`` passes
+/// its end plus ``closeDelay``. A message for a candle already closed is late: counted and dropped, never merged. The
+/// first trade of a market whose open candles came from quotes drops them (``CandleRefusal/supersededQuotes``): from
+/// then on its candles are built from trades and its quotes are ignored.
+public struct CandleBuilder: Sendable {
+    /// The intervals built.
+    public let intervals: [CandleInterval]
+    /// How long past its end a candle waits for late messages before a tick closes it.
+    public let closeDelay: Duration
+    /// At most this many markets (one feed's market is one) are followed; a new one past it is refused.
+    public let maxMarkets: Int
+    /// What was refused so far, by reason.
+    public private(set) var refusals: [CandleRefusal: Int] = [:]
+
+    private var series: [SeriesKey: Series] = [:]
+
+    /// One feed's market.
+    private struct SeriesKey: Hashable {
+        var source: String
+        var market: MarketPair
+    }
+
+    /// What is kept of one feed's market.
+    private struct Series {
+        /// Whether a trade of it was seen: then quotes are ignored.
+        var fromTrades = false
+        /// The open candle and how far candles are closed, per interval, in ``CandleBuilder/intervals``' order.
+        var open: [Candle?]
+        var closedUntil: [Int64?]
+
+        init(intervals: Int) {
+            open = Array(repeating: nil, count: intervals)
+            closedUntil = Array(repeating: nil, count: intervals)
+        }
+
+        var hasOpenCandles: Bool { open.contains { $0 != nil } }
+    }
+
+    /// The markets followed unless told otherwise.
+    public static let defaultMaxMarkets = 20_000
+    /// How long the hub's candles wait for late trades past their end: a trade stamped by the exchange reaches it a
+    /// little after its time.
+    public static let hubCloseDelay: Duration = .seconds(2)
+
+    /// A builder of `intervals` whose ticks close a candle `closeDelay` after its end.
+    public init(intervals: [CandleInterval] = CandleInterval.allCases, closeDelay: Duration = .zero, maxMarkets: Int = defaultMaxMarkets) {
+        self.intervals = intervals
+        self.closeDelay = closeDelay
+        self.maxMarkets = maxMarkets
+    }
+
+    /// Adds a trade; returns the candles it closed, or why it was refused.
+    public mutating func add(_ trade: MarketTrade) -> CandleUpdate {
+        guard trade.price > .zero else { return refuse(.invalid) }
+        guard !trade.size.isNegative else { return refuse(.invalid) }
+        return add(source: trade.source, market: trade.market, price: trade.price, volume: trade.size, time: trade.time, fromTrade: true)
+    }
+
+    /// Adds a quote, at its own time or else `received`; returns the candles it closed, or why it was refused (a quote
+    /// of a market that has trades is ``CandleRefusal/tradedMarket``).
+    public mutating func add(_ quote: Quote, received: Date) -> CandleUpdate {
+        guard quote.last > .zero else { return refuse(.invalid) }
+        if series[SeriesKey(source: quote.source, market: quote.market)]?.fromTrades == true { return refuse(.tradedMarket) }
+        return add(source: quote.source, market: quote.market, price: quote.last, volume: .zero, time: quote.time ?? received, fromTrade: false)
+    }
+
+    /// Closes every open candle whose end plus ``closeDelay`` is at or before `now`; returns them, oldest first.
+    public mutating func tick(now: Date) -> [Candle] {
+        let delay = closeDelay.components
+        let cutoff = now.timeIntervalSince1970 - Double(delay.seconds) - Double(delay.attoseconds) / 1e18
+        var closed: [Candle] = []
+        for key in series.keys {
+            for index in intervals.indices {
+                guard let candle = series[key]?.open[index] else { continue }
+                let end = Self.seconds(candle.start) + candle.interval.seconds
+                if Double(end) <= cutoff {
+                    series[key]?.open[index] = nil
+                    series[key]?.closedUntil[index] = end
+                    closed.append(candle)
+                }
+            }
+        }
+        return closed.sorted(by: Self.order)
+    }
+
+    /// The candle being built of one feed's market and interval, if any.
+    public func openCandle(source: String, market: MarketPair, interval: CandleInterval) -> Candle? {
+        guard let index = intervals.firstIndex(of: interval) else { return nil }
+        return series[SeriesKey(source: source, market: market)]?.open[index]
+    }
+
+    /// Every candle being built, oldest first.
+    public var openCandles: [Candle] {
+        series.values.flatMap { $0.open.compactMap { $0 } }.sorted(by: Self.order)
+    }
+
+    /// How many feeds' markets are followed.
+    public var marketCount: Int { series.count }
+
+    /// The start of the candle of `interval` that `time` falls in: `time` floored to a multiple of the interval (UTC).
+    public static func start(of time: Date, interval: CandleInterval) -> Date {
+        Date(timeIntervalSince1970: TimeInterval(floor(seconds(time), interval)))
+    }
+
+    // MARK: Building
+
+    private mutating func add(source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal, time: Date, fromTrade: Bool) -> CandleUpdate {
+        let key = SeriesKey(source: source, market: market)
+        // Taken out while it changes, so its arrays are changed in place rather than copied.
+        var current: Series
+        if let existing = series.removeValue(forKey: key) {
+            current = existing
+        } else {
+            guard makeRoom() else { return refuse(.tooManyMarkets) }
+            current = Series(intervals: intervals.count)
+        }
+        defer { series[key] = current }
+        var refusal: CandleRefusal?
+        if fromTrade && !current.fromTrades {
+            current.fromTrades = true
+            if current.hasOpenCandles {
+                current.open = Array(repeating: nil, count: intervals.count)
+                refusal = .supersededQuotes
+                refusals[.supersededQuotes, default: 0] += 1
+            }
+        }
+        let seconds = Self.seconds(time)
+        // Checked for every interval before any changes: a message is counted in every interval or in none.
+        for index in intervals.indices {
+            let start = Self.floor(seconds, intervals[index])
+            if let until = current.closedUntil[index], start < until { return refuse(.late) }
+            if let open = current.open[index] {
+                let openStart = Self.seconds(open.start)
+                if start < openStart { return refuse(.late) }
+                if start == openStart, (try? open.volume + volume) == nil { return refuse(.overflow) }
+            }
+        }
+        var closed: [Candle] = []
+        for index in intervals.indices {
+            let start = Self.floor(seconds, intervals[index])
+            if let open = current.open[index] {
+                let openStart = Self.seconds(open.start)
+                if start == openStart {
+                    current.open[index]!.extend(price: price, volume: volume)
+                    continue
+                }
+                closed.append(open)
+                current.closedUntil[index] = openStart + open.interval.seconds
+            }
+            current.open[index] = Candle(
+                source: source, market: market, interval: intervals[index], start: Date(timeIntervalSince1970: TimeInterval(start)),
+                open: price, high: price, low: price, close: price, volume: volume, count: 1)
+        }
+        return CandleUpdate(closed: closed, refusal: refusal)
+    }
+
+    /// Whether a new market fits: when full, the markets with no open candle are forgotten first.
+    private mutating func makeRoom() -> Bool {
+        guard series.count >= maxMarkets else { return true }
+        series = series.filter { $0.value.hasOpenCandles }
+        return series.count < maxMarkets
+    }
+
+    private mutating func refuse(_ refusal: CandleRefusal) -> CandleUpdate {
+        refusals[refusal, default: 0] += 1
+        return CandleUpdate(closed: [], refusal: refusal)
+    }
+
+    private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    /// `seconds` floored to a multiple of `interval`.
+    private static func floor(_ seconds: Int64, _ interval: CandleInterval) -> Int64 {
+        let remainder = seconds % interval.seconds
+        return seconds - (remainder < 0 ? remainder + interval.seconds : remainder)
+    }
+
+    /// Oldest start first, then by interval, feed and market.
+    private static func order(_ lhs: Candle, _ rhs: Candle) -> Bool {
+        (lhs.start, lhs.interval.seconds, lhs.source, lhs.market.symbol) < (rhs.start, rhs.interval.seconds, rhs.source, rhs.market.symbol)
+    }
+}
+
+extension Candle {
+    /// Takes one more price and volume (checked by the caller not to overflow).
+    fileprivate mutating func extend(price: ExactDecimal, volume: ExactDecimal) {
+        if let sum = try? self.volume + volume { self.volume = sum }
+        if price > high { high = price }
+        if price < low { low = price }
+        close = price
+        count += 1
+    }
+}
+
+/// What adding a message did: the candles it closed (oldest first) and, if it was not taken, or took the place of
+/// open candles, why.
+public struct CandleUpdate: Sendable, Equatable {
+    /// The candles the message closed.
+    public var closed: [Candle]
+    /// Why the message was dropped, or (``CandleRefusal/supersededQuotes``) what it dropped.
+    public var refusal: CandleRefusal?
+
+    /// An update.
+    public init(closed: [Candle], refusal: CandleRefusal? = nil) {
+        self.closed = closed
+        self.refusal = refusal
+    }
+}
+
+/// Why a message made no candle, or was taken at the cost of others.
+public enum CandleRefusal: String, Sendable, Hashable, CaseIterable {
+    /// For a candle already closed: dropped.
+    case late
+    /// A price of zero or less, or a negative size: dropped.
+    case invalid
+    /// A quote of a market whose feed sends trades: ignored.
+    case tradedMarket = "traded-market"
+    /// The volume would need more than 38 digits: dropped.
+    case overflow
+    /// A new market past ``CandleBuilder/maxMarkets``: dropped.
+    case tooManyMarkets = "too-many-markets"
+    /// The first trade of a market dropped the open candles built from its quotes (the trade was taken).
+    case supersededQuotes = "superseded-quotes"
+}
