@@ -21,7 +21,7 @@ PLUGIN = Examples/price-alerts
 # The release stack, built from deploy/local's root package: the main package's executables and the
 # plugin's in one build, so each shared dependency is compiled once (not once per package).
 STACK = deploy/local
-STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts
+STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts exchange-feed
 # OTLP=1: the stack built with the OTLP trait (swift-otel, a few minutes more: README, "Logs and traces") into
 # $(STACK)/.build-otlp, so the plain build stays as it is; `make run OTLP=1` sends every service's spans to
 # OTLP_ENDPOINT (an OTLP/HTTP collector; scripts/otlp_receiver.py is a tiny one).

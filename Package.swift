@@ -24,6 +24,8 @@ let package = Package(
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
         // One of rates-fetcher's built-in feeds as a plugin of a remote hub: `tickwire-feed bitso --ingest tcp://HOST:7103`.
         .executable(name: "tickwire-feed", targets: ["tickwire-feed"]),
+        // Exchanges' websocket feeds (Bitso, Kraken v2) as plugins: books, trades and quotes into a hub's ingest endpoint.
+        .executable(name: "exchange-feed", targets: ["exchange-feed"]),
         // Records streams into captures (docs/capture.md), and plays a capture into a hub as the `replay` feed plugin.
         .executable(name: "tickwire-recorder", targets: ["tickwire-recorder"]),
         .executable(name: "tickwire-replay", targets: ["tickwire-replay"]),
@@ -89,6 +91,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.6.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.23.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.5.0"),
+        // Exchange websocket feeds (exchange-feed): HummingbirdWSClient connects, HummingbirdWebSocket serves recorded sessions.
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.0.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.0.0"),
         // The portfolio's PostgreSQL store (`--database postgres://...`).
         .package(url: "https://github.com/vapor/postgres-nio", from: "1.21.0"),
@@ -215,6 +219,25 @@ let package = Package(
             .product(name: "Tracing", package: "swift-distributed-tracing"),  // a poll's span, its values' trace
         ]),
 
+        // Exchanges' websocket streams (Bitso diff-orders and trades, Kraken v2 book, trade and ticker) kept as exact L2 books,
+        // with live, recorded test (a local websocket server replays them), mock and failing clients, and the feed that publishes them.
+        .target(
+            name: "ExchangeStreams",
+            dependencies: [
+                "BusContract", "Market", "Money", "OrderBook", "TickwireContract", "TickwireFeeds",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),  // Bitso's REST order book
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),  // the recorded sessions' local server
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),  // a frame cut off mid-message, in the replay server
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            resources: [.copy("Fixtures")]
+        ),
+
         // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
             "Bus", "BusContract", "TickwireStack", "WireJSON", "ZeroMQ",
@@ -315,6 +338,13 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Services/tickwire-feed", plugins: ["BuildVersion"]),
+        // An exchange's websocket feed (ExchangeStreams) run as a plugin into a hub's ingest endpoint.
+        .executableTarget(name: "exchange-feed", dependencies: [
+            "ExchangeStreams", "TickwireFeeds", "ServiceSupport", "Market",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ], path: "Services/exchange-feed", plugins: ["BuildVersion"]),
         // Writes the contract as documents (docs/contract: JSON Schema, AsyncAPI, OpenRPC) or checks they are current.
         .executableTarget(name: "tickwire-contract", dependencies: [
             "ContractSchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -370,6 +400,12 @@ let package = Package(
         .testTarget(name: "RatesFetcherCoreTests", dependencies: [
             "BusContract", "RatesFetcherCore", "RatesFetcherEngine", "TickwireFeeds", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "Logging", package: "swift-log"),
+        ]),
+        .testTarget(name: "ExchangeStreamsTests", dependencies: [
+            "ExchangeStreams", "OrderBook", "TickwireFeeds", "TickwireContract", "Bus", "BusContract", "Market", "Money",
+            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+            .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
         // RatesFetcherCore: the hub in process, for the tests against the real ingest endpoint.
