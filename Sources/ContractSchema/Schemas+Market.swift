@@ -53,6 +53,71 @@ extension BookInfo: JSONSchemaDescribable {
     }
 }
 
+extension BookLevel: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One price level of an order book.", [
+            "price": .required(.money, "The level's price, in the market's quote currency; above zero."),
+            "size": .required(.money, "The size resting at the price, in the base currency; above zero."),
+        ])
+    }
+}
+
+extension BookDepth: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("The top levels of one market's level-2 order book, as a feed keeps it exactly from the exchange's snapshot and diffs. Bids strictly descending, asks strictly ascending, best first; the best bid below the best ask; at most 1,000 levels a side.", [
+            "source": .required(.string, "The feed that keeps the book, e.g. \"bitso-ws\"."),
+            "market": .required(.ref(MarketPair.self), "The market, e.g. BTC-MXN."),
+            "sequence": .required(.integer(minimum: 0), "The exchange's sequence number of the last change applied (Bitso's `sequence`), or a count of applied updates where the exchange numbers none."),
+            "bids": .required(.array(.ref(BookLevel.self)), "Bids, best (highest price) first."),
+            "asks": .required(.array(.ref(BookLevel.self)), "Asks, best (lowest price) first."),
+            "time": .optional(.time, "When the exchange made the last change applied, if it says."),
+        ])
+    }
+}
+
+extension TradeSide: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "The side of the order that took liquidity: `buy` (a buyer lifted an ask) or `sell` (a seller hit a bid).")
+    }
+}
+
+extension MarketTrade: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One trade on an exchange.", [
+            "source": .required(.string, "The feed that saw it, e.g. \"bitso-ws\"."),
+            "market": .required(.ref(MarketPair.self), "The market, e.g. BTC-MXN."),
+            "id": .required(.string, "The exchange's id of the trade."),
+            "price": .required(.money, "The price, in the quote currency; above zero."),
+            "size": .required(.money, "The amount traded, in the base currency; above zero."),
+            "side": .optional(.ref(TradeSide.self), "The taker's side, where the exchange says."),
+            "time": .required(.time, "When the exchange matched it."),
+        ])
+    }
+}
+
+extension CandleInterval: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .enumeration(Self.allCases.map(\.rawValue), "A candle's span: one minute, five minutes, one hour or one UTC day.")
+    }
+}
+
+extension Candle: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("Open, high, low, close and volume of one market over one interval, built from a feed's trades (or its quotes, for a feed without trades).", [
+            "source": .required(.string, "The feed whose trades or quotes it was built from."),
+            "market": .required(.ref(MarketPair.self), "The market."),
+            "interval": .required(.ref(CandleInterval.self), "The interval."),
+            "start": .required(.time, "The interval's start: a multiple of the interval since 1970, UTC."),
+            "open": .required(.money, "The first price."),
+            "high": .required(.money, "The highest price."),
+            "low": .required(.money, "The lowest price."),
+            "close": .required(.money, "The last price."),
+            "volume": .required(.money, "The base currency traded (zero for a candle built from quotes)."),
+            "count": .required(.integer(minimum: 0), "How many trades (or quotes) it was built from."),
+        ])
+    }
+}
+
 extension CoinInfo: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("A coin as CoinGecko names it.", [

@@ -180,6 +180,29 @@ extension RatesHistoryRequest: JSONSchemaDescribable {
     }
 }
 
+extension CandlesRequest: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("`candles {market, interval, source?, start?, end?}`: a market's stored candles of one interval in a span.", [
+            "market": .required(.string, "The market `BASE-QUOTE`, e.g. \"BTC-MXN\"."),
+            "interval": .required(.ref(CandleInterval.self), "`1m`, `5m`, `1h` or `1d`."),
+            "source": .optional(.string, "The feed whose candles are wanted; the first feed with candles of the market when left out."),
+            "start": .optional(.time, "The first candle start wanted (inclusive); the store's oldest when left out."),
+            "end": .optional(.time, "The last candle start wanted (inclusive); now when left out."),
+        ])
+    }
+}
+
+extension CandleSeries: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("What `candles` answers: the closed candles in the span, oldest first, and the feed they came from.", [
+            "source": .required(.string, "The feed the candles were built from."),
+            "market": .required(.ref(MarketPair.self), "The market."),
+            "interval": .required(.ref(CandleInterval.self), "The interval."),
+            "candles": .required(.array(.ref(Candle.self)), "The candles, oldest first."),
+        ])
+    }
+}
+
 extension CoinRequest: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
         .object("`coins.add {coin}` and `coins.remove {coin}`: one coin, by its CoinGecko id (`polkadot`), symbol (`DOT`) or name (`Polkadot`), case aside.", [

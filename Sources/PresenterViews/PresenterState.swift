@@ -113,7 +113,7 @@ public actor PresenterState {
                 rateTimes[source] = max(rateTimes[source] ?? update.time, update.time)
             }
             return
-        case .transactions: return
+        case .transactions, .depth, .trade, .candle: return
         }
         received(update)
     }

@@ -14,9 +14,9 @@ public struct FetcherOptions: ParsableArguments {
     var ingest: String?
     @Option(name: .customLong("ingest-rate"), help: "messages a second each feed plugin may send into the ingest endpoint; the excess is refused (env TICKWIRE_RATES_FETCHER_INGEST_RATE; default \(FetcherConfiguration.defaultIngestRate))")
     var ingestRate: Int?
-    @Option(help: "mock|live|test: the clients of every feed (env TICKWIRE_FEEDS; default mock)")
+    @Option(help: "mock|live|test: the clients of every built-in feed; none: no built-in feed runs, the hub only republishes what plugins send and the built-in feeds' names (bitso, ecb, ...) are free for them, e.g. a replay (env TICKWIRE_FEEDS; default mock)")
     var feeds: String?
-    @Option(name: .customLong("feed"), help: "FEED=mock|live|test for one feed, e.g. bitso=live (repeatable)")
+    @Option(name: .customLong("feed"), help: "FEED=mock|live|test|none for one feed, e.g. bitso=live, or bitso=none to stop it and free its name for a plugin (repeatable; overrides --feeds)")
     var feedOverrides: [String] = []
     @Option(name: .customLong("period"), help: "FEED=SECONDS: poll period of one feed, to the millisecond (repeatable); 0 polls again as soon as a poll ends (benchmarks)")
     var periods: [String] = []
@@ -43,21 +43,30 @@ public struct FetcherOptions: ParsableArguments {
 
     public init() {}
 
+    /// `--feeds none`, `--feed FEED=none`: no built-in feed (or not that one) runs.
+    static let none = "none"
+
     /// The configuration these flags and `environment` describe.
     public func configuration(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> FetcherConfiguration {
         func setting(_ flag: String?, _ name: String) -> String? {
             Setting.resolve(flag, environmentVariable: "TICKWIRE_\(name)", environment: environment)
         }
         let variantText = setting(feeds, "FEEDS") ?? "mock"
-        guard let variant = FeedVariant(rawValue: variantText) else {
-            throw ValidationError("--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got \(variantText.debugDescription)")
+        let noneRun = variantText == Self.none
+        guard let variant = noneRun ? .mock : FeedVariant(rawValue: variantText) else {
+            throw ValidationError("--feeds (env TICKWIRE_FEEDS) must be mock, live, test or none; got \(variantText.debugDescription)")
         }
-        var selection = FeedSelection(defaultVariant: variant)
+        var selection = FeedSelection(defaultVariant: variant, stopped: noneRun ? Set(BuiltInFeed.all.map(\.name)) : [])
         for (feed, value) in try assignments(feedOverrides) {
+            if value == Self.none {
+                selection.stopped.insert(feed)
+                continue
+            }
             guard let variant = FeedVariant(rawValue: value) else {
-                throw ValidationError("--feed \(feed)= must be mock, live or test, got \"\(value)\"")
+                throw ValidationError("--feed \(feed)= must be mock, live, test or none, got \"\(value)\"")
             }
             selection.overrides[feed] = variant
+            selection.stopped.remove(feed)
         }
         for (feed, value) in try assignments(periods) {
             guard let milliseconds = Self.milliseconds(value) else {

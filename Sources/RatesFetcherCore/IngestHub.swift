@@ -36,10 +36,11 @@ public final class IngestHub: Sendable {
     /// At most this many labels' counters and log times are kept (more names than that come and go: start again).
     private static let maxCached = 4096
 
-    /// The names no plugin may take besides the built-in feeds: the stack's services and the sources its feeds and
-    /// services publish under.
+    /// The names no plugin may take, whichever built-in feeds run: the stack's services and the sources its services
+    /// publish under (the converter's `market` rates). The built-in feeds' names and sources (`bitso`, fiat's `ecb`)
+    /// are reserved only while those feeds run (``FeedSelection/reservedNames``).
     public static let serviceNames: Set<String> = [
-        "rates-fetcher", "converter", "portfolio", "presenter", "market", "ecb", "fixer", "frankfurter",
+        "rates-fetcher", "converter", "portfolio", "presenter", "market", "frankfurter",
         "tickwire", "tickwire-proxy", "tickwire-probe", "proxy", "probe", "hub", "ingest", "plugin",
     ]
 
@@ -182,8 +183,13 @@ public final class IngestHub: Sendable {
                 history.record(quote, feed: feed, at: now.date)
             case .rate(let rate):
                 try publisher.publish(rate, on: topic, source: feed)
-            case .limits(let book):
+            case .limits(let limits):
+                try publisher.publish(limits, on: topic, source: feed)
+            case .book(let book):
                 try publisher.publish(book, on: topic, source: feed)
+            case .trade(let trade):
+                // An event, kept like any value: the snapshot holds each market's last trade.
+                try publisher.publish(trade, on: topic, source: feed)
             case .coin(let coin):
                 try publisher.publish(coin, on: topic, source: feed)
             case .status, .heartbeat:

@@ -55,6 +55,10 @@ public enum IngestKind: String, Sendable, Hashable, CaseIterable {
     case rate
     /// `limits.<feed>.<BOOK>`: a ``BookInfo``.
     case limits
+    /// `book.<feed>.<BASE>-<QUOTE>`: a ``BookDepth``.
+    case book
+    /// `trade.<feed>.<BASE>-<QUOTE>`: a ``MarketTrade``.
+    case trade
     /// `coin.<feed>.<SYMBOL>`: a ``CoinInfo``.
     case coin
     /// `status.<feed>`: the plugin's own ``FeedStatus``.
@@ -83,6 +87,8 @@ public indirect enum IngestPayload: Sendable, Equatable {
     case quote(Quote)
     case rate(ExchangeRate)
     case limits(BookInfo)
+    case book(BookDepth)
+    case trade(MarketTrade)
     case coin(CoinInfo)
     case status(FeedStatus)
     case heartbeat(Heartbeat)
@@ -110,6 +116,8 @@ public enum IngestValidation {
     public static let maxTopicLength = 128
     /// The longest string member (`name`, `id`, `message`, ...) a plugin's message may have.
     public static let maxTextLength = 256
+    /// The most levels a side of a published book may have.
+    public static let maxBookLevels = 1_000
     /// The longest `image` URL.
     public static let maxImageLength = 2048
     /// The heartbeat intervals a plugin may announce, in milliseconds: 3 of them fit in the 30 s after which it is gone.
@@ -131,8 +139,8 @@ public enum IngestValidation {
     }
 
     /// Reads the topic frame: `kind.feed[.key]` with a kind of ``IngestKind``, a feed name, and a key where the
-    /// kind has one (a market `BASE-QUOTE` of currency codes for quotes and rates, a currency code for coins, a book
-    /// `base_quote` of two codes in either case joined by `_` or `-` for books). A frame of more than
+    /// kind has one (a market `BASE-QUOTE` of currency codes for quotes, rates, books and trades, a currency code for
+    /// coins, a book `base_quote` of two codes in either case joined by `_` or `-` for limits). A frame of more than
     /// ``maxTopicLength`` bytes is refused before it is read.
     public static func topic(_ frame: Data) throws(IngestRefused) -> IngestTopic {
         guard frame.count <= maxTopicLength else {
@@ -159,7 +167,7 @@ public enum IngestValidation {
             throw IngestRefused(.topic, feed: feed, "\(quoted(text)): \(kind.rawValue) topics are \(kind.rawValue).<feed>, with nothing after")
         case (_, nil):
             throw IngestRefused(.topic, feed: feed, "\(quoted(text)) has no key (\(kind.rawValue).\(feed).<KEY>)")
-        case (.quote, let key?), (.rate, let key?):
+        case (.quote, let key?), (.rate, let key?), (.book, let key?), (.trade, let key?):
             let dash = key.utf8.firstIndex(of: UInt8(ascii: "-")) ?? key.utf8.endIndex
             guard dash != key.utf8.endIndex, isCode(key.utf8[..<dash]), isCode(key.utf8[key.utf8.index(after: dash)...]) else {
                 throw IngestRefused(.topic, feed: feed, "\(quoted(text)): the key must be a market BASE-QUOTE of upper-case currency codes")
@@ -191,6 +199,12 @@ public enum IngestValidation {
             case .limits:
                 let envelope = try Wire.decode(Envelope<BookInfo>.self, from: body)
                 (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .limits(envelope.data))
+            case .book:
+                let envelope = try Wire.decode(Envelope<BookDepth>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .book(envelope.data))
+            case .trade:
+                let envelope = try Wire.decode(Envelope<MarketTrade>.self, from: body)
+                (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .trade(envelope.data))
             case .coin:
                 let envelope = try Wire.decode(Envelope<CoinInfo>.self, from: body)
                 (header, payload) = ((envelope.type, envelope.seq, envelope.source, envelope.trace), .coin(envelope.data))
@@ -249,7 +263,19 @@ public enum IngestValidation {
         case .limits(let book):
             guard book.book == topic.key else { throw mismatch("the book is \(quoted(book.book))") }
             try checkCodes(book.market.base, book.market.quote, value)
-            try checkBook(book, value)
+            try checkLimits(book, value)
+        case .book(let depth):
+            guard depth.source == feed else { throw mismatch("the book's source \(quoted(depth.source)) is not the feed") }
+            try checkCodes(depth.market.base, depth.market.quote, value)
+            guard let key = topic.key, isMarket(key, of: depth.market) else { throw mismatch("the book is of \(depth.market.symbol)") }
+            try checkDepth(depth, value)
+        case .trade(let trade):
+            guard trade.source == feed else { throw mismatch("the trade's source \(quoted(trade.source)) is not the feed") }
+            try checkCodes(trade.market.base, trade.market.quote, value)
+            guard let key = topic.key, isMarket(key, of: trade.market) else { throw mismatch("the trade is of \(trade.market.symbol)") }
+            guard !trade.id.isEmpty, trade.id.count <= maxTextLength else { throw value("id must be 1 to \(maxTextLength) characters") }
+            try positive(trade.price, "price", value)
+            try positive(trade.size, "size", value)
         case .coin(let coin):
             guard coin.symbol == topic.key else { throw mismatch("the coin is \(quoted(coin.symbol))") }
             guard !coin.name.isEmpty, coin.name.count <= maxTextLength else { throw value("name must be 1 to \(maxTextLength) characters") }
@@ -298,8 +324,30 @@ public enum IngestValidation {
         if let rank = quote.marketCapRank, rank < 1 { throw value("marketCapRank \(rank) is below 1") }
     }
 
+    /// At most ``maxBookLevels`` levels a side, each of a price and a size above zero; bids strictly descending and
+    /// asks strictly ascending (best first, no price twice); not crossed (the best bid below the best ask); a
+    /// sequence not below zero.
+    private static func checkDepth(_ depth: BookDepth, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+        guard depth.sequence >= 0 else { throw value("sequence \(depth.sequence) is negative") }
+        for (side, levels) in [("bids", depth.bids), ("asks", depth.asks)] {
+            guard levels.count <= maxBookLevels else { throw value("\(levels.count) \(side): at most \(maxBookLevels) levels a side") }
+            var previous: ExactDecimal?
+            for (index, level) in levels.enumerated() {
+                guard level.price.mantissa > 0 else { throw value("\(side)[\(index)].price \(level.price) is not above zero") }
+                guard level.size.mantissa > 0 else { throw value("\(side)[\(index)].size \(level.size) is not above zero") }
+                if let previous, side == "bids" ? level.price >= previous : level.price <= previous {
+                    throw value("\(side)[\(index)].price \(level.price) after \(previous): \(side) must be strictly \(side == "bids" ? "descending" : "ascending"), best first")
+                }
+                previous = level.price
+            }
+        }
+        if let bid = depth.bids.first?.price, let ask = depth.asks.first?.price, bid >= ask {
+            throw value("crossed: the best bid \(bid) is not below the best ask \(ask)")
+        }
+    }
+
     /// Limits not below zero, each minimum not above its maximum.
-    private static func checkBook(_ book: BookInfo, _ value: (String) -> IngestRefused) throws(IngestRefused) {
+    private static func checkLimits(_ book: BookInfo, _ value: (String) -> IngestRefused) throws(IngestRefused) {
         let limits: [(String, ExactDecimal, ExactDecimal)] = [
             ("Amount", book.minimumAmount, book.maximumAmount), ("Price", book.minimumPrice, book.maximumPrice),
             ("Value", book.minimumValue, book.maximumValue),

@@ -70,7 +70,7 @@ public enum RatesFetcher {
         let publisher = try runtime.publisher(binding: [configuration.pub])
         try runtime.security.checkExposure(binding: [configuration.ingest])
         let hub = IngestHub(
-            publisher: publisher, reserved: reservedNames, limits: IngestLimits(ratePerSecond: configuration.ingestRate),
+            publisher: publisher, reserved: reservedNames(configuration.selection), limits: IngestLimits(ratePerSecond: configuration.ingestRate),
             logger: runtime.logger)
         let ingest = try IngestEndpoint(
             binding: configuration.ingest, hub: hub, context: runtime.context, keys: runtime.security.keys, service: runtime.service,
@@ -102,10 +102,11 @@ public enum RatesFetcher {
             sink: { .publisher(publisher, name: $0) }, plugins: series, logger: logger)
     }
 
-    /// The names no plugin may publish under: the built-in feeds and the sources they publish under, and the
-    /// stack's services (``IngestHub/serviceNames``).
-    static var reservedNames: Set<String> {
-        BuiltInFeed.reservedNames.union(IngestHub.serviceNames)
+    /// The names no plugin may publish under: the built-in feeds `selection` runs and the sources they publish under
+    /// (a stopped feed's names are free, so a replay into `--feeds none` may publish as `bitso`), and the stack's
+    /// services (``IngestHub/serviceNames``), always.
+    static func reservedNames(_ selection: FeedSelection) -> Set<String> {
+        selection.reservedNames.union(IngestHub.serviceNames)
     }
 
     /// `standard` and the fetcher's own methods over `engine` and the plugins of `hub`: what its server serves, and
@@ -119,7 +120,8 @@ public enum RatesFetcher {
         }
         methods.register(RatesFetcherAPI.refresh) { request in
             if engine.runner(named: request.feed) == nil, hub?.statuses.contains(where: { $0.feed == request.feed }) == true {
-                throw RPCError.invalidParams("\"\(request.feed)\" is a feed plugin: it publishes on its own schedule, the hub polls only its built-in feeds (\(BuiltInFeed.names))")
+                let running = engine.runners.map(\.name).joined(separator: ", ")
+                throw RPCError.invalidParams("\"\(request.feed)\" is a feed plugin: it publishes on its own schedule, the hub polls only its built-in feeds (\(running.isEmpty ? "none run" : running))")
             }
             return try await engine.refresh(request)
         }

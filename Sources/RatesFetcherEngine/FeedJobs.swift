@@ -33,7 +33,7 @@ public enum FeedJobs {
         }
     }
 
-    /// `book.<feed>.<book>` for each book and `quote.<feed>.<BASE>-<QUOTE>` for each ticker.
+    /// `limits.<feed>.<book>` for each book and `quote.<feed>.<BASE>-<QUOTE>` for each ticker.
     public static func bitso(books: [BookInfo], tickers: [Quote], feed: String = "bitso") throws -> [FeedPublication] {
         try books.map { FeedPublication($0, on: try Topics.limits(feed: feed, book: $0.book)) } + quotes(tickers, feed: feed)
     }

@@ -80,7 +80,7 @@ public struct FetcherEnvironment: Sendable {
     }
 }
 
-/// What the flags say about the feeds: a variant for all, per-feed overrides, and sources.
+/// What the flags say about the feeds: which built-in feeds run, a variant for all, per-feed overrides, and sources.
 public struct FeedSelection: Sendable, Equatable {
     /// The variant of every feed not named otherwise.
     public var defaultVariant: FeedVariant
@@ -94,6 +94,9 @@ public struct FeedSelection: Sendable, Equatable {
     public var periods: [String: Duration]
     /// The random walk's seed for mock feeds.
     public var seed: UInt64
+    /// The built-in feeds that do not run, by name (`--feeds none`, `--feed bitso=none`): the hub only republishes
+    /// what plugins send, and their names are free for plugins (a replay may publish as `bitso`).
+    public var stopped: Set<String>
 
     /// Public defaults of the live APIs; GNB's original host is gone, so it has none.
     public static let defaultSources: [String: String] = [
@@ -108,7 +111,7 @@ public struct FeedSelection: Sendable, Equatable {
     /// A selection.
     public init(
         defaultVariant: FeedVariant = .mock, overrides: [String: FeedVariant] = [:], sources: [String: String] = [:],
-        fixerKey: String? = nil, periods: [String: Duration] = [:], seed: UInt64 = 42
+        fixerKey: String? = nil, periods: [String: Duration] = [:], seed: UInt64 = 42, stopped: Set<String> = []
     ) {
         self.defaultVariant = defaultVariant
         self.overrides = overrides
@@ -116,7 +119,18 @@ public struct FeedSelection: Sendable, Equatable {
         self.fixerKey = fixerKey
         self.periods = periods
         self.seed = seed
+        self.stopped = stopped
     }
+
+    /// Whether `feed` runs in this hub.
+    public func runs(_ feed: BuiltInFeed) -> Bool { !stopped.contains(feed.name) }
+
+    /// The built-in feeds that run, in ``BuiltInFeed/all``'s order.
+    public var running: [BuiltInFeed] { BuiltInFeed.all.filter(runs) }
+
+    /// The names no plugin may take while these feeds run: each running feed's name and the sources it publishes
+    /// under (fiat's `ecb` and `fixer`). A stopped feed's names are free.
+    public var reservedNames: Set<String> { Set(running.map(\.name)).union(running.flatMap(\.sources)) }
 
     /// The variant a feed runs: an explicit override, else live when its source (or, for fiat,
     /// a fixer key) is set, else the default.
@@ -130,17 +144,17 @@ public struct FeedSelection: Sendable, Equatable {
         periods[feed.name] ?? (variant(of: feed) == .mock ? feed.mockPeriod : feed.livePeriod)
     }
 
-    /// Whether any feed needs the network (a masterdata file does not).
+    /// Whether any running feed needs the network (a masterdata file does not).
     public var needsHTTP: Bool {
-        BuiltInFeed.all.contains { feed in
+        running.contains { feed in
             variant(of: feed) == .live && !(feed.name == BuiltInFeed.masterdata.name && sources[feed.name].map { !$0.contains("://") } == true)
         }
     }
 
-    /// Builds the clients; throws when a live feed has no usable source.
+    /// Builds the clients; throws when a running live feed has no usable source (a stopped feed keeps its mock).
     public func environment(http: HTTPClient?, logger: Logger) throws -> FetcherEnvironment {
         var environment = FetcherEnvironment.mock(seed: seed)
-        for feed in BuiltInFeed.all {
+        for feed in running {
             switch variant(of: feed) {
             case .mock:
                 continue
@@ -150,8 +164,8 @@ public struct FeedSelection: Sendable, Equatable {
                 try live(feed.name, into: &environment, http: http, logger: logger)
             }
         }
-        // Only a mock feed's quotes get a walked history: a real market's is never made up.
-        let mocked = Set(BuiltInFeed.all.filter { variant(of: $0) == .mock }.map(\.name))
+        // Only a running mock feed's quotes get a walked history: a real market's (or a replayed one's) is never made up.
+        let mocked = Set(running.filter { variant(of: $0) == .mock }.map(\.name))
         if let walked = environment.quoteHistory {
             let mockedOnly: @Sendable (Quote, Int) throws -> PriceHistory = { quote, days in
                 guard mocked.contains(quote.source) else {

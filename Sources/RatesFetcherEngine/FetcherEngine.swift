@@ -11,7 +11,7 @@ import TickwireFeeds
 /// service (RatesFetcherCore) serves it over JSON-RPC with its publisher as the sink; the mock client runs the same
 /// engine on the mock feed clients with an in-memory store, so each message and walk is defined once.
 public final class FetcherEngine: Sendable {
-    /// Each built-in feed's runner, in ``BuiltInFeed/all``'s order.
+    /// Each running built-in feed's runner (``FeedSelection/running``), in ``BuiltInFeed/all``'s order.
     public let runners: [FeedRunner]
     /// The CoinGecko coins polled.
     public let coins: CoinTracker
@@ -23,7 +23,7 @@ public final class FetcherEngine: Sendable {
     /// The longest `coin` text `coins.add` and `coins.remove` take: longer than any CoinGecko id, symbol or name.
     public static let maxCoinLength = 100
 
-    /// An engine running every built-in feed with the clients of `environment` at `selection`'s periods into the sink
+    /// An engine running each built-in feed `selection` runs with the clients of `environment` at `selection`'s periods into the sink
     /// `sink` makes for its name (its `status.<feed>` after every poll), the values held in `values`, CoinGecko polling `coins`; `plugins` answers histories of
     /// feed plugins' markets (the hub's series).
     public init(
@@ -31,7 +31,7 @@ public final class FetcherEngine: Sendable {
         sink: @Sendable (_ feed: String) -> FeedSink, plugins: PluginSeries? = nil, logger: Logger
     ) {
         let context = FeedJobContext(logger: logger, coins: { await coins.ids }, polled: { await coins.learn($0) })
-        runners = BuiltInFeed.all.map { feed in
+        runners = selection.running.map { feed in
             FeedRunner(
                 sink: sink(feed.name), job: feed.job(every: selection.period(of: feed), environment, context), statusEveryPoll: true,
                 logger: logger)
@@ -46,7 +46,7 @@ public final class FetcherEngine: Sendable {
     /// The runner of the built-in feed called `name`.
     public func runner(named name: String) -> FeedRunner? { runners.first { $0.name == name } }
 
-    /// `feeds`: every built-in feed's status, kind `built-in`, by ``BuiltInFeed/all``'s order.
+    /// `feeds`: every running built-in feed's status, kind `built-in`, by ``BuiltInFeed/all``'s order.
     public func feeds() async -> [FeedStatus] {
         var statuses: [FeedStatus] = []
         for runner in runners {
@@ -57,11 +57,12 @@ public final class FetcherEngine: Sendable {
         return statuses
     }
 
-    /// `refresh`: polls the built-in feed now (or joins its poll under way) and answers its status; an unknown feed
-    /// is invalid params naming the built-in ones.
+    /// `refresh`: polls the built-in feed now (or joins its poll under way) and answers its status; an unknown or
+    /// stopped feed is invalid params naming the running ones.
     public func refresh(_ request: RefreshRequest) async throws -> FeedStatus {
         guard let runner = runner(named: request.feed) else {
-            throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; feeds: \(BuiltInFeed.names)")
+            let running = runners.map(\.name).joined(separator: ", ")
+            throw RPCError.invalidParams("unknown feed \"\(request.feed)\"; running feeds: \(running.isEmpty ? "none" : running)")
         }
         return await runner.poll()
     }

@@ -94,6 +94,7 @@ func exampleParams() throws -> [String: any Encodable] {
         "coins.add": CoinRequest(coin: "solana"),
         "coins.remove": CoinRequest(coin: "solana"),
         "coins.known": KnownCoinsRequest(query: "bit", limit: 5),
+        "candles": CandlesRequest(market: "BTC-MXN", interval: .oneHour, source: "bitso-ws", start: day, end: day.addingTimeInterval(86_400)),
         "convert": ConvertRequest(amount: try ExactDecimal("10.00"), from: "EUR", to: "USD", source: "ecb"),
         "total": TotalRequest(items: [CurrencyAmount(amount: try ExactDecimal("1.5"), currency: "EUR")], to: "USD", source: "gnb"),
         "rates": RatesRequest(base: "EUR", source: "ecb"),
@@ -120,14 +121,20 @@ func exampleParams() throws -> [String: any Encodable] {
     ]
 }
 
-/// Every method's params, encoded from a full example, validate against its params schema with no member left out of it.
-@Test func requestsValidate() throws {
+/// A JSON encoder writing times as the wire does (ISO 8601 UTC with milliseconds).
+func wireEncoder() -> JSONEncoder {
     let encoder = JSONEncoder()
     let format = DateFormatter()
     format.locale = Locale(identifier: "en_US_POSIX")
     format.timeZone = TimeZone(identifier: "UTC")
     format.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
     encoder.dateEncodingStrategy = .formatted(format)
+    return encoder
+}
+
+/// Every method's params, encoded from a full example, validate against its params schema with no member left out of it.
+@Test func requestsValidate() throws {
+    let encoder = wireEncoder()
     let examples = try exampleParams()
     var covered: Set<String> = []
     for service in ContractCatalog.services {
@@ -143,6 +150,44 @@ func exampleParams() throws -> [String: any Encodable] {
         }
     }
     #expect(covered == Set(examples.keys))
+}
+
+/// An order book, a trade, a candle and a candle series, encoded from the contract's types with every member set,
+/// validate against their schemas with nothing left out; a level's price as a JSON number, a side other than buy or
+/// sell and an interval of 2m do not.
+@Test func marketDataValidates() throws {
+    let fetcher = try #require(ContractCatalog.services.first { $0.name == "rates-fetcher" })
+    func payload(_ kind: String) throws -> JSONSchema { try #require(fetcher.streams.first { $0.stream.kind == kind }).payload }
+    let market = MarketPair(base: "BTC", quote: "MXN")
+    let time = Date(timeIntervalSince1970: 1_795_687_200.398)
+    let book = BookDepth(
+        source: "bitso-ws", market: market, sequence: 27_214_318,
+        bids: [BookLevel(price: try ExactDecimal("1219480.00"), size: try ExactDecimal("0.01920000"))],
+        asks: [BookLevel(price: try ExactDecimal("1219800.00"), size: try ExactDecimal("0.00410000"))], time: time)
+    let trade = MarketTrade(
+        source: "bitso-ws", market: market, id: "85761234", price: try ExactDecimal("1219800.00"), size: try ExactDecimal("0.0021"),
+        side: .buy, time: time)
+    let candle = Candle(
+        source: "bitso-ws", market: market, interval: .oneMinute, start: Date(timeIntervalSince1970: 1_795_687_200),
+        open: try ExactDecimal("1219650.00"), high: try ExactDecimal("1219800.00"), low: try ExactDecimal("1219480.00"),
+        close: try ExactDecimal("1219800.00"), volume: try ExactDecimal("0.0134"), count: 7)
+    let candles = try #require(fetcher.methods.first { $0.method.name == "candles" })
+    let examples: [(String, any Encodable, JSONSchema)] = [
+        ("book", book, try payload("book")), ("trade", trade, try payload("trade")), ("candle", candle, try payload("candle")),
+        ("candles", CandleSeries(source: "bitso-ws", market: market, interval: .oneMinute, candles: [candle]), candles.result),
+    ]
+    for (name, example, schema) in examples {
+        let errors = strict.errors(try JSONValue(parsing: wireEncoder().encode(example)), against: schema.json)
+        #expect(errors.isEmpty, "\(name): \(errors.joined(separator: "; "))")
+    }
+    let bad: [(String, String)] = [
+        ("book", #"{"source":"s","market":{"base":"BTC","quote":"MXN"},"sequence":1,"bids":[{"price":1.5,"size":"1"}],"asks":[]}"#),
+        ("trade", #"{"source":"s","market":{"base":"BTC","quote":"MXN"},"id":"1","price":"1","size":"1","side":"hold","time":"2026-11-26T10:00:00.000Z"}"#),
+        ("candle", #"{"source":"s","market":{"base":"BTC","quote":"MXN"},"interval":"2m","start":"2026-11-26T10:00:00.000Z","open":"1","high":"1","low":"1","close":"1","volume":"0","count":1}"#),
+    ]
+    for (kind, text) in bad {
+        #expect(strict.errors(try JSONValue(parsing: Data(text.utf8)), against: try payload(kind).json).count == 1, "\(kind): \(text)")
+    }
 }
 
 /// The validator refuses what the contract forbids: money as a number, a missing member, an unknown member, a time without milliseconds.

@@ -53,7 +53,7 @@ struct ContractDocumentsEndToEndTests {
             #expect(status == 0)
             #expect(report.envelopes > 10, "the streams carried \(report.envelopes) messages in 4 s")
             #expect(report.snapshotEntries > 10)
-            let published: Set = ["quote", "rate", "book", "coin", "status", "assets", "wallets", "transactions", "price", "portfolio", "heartbeat"]
+            let published: Set = ["quote", "rate", "limits", "coin", "status", "assets", "wallets", "transactions", "price", "portfolio", "heartbeat"]
             #expect(Set(report.kinds) == published, "stream kinds seen: \(report.kinds)")
             let reads = ["health", "metrics"].flatMap { method in
                 ["rates-fetcher", "converter", "portfolio", "presenter"].map { "\($0).\(method)" }

@@ -23,7 +23,7 @@ struct FetcherEndToEndTests {
         try await waitUntilHealthy(rpc, fetcher)
         try await Task.sleep(for: .seconds(2))
 
-        let kinds = ["quote", "rate", "book", "coin", "status", "assets", "wallets", "transactions"]
+        let kinds = ["quote", "rate", "limits", "coin", "status", "assets", "wallets", "transactions"]
         let subscriber = try Subscriber(
             context: context, name: "late", endpoint: endpoints.fetcherPub, prefixes: kinds.map { "\($0)." },
             snapshot: { try await rpc.call("snapshot", params: SnapshotRequest(prefix: $0), as: Snapshot.self) },

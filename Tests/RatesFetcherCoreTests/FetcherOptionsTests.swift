@@ -93,11 +93,29 @@ struct FetcherOptionsTests {
         #expect(try configuration(["--feed", "bitso=live"]).selection.period(of: .bitso) == .seconds(30))
     }
 
+    /// `--feeds none` runs no built-in feed and reserves none of their names; `--feed NAME=none` stops one feed, and
+    /// `--feed NAME=VARIANT` runs one despite `--feeds none`. A stopped live feed needs no source.
+    @Test func noBuiltInFeeds() throws {
+        let none = try configuration(["--feeds", "none"]).selection
+        #expect(none.running.isEmpty && none.reservedNames.isEmpty && !none.needsHTTP)
+        #expect(try configuration(environment: ["TICKWIRE_FEEDS": "none"]).selection.running.isEmpty)
+        let bitsoOnly = try configuration(["--feeds", "none", "--feed", "bitso=test"]).selection
+        #expect(bitsoOnly.running.map(\.name) == ["bitso"] && bitsoOnly.variant(of: .bitso) == .test)
+        #expect(bitsoOnly.reservedNames == ["bitso"])
+        let noFiat = try configuration(["--feed", "fiat=none"]).selection
+        #expect(noFiat.running.map(\.name) == ["bitso", "wazirx", "coingecko", "gnb", "masterdata"])
+        #expect(noFiat.reservedNames == ["bitso", "wazirx", "coingecko", "gnb", "masterdata"], "ecb and fixer are free with fiat")
+        #expect(try configuration().selection.reservedNames == BuiltInFeed.reservedNames)
+        let stoppedLiveGNB = FeedSelection(overrides: ["gnb": .live], stopped: ["gnb"])
+        #expect(!stoppedLiveGNB.needsHTTP)
+        _ = try stoppedLiveGNB.environment(http: nil, logger: quietLogger)
+    }
+
     /// Bad values are errors whose messages say what was expected and what was given.
     @Test func badValuesAreClearErrors() throws {
-        #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got "bogus""#)
-        #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live or test; got "fast""#)
-        #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live or test, got "fast""#)
+        #expect(message { _ = try configuration(["--feeds", "bogus"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live, test or none; got "bogus""#)
+        #expect(message { _ = try configuration(environment: ["TICKWIRE_FEEDS": "fast"]) } == #"--feeds (env TICKWIRE_FEEDS) must be mock, live, test or none; got "fast""#)
+        #expect(message { _ = try configuration(["--feed", "bitso=fast"]) } == #"--feed bitso= must be mock, live, test or none, got "fast""#)
         for period in ["-5", "abc", "nan", "inf", "1e400", "0.0005", ".5", "+5", "99999999999999999", "9223372036854775.999"] {
             #expect(message { _ = try configuration(["--period", "bitso=\(period)"]) }
                 == #"--period bitso= must be a number of seconds (e.g. 60, or 0.01 for 100 polls a second; 0: flat out), got "\#(period)""#)

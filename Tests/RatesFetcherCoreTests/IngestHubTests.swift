@@ -32,6 +32,26 @@ struct IngestHubTests {
         await bus.close()
     }
 
+    /// A plugin's book and trades are republished like its quotes: the snapshot keeps the market's book and its last
+    /// trade (a trade is an event, and its topic's last value is the latest one), each with the hub's seq; a trade
+    /// with a negative size reaches nobody.
+    @Test func republishesBooksAndTrades() async throws {
+        let bus = try TestPublisher()
+        let hub = IngestHub(publisher: bus.publisher, reserved: [], logger: quietLogger, clock: clock.read)
+        hub.receive(Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: IngestValidationTests.depth()))
+        hub.receive(Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: IngestValidationTests.trade(id: "t-1")))
+        hub.receive(Plugin.frames("trade.testfeed.ZZZ-USD", seq: 2, data: IngestValidationTests.trade(id: "t-2", price: "1.16")))
+        hub.receive(Plugin.frames("trade.testfeed.ZZZ-USD", seq: 3, data: IngestValidationTests.trade(id: "t-3", size: "-1")))
+        #expect(bus.topics() == ["book.testfeed.ZZZ-USD", "status.testfeed", "trade.testfeed.ZZZ-USD"])
+        let book = try #require(try bus.envelope("book.testfeed.ZZZ-USD", as: BookDepth.self))
+        #expect(book.source == "testfeed" && book.seq == 1 && book.data.sequence == 27)
+        #expect(book.data.bids.map(\.price.description) == ["1.10", "1.05"] && book.data.asks.map(\.size.description) == ["3"])
+        let trade = try #require(try bus.envelope("trade.testfeed.ZZZ-USD", as: MarketTrade.self))
+        #expect(trade.seq == 2 && trade.data.id == "t-2" && trade.data.price.description == "1.16")
+        #expect(hub.statuses.first?.refused == ["value": 1])
+        await bus.close()
+    }
+
     /// A plugin silent for 3 intervals is published stale; after 30 s gone, its topics retracted, and its history
     /// stays; when it comes back, it is live and its topic goes on after the retraction.
     @Test func goneRetractsAndComesBack() async throws {
@@ -73,6 +93,49 @@ struct IngestHubTests {
         #expect(feeds.dropLast().allSatisfy { $0.kind == .builtIn })
         #expect(feeds.last?.kind == .plugin && feeds.last?.state == .live && feeds.last?.accepted == 1)
         await bus.close()
+    }
+
+    /// A built-in feed's names are reserved only while it runs in this hub: with `--feeds none` a plugin (a replay)
+    /// publishes as `bitso` and through fiat's `ecb`, `feeds` lists it as a plugin and no built-in feed; the
+    /// services' names stay reserved. With the default selection the same messages are refused `reserved`.
+    @Test func stoppedBuiltInFeedsFreeTheirNames() async throws {
+        let bitso = Plugin.frames("quote.bitso.BTC-MXN", seq: 1, data: Plugin.quote("BTC", "MXN", feed: "bitso"))
+        let ecb = Plugin.frames("rate.ecb.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"USD","rate":"1.08"}"#)
+        let converter = Plugin.frames("heartbeat.converter", seq: 1, data: Plugin.heartbeat(feed: "converter"))
+        let replay = FeedSelection(stopped: Set(BuiltInFeed.all.map(\.name)))
+        #expect(RatesFetcher.reservedNames(replay) == IngestHub.serviceNames)
+
+        let bus = try TestPublisher()
+        let hub = IngestHub(publisher: bus.publisher, reserved: RatesFetcher.reservedNames(replay), logger: quietLogger, clock: clock.read)
+        guard case .accepted = hub.receive(bitso), case .accepted = hub.receive(ecb) else {
+            Issue.record("a stopped feed's names were refused")
+            return
+        }
+        guard case .refused(let refusal, _) = hub.receive(converter) else {
+            Issue.record("a service's name was taken")
+            return
+        }
+        #expect(refusal.reason == .reserved)
+        #expect(try bus.envelope("quote.bitso.BTC-MXN", as: Quote.self)?.source == "bitso")
+        let engine = RatesFetcher.engine(
+            environment: .test, selection: replay, coins: CoinTracker(ids: []), publisher: bus.publisher, hub: hub, logger: quietLogger)
+        #expect(engine.runners.isEmpty)
+        let rpc = LocalRPC(RatesFetcher.methods(engine: engine, standard: RPCMethods(), hub: hub))
+        let feeds = try await rpc.call(RatesFetcherAPI.feeds, NoParams())
+        #expect(feeds.map(\.feed) == ["bitso", "ecb"] && feeds.allSatisfy { $0.kind == .plugin })
+        await bus.close()
+
+        let running = try TestPublisher()
+        let builtIn = IngestHub(
+            publisher: running.publisher, reserved: RatesFetcher.reservedNames(FeedSelection()), logger: quietLogger, clock: clock.read)
+        for frames in [bitso, ecb, converter] {
+            guard case .refused(let refusal, _) = builtIn.receive(frames) else {
+                Issue.record("\(String(decoding: frames[0], as: UTF8.self)) was accepted while its feed runs")
+                continue
+            }
+            #expect(refusal.reason == .reserved)
+        }
+        await running.close()
     }
 
     /// The series keeps one point per step (the step's last price) and at most its span's worth.

@@ -1,5 +1,6 @@
 import Foundation
 import Market
+import Money
 import RatesFetcherCore
 import Testing
 
@@ -55,6 +56,28 @@ struct IngestValidationTests {
         ("a book key of 100 letters", Plugin.frames("limits.testfeed.\(String(repeating: "x", count: 100))", seq: 1, data: book(String(repeating: "x", count: 100))), .topic, "testfeed"),
         ("a book key without two codes", Plugin.frames("limits.testfeed.zzzusd", seq: 1, data: book("zzzusd")), .topic, "testfeed"),
         ("a book whose minimum is above its maximum", Plugin.frames("limits.testfeed.zzz_usd", seq: 1, data: book(minimumPrice: "9", maximumPrice: "1")), .value, "testfeed"),
+        ("a book of another market than the topic's", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(base: "ABC")), .topic, "testfeed"),
+        ("a book of another feed's source", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(feed: "bitso")), .topic, "testfeed"),
+        ("a book on a limits key", Plugin.frames("book.testfeed.zzz_usd", seq: 1, data: depth()), .topic, "testfeed"),
+        ("a book level of price 0", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: [("0", "1")])), .value, "testfeed"),
+        ("a book level of size 0", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(asks: [("2", "0")])), .value, "testfeed"),
+        ("a book level of a negative size", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: [("1", "-3")])), .value, "testfeed"),
+        ("bids best last", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: [("1.0", "1"), ("1.1", "1")])), .value, "testfeed"),
+        ("asks best last", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(asks: [("2.1", "1"), ("2.0", "1")])), .value, "testfeed"),
+        ("an ask price twice", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(asks: [("2.0", "1"), ("2.00", "1")])), .value, "testfeed"),
+        ("a crossed book", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: [("2.5", "1")], asks: [("2.5", "1")])), .value, "testfeed"),
+        ("1,001 bids", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: (0..<1_001).map { ("\(2_000 - $0)", "1") }, asks: [])), .value, "testfeed"),
+        ("a negative book sequence", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(sequence: -1)), .value, "testfeed"),
+        ("a book size of 39 digits", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth(bids: [("1", String(repeating: "9", count: 39))])), .value, "testfeed"),
+        ("a book size as a JSON number", Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: depth().replacing(#""size":"2""#, with: #""size":2"#)), .value, "testfeed"),
+        ("a trade with a negative size", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(size: "-0.5")), .value, "testfeed"),
+        ("a trade of size 0", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(size: "0")), .value, "testfeed"),
+        ("a trade of price 0", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(price: "0")), .value, "testfeed"),
+        ("a trade of another market than the topic's", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(quote: "EUR")), .topic, "testfeed"),
+        ("a trade of another feed's source", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(feed: "other")), .topic, "testfeed"),
+        ("a trade without an id", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(id: "")), .value, "testfeed"),
+        ("a trade side that is neither buy nor sell", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade(side: "hold")), .value, "testfeed"),
+        ("a trade without a time", Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: trade().replacing(#","time":"2026-11-26T09:59:59.123Z""#, with: "")), .malformed, "testfeed"),
         ("a coin without a name", Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ZZZ","name":"","image":""}"#), .value, "testfeed"),
         ("a coin image that is no http URL", Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ZZZ","name":"Zed","image":"javascript:alert(1)"}"#), .value, "testfeed"),
         ("a coin of another symbol", Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ABC","name":"Zed","image":""}"#), .topic, "testfeed"),
@@ -66,6 +89,25 @@ struct IngestValidationTests {
 
     static func book(_ name: String = "zzz_usd", minimumPrice: String = "1", maximumPrice: String = "100") -> String {
         #"{"book":"\#(name)","market":{"base":"ZZZ","quote":"USD"},"minimumAmount":"0.1","maximumAmount":"10","minimumPrice":"\#(minimumPrice)","maximumPrice":"\#(maximumPrice)","minimumValue":"1","maximumValue":"1000"}"#
+    }
+
+    /// A book's JSON: `feed`'s `base`-`quote` at `sequence` with levels (price, size) best first.
+    static func depth(
+        base: String = "ZZZ", quote: String = "USD", feed: String = "testfeed", sequence: Int64 = 27,
+        bids: [(String, String)] = [("1.10", "2"), ("1.05", "0.5")], asks: [(String, String)] = [("1.20", "3")]
+    ) -> String {
+        func levels(_ levels: [(String, String)]) -> String {
+            "[" + levels.map { #"{"price":"\#($0.0)","size":"\#($0.1)"}"# }.joined(separator: ",") + "]"
+        }
+        return #"{"source":"\#(feed)","market":{"base":"\#(base)","quote":"\#(quote)"},"sequence":\#(sequence),"bids":\#(levels(bids)),"asks":\#(levels(asks))}"#
+    }
+
+    /// A trade's JSON: `feed`'s `base`-`quote`.
+    static func trade(
+        base: String = "ZZZ", quote: String = "USD", feed: String = "testfeed", id: String = "t-1", price: String = "1.15", size: String = "0.25",
+        side: String = "buy"
+    ) -> String {
+        #"{"source":"\#(feed)","market":{"base":"\#(base)","quote":"\#(quote)"},"id":"\#(id)","price":"\#(price)","size":"\#(size)","side":"\#(side)","time":"2026-11-26T09:59:59.123Z"}"#
     }
 
     /// Each bad input is refused with its reason, counted under its feed, and the refusal's detail is short.
@@ -92,6 +134,8 @@ struct IngestValidationTests {
             Plugin.frames("quote.testfeed.ZZZ-USD", seq: 1, data: Plugin.quote(extra: #""high":"2","low":"1","volume":"0","marketCapRank":3"#)),
             Plugin.frames("rate.testfeed.EUR-USD", seq: 1, data: #"{"from":"EUR","to":"USD","rate":"1.08"}"#),
             Plugin.frames("limits.testfeed.zzz_usd", seq: 1, data: Self.book()),
+            Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: Self.depth()),
+            Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: Self.trade()),
             Plugin.frames("coin.testfeed.ZZZ", seq: 1, data: #"{"id":"zzz","symbol":"ZZZ","name":"Zed","image":""}"#),
             Plugin.frames("status.testfeed", seq: 1, data: #"{"feed":"testfeed","state":"ok"}"#),
             Plugin.frames("quote.testfeed.ZZZ-USD", seq: 2, data: Plugin.quote(last: #""3.5""#), version: nil),
@@ -107,6 +151,39 @@ struct IngestValidationTests {
         #expect(payloads.count == messages.count)
         #expect(payloads.last == .quote(Quote(source: "testfeed", market: MarketPair(base: "ZZZ", quote: "USD"), last: try .init("3.5"))))
         #expect(registry.statuses.first?.accepted == messages.count)
+    }
+
+    /// A book and a trade are read exactly as sent: decimal strings, levels best first, the exchange's sequence;
+    /// one-sided and 1,000-level books are books too.
+    @Test func booksAndTrades() throws {
+        var registry = FeedRegistry(reserved: [])
+        let now = TestClock().now
+        let market = MarketPair(base: "ZZZ", quote: "USD")
+        func accepted(_ frames: [Data]) -> IngestPayload? {
+            guard case .accepted(let message, _) = registry.receive(frames, userID: nil, at: now) else { return nil }
+            return message.payload
+        }
+        let expected = BookDepth(
+            source: "testfeed", market: market, sequence: 27,
+            bids: [BookLevel(price: try .init("1.10"), size: try .init("2")), BookLevel(price: try .init("1.05"), size: try .init("0.5"))],
+            asks: [BookLevel(price: try .init("1.20"), size: try .init("3"))])
+        #expect(accepted(Plugin.frames("book.testfeed.ZZZ-USD", seq: 1, data: Self.depth())) == .book(expected))
+        guard case .trade(let trade) = accepted(Plugin.frames("trade.testfeed.ZZZ-USD", seq: 1, data: Self.trade(side: "sell"))) else {
+            Issue.record("the trade was refused")
+            return
+        }
+        #expect(trade.source == "testfeed" && trade.market == market && trade.id == "t-1" && trade.side == .sell)
+        let (price, size) = (try ExactDecimal("1.15"), try ExactDecimal("0.25"))
+        #expect(trade.price == price && trade.size == size)
+        #expect((trade.time.timeIntervalSince1970 * 1000).rounded() == 1_795_687_199_123)
+        let deepest = (0..<IngestValidation.maxBookLevels).map { ("\(2_000 - $0)", "1") }
+        let deep = accepted(Plugin.frames("book.testfeed.ZZZ-USD", seq: 2, data: Self.depth(sequence: 0, bids: deepest, asks: [])))
+        guard case .book(let depth) = deep else {
+            Issue.record("a 1,000-level book was refused")
+            return
+        }
+        #expect(depth.bids.count == 1_000 && depth.asks.isEmpty && depth.sequence == 0)
+        #expect(accepted(Plugin.frames("book.testfeed.ZZZ-USD", seq: 3, data: Self.depth(bids: [], asks: []))) != nil, "an empty book")
     }
 
     /// Feed names: a lower-case letter, then lower-case letters, digits, `-` and `_`, at most 32.

@@ -6,6 +6,7 @@ import Money
 import Testing
 import WireJSONTesting
 import BusContract
+import TickwireClients
 
 /// Encodes `value` with the wire's JSON and decodes it back; also checks the wire coders against
 /// Foundation's on this message type: Foundation reads the same value from the wire bytes, the wire
@@ -111,6 +112,46 @@ struct RoundTripTests {
         #expect(try await roundTrip(GNBTransaction(sku: "T2006", amount: try dec("10.00"), currency: "USD")).0.amount.description == "10.00")
     }
 
+    /// Order books, trades, candles and the `candles` method's messages round-trip with every digit, and a message on
+    /// `book.`, `limits.`, `trade.` or `candle.` is read as its stream's update.
+    @Test func marketDataPayloads() async throws {
+        let market = MarketPair(base: "BTC", quote: "MXN")
+        let book = BookDepth(source: "bitso-ws", market: market, sequence: 27_214_318,
+                             bids: [BookLevel(price: try dec("1219480.00"), size: try dec("0.01920000"))],
+                             asks: [BookLevel(price: try dec("1219800.00"), size: try dec("0.00410000"))], time: time)
+        let (decodedBook, bookJSON) = try await roundTrip(Envelope(type: "book", seq: 4, time: time, source: "bitso-ws", data: book))
+        #expect(decodedBook.data == book)
+        #expect(bookJSON.contains(#""bids":[{"price":"1219480.00","size":"0.01920000"}]"#))
+        let trade = MarketTrade(source: "kraken-ws", market: market, id: "85761234", price: try dec("1219800.00"), size: try dec("0.0021"),
+                                side: .sell, time: time)
+        #expect(try await roundTrip(trade).0 == trade)
+        let sideless = MarketTrade(source: "bitso-ws", market: market, id: "1", price: try dec("1"), size: try dec("1"), time: time)
+        #expect(try await roundTrip(sideless).1.contains("side") == false, "no side: left out, never null")
+        let candle = Candle(source: "bitso-ws", market: market, interval: .fiveMinutes, start: time, open: try dec("1.0"), high: try dec("2.00"),
+                            low: try dec("0.5"), close: try dec("1.5"), volume: try dec("0"), count: 3)
+        let (decodedCandle, candleJSON) = try await roundTrip(candle)
+        #expect(decodedCandle == candle && candleJSON.contains(#""interval":"5m""#) && candleJSON.contains(#""high":"2.00""#))
+        let series = CandleSeries(source: "bitso-ws", market: market, interval: .fiveMinutes, candles: [candle])
+        #expect(try await roundTrip(series).0 == series)
+        let request = CandlesRequest(market: "BTC-MXN", interval: .oneDay, source: "bitso-ws", start: time, end: time)
+        #expect(try await roundTrip(request).0 == request)
+        #expect(try await roundTrip(CandlesRequest(market: "BTC-MXN", interval: .oneMinute)).1 == #"{"market":"BTC-MXN","interval":"1m"}"#)
+
+        let limits = BookInfo(book: "btc_mxn", market: market, minimumAmount: try dec("0.003"), maximumAmount: try dec("1000"),
+                              minimumPrice: try dec("100"), maximumPrice: try dec("1000000"), minimumValue: try dec("25"), maximumValue: try dec("1000000"))
+        func update<Payload: Codable & Sendable>(_ topic: StreamTopic<Payload>, _ data: Payload) throws -> FetcherUpdate? {
+            let body = try Wire.encode(Envelope(type: String(topic.topic.kind), seq: 1, time: time, source: "bitso-ws", data: data))
+            return try FetcherUpdate(message: BusMessage(topic: topic.rawValue, body: body))
+        }
+        #expect(try update(Topics.book(feed: "bitso-ws", market: market), book) == .depth(book))
+        #expect(try update(Topics.limits(feed: "bitso", book: "btc_mxn"), limits) == .book(limits))
+        #expect(try update(Topics.trade(feed: "kraken-ws", market: market), trade) == .trade(trade))
+        #expect(try update(Topics.candle(interval: .fiveMinutes, feed: "bitso-ws", market: market), candle) == .candle(candle))
+        #expect(FetcherUpdate.depth(book).kind == .depth && FetcherUpdate.book(limits).kind == .book)
+        #expect(FetcherUpdate.Kind.depth.prefix == "book." && FetcherUpdate.Kind.book.prefix == "limits.", "each kind follows its stream")
+        #expect(Set(FetcherUpdate.Kind.allCases.map(\.rawValue)) == Set(RatesFetcherAPI.streams.map(\.kind)).subtracting(["heartbeat"]))
+    }
+
     /// Money on the wire is a string: a JSON number for an amount is refused with a clear reason.
     @Test func moneyMustBeAString() async throws {
         let number = Data(#"{"amount":12.5,"from":"EUR","to":"USD"}"#.utf8)
@@ -125,6 +166,10 @@ struct RoundTripTests {
         #expect(try Topics.rate(source: "ecb", from: "EUR", to: "USD").rawValue == "rate.ecb.EUR-USD")
         #expect(try Topics.price(asset: "BTC", currency: "SEK").rawValue == "price.BTC.SEK")
         #expect(try Topics.limits(feed: "bitso", book: "btc_mxn").rawValue == "limits.bitso.btc_mxn")
+        let market = MarketPair(base: "btc", quote: "mxn")
+        #expect(try Topics.book(feed: "bitso-ws", market: market).rawValue == "book.bitso-ws.BTC-MXN")
+        #expect(try Topics.trade(feed: "kraken-ws", market: market).rawValue == "trade.kraken-ws.BTC-MXN")
+        #expect(try Topics.candle(interval: .oneHour, feed: "bitso-ws", market: market).rawValue == "candle.1h.bitso-ws.BTC-MXN")
         #expect(try Topics.status(feed: "gnb").rawValue == "status.gnb")
         #expect(Topics.portfolioChanged.rawValue == "portfolio.changed")
         #expect(throws: BusError.self) { try Topics.coin(feed: "coingecko", symbol: "BAD SYMBOL") }

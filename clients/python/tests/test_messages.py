@@ -14,9 +14,9 @@ import unittest
 from pathlib import Path
 
 import tickwire
-from tickwire import (PAYLOADS, AlertFired, AlertRule, AssetPrice, Book, Coin, ConvertResult, Envelope, ExchangeRate,
-                      FeedStatus, Health, Heartbeat, JSONRPCError, Message, MessageError, PortfolioChange,
-                      PriceHistory, Quote, RateSource, RatesResult, Snapshot, TotalResult, loads)
+from tickwire import (PAYLOADS, AlertFired, AlertRule, AssetPrice, Book, BookDepth, BookLevel, Candle, CandleSeries, Coin,
+                      ConvertResult, Envelope, ExchangeRate, FeedStatus, Health, Heartbeat, JSONRPCError, MarketTrade, Message,
+                      MessageError, PortfolioChange, PriceHistory, Quote, RateSource, RatesResult, Snapshot, TotalResult, loads)
 
 ROOT = Path(os.environ.get("TICKWIRE_ROOT") or Path(__file__).resolve().parents[3])
 FIXTURES = ROOT / "Sources" / "TickwireClients" / "Fixtures"
@@ -133,7 +133,7 @@ class FixtureTests(unittest.TestCase):
                         self.assertIsInstance(envelope.data, kind)
                     self.assertWellTyped(envelope)
                     seen.setdefault(envelope.type, envelope)
-        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "alert"}, set(seen))
+        self.assertLessEqual({"quote", "rate", "limits", "coin", "status", "price", "alert"}, set(seen))
         quote = seen["quote"].data
         self.assertEqual(quote, Quote(
             source="bitso", market=tickwire.Market(base="BCH", quote="BTC"), last=decimal.Decimal("0.10010000"),
@@ -146,7 +146,8 @@ class FixtureTests(unittest.TestCase):
             asset="BCH", currency="EUR", price=decimal.Decimal("5993.64062297"), path=("BCH", "BTC", "USD", "EUR"),
             quote_time=datetime.datetime(2017, 8, 7, 17, 12, 43, tzinfo=UTC)))
         self.assertEqual(seen["alert"].data.threshold, decimal.Decimal("1"))
-        self.assertIsInstance(seen["book"].data, Book)
+        self.assertIsInstance(seen["limits"].data, Book)
+        self.assertEqual(seen["limits"].data.market, tickwire.Market(base="BCH", quote="BTC"))
         self.assertIsInstance(seen["coin"].data, Coin)
         self.assertIsInstance(seen["assets"].data, list)  # no class: the parsed JSON
 
@@ -168,8 +169,8 @@ class ProtocolExampleTests(unittest.TestCase):
         envelopes = [Envelope.from_json(example) for example in self.examples()
                      if "seq" in example and "type" in example]
         types = {envelope.type for envelope in envelopes}
-        self.assertLessEqual({"quote", "rate", "book", "coin", "status", "price", "heartbeat", "portfolio", "deleted"},
-                             types)
+        self.assertLessEqual({"quote", "rate", "limits", "book", "trade", "candle", "coin", "status", "price", "heartbeat",
+                              "portfolio", "deleted"}, types)
         for envelope in envelopes:
             kind = PAYLOADS.get(envelope.type)
             if kind is not None:
@@ -181,6 +182,18 @@ class ProtocolExampleTests(unittest.TestCase):
         quote = next(envelope for envelope in envelopes if envelope.type == "quote").data
         self.assertEqual((quote.market_cap_rank, quote.change_percent_24h, quote.all_time_high),
                          (1, decimal.Decimal("3.12502"), decimal.Decimal("73738")))
+        book = next(envelope for envelope in envelopes if envelope.type == "book").data
+        self.assertEqual((book.sequence, book.bids[0], book.asks[-1].size),
+                         (27214318, BookLevel(price=decimal.Decimal("1219480.00"), size=decimal.Decimal("0.01920000")),
+                          decimal.Decimal("0.11870000")))
+        self.assertGreater(book.asks[0].price, book.bids[0].price)
+        trade = next(envelope for envelope in envelopes if envelope.type == "trade").data
+        self.assertEqual((trade.id, trade.price, trade.size, trade.side),
+                         ("85761234", decimal.Decimal("1219800.00"), decimal.Decimal("0.00210000"), "buy"))
+        candle = next(envelope for envelope in envelopes if envelope.type == "candle").data
+        self.assertEqual((candle.interval, candle.start, candle.open, candle.close, candle.count),
+                         ("1m", datetime.datetime(2026, 11, 26, 10, 0, tzinfo=UTC), decimal.Decimal("1219650.00"),
+                          decimal.Decimal("1219800.00"), 7))
         deleted = next(envelope for envelope in envelopes if envelope.type == "deleted")
         self.assertTrue(deleted.deleted)
         self.assertIsNone(deleted.data)
@@ -256,6 +269,35 @@ class ReadingTests(unittest.TestCase):
         odd = Envelope.from_json(self.envelope(traceparent=42, tracestate={"a": 1}))
         self.assertEqual((odd.traceparent, odd.tracestate), (None, None), "a member that is not a string is ignored")
         self.assertEqual(odd.data.asset, "BTC")
+
+    def test_books_trades_and_candles(self):
+        market = {"base": "BTC", "quote": "MXN"}
+        depth = BookDepth.from_json({"source": "bitso-ws", "market": market, "sequence": 5, "asks": [],
+                                     "bids": [{"price": "1.10", "size": "2"}, {"price": "1.05", "size": "0.5"}]})
+        self.assertEqual(depth.bids, (BookLevel(price=decimal.Decimal("1.10"), size=decimal.Decimal("2")),
+                                      BookLevel(price=decimal.Decimal("1.05"), size=decimal.Decimal("0.5"))))
+        self.assertEqual((depth.asks, depth.time), ((), None))
+        self.assertEqual(str(depth.bids[0].price), "1.10", "the scale is kept")
+        trade = MarketTrade.from_json({"source": "kraken-ws", "market": market, "id": "9", "price": "1.2", "size": "3",
+                                       "time": "2026-11-26T10:00:01.004Z"})
+        self.assertIsNone(trade.side)
+        candle = {"source": "bitso-ws", "market": market, "interval": "5m", "start": "2026-11-26T10:00:00.000Z",
+                  "open": "1", "high": "2", "low": "0.5", "close": "1.5", "volume": "0", "count": 3}
+        series = CandleSeries.from_json({"source": "bitso-ws", "market": market, "interval": "5m", "candles": [candle]})
+        self.assertEqual(series.candles, (Candle.from_json(candle),))
+        self.assertEqual(series.candles[0].low, decimal.Decimal("0.5"))
+        cases = [
+            (BookDepth, {"source": "s", "market": market, "sequence": 1, "bids": [{"price": 1.1, "size": "1"}], "asks": []},
+             "BookDepth.bids[0].price", "decimal string"),
+            (MarketTrade, {"source": "s", "market": market, "id": "1", "price": "1", "time": "2026-11-26T10:00:01.004Z"},
+             "MarketTrade.size", "missing"),
+        ]
+        for kind, value, path, problem in cases:
+            with self.subTest(path=path):
+                with self.assertRaises(MessageError) as raised:
+                    kind.from_json(value)
+                self.assertEqual(raised.exception.path, path)
+                self.assertIn(problem, raised.exception.problem)
 
     def test_a_missing_version_reads_as_1(self):
         self.assertEqual(Envelope.from_json(self.envelope()).version, 1)

@@ -24,7 +24,8 @@ from typing import Any, ClassVar, TypeVar, Union
 from .client import DELETED, TickwireError
 
 __all__ = [
-    "MessageError", "Message", "Envelope", "JSONRPCError", "Market", "Quote", "ExchangeRate", "Book", "Coin",
+    "MessageError", "Message", "Envelope", "JSONRPCError", "Market", "Quote", "ExchangeRate", "Book", "BookLevel",
+    "BookDepth", "MarketTrade", "Candle", "CandleSeries", "Coin",
     "FeedStatus", "Heartbeat", "AssetPrice", "PortfolioChange", "AlertFired", "ConvertResult", "TotalItem",
     "TotalResult", "RateEntry", "RatesResult", "RateSource", "PricePoint", "PriceHistory", "Health",
     "SnapshotEntry", "Snapshot", "AlertRule", "PAYLOADS", "ENVELOPE_VERSION", "wire_name",
@@ -183,7 +184,7 @@ class ExchangeRate(Message):
 
 @dataclasses.dataclass(frozen=True)
 class Book(Message):
-    """`book.bitso.<book>`: an order book's limits."""
+    """`limits.<feed>.<book>` (type ``limits``; ``book`` before issue 32): an exchange book's order limits."""
     book: str
     market: Market
     minimum_amount: decimal.Decimal | None = None
@@ -192,6 +193,63 @@ class Book(Message):
     maximum_price: decimal.Decimal | None = None
     minimum_value: decimal.Decimal | None = None
     maximum_value: decimal.Decimal | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class BookLevel(Message):
+    """One level of an order book: `size` (base currency) resting at `price` (quote currency)."""
+    price: decimal.Decimal
+    size: decimal.Decimal
+
+
+@dataclasses.dataclass(frozen=True)
+class BookDepth(Message):
+    """`book.<feed>.<BASE>-<QUOTE>`: the top levels of a market's order book, `bids` and `asks` best first, at the
+    exchange's `sequence`."""
+    source: str
+    market: Market
+    sequence: int
+    bids: tuple[BookLevel, ...]
+    asks: tuple[BookLevel, ...]
+    time: datetime.datetime | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class MarketTrade(Message):
+    """`trade.<feed>.<BASE>-<QUOTE>`: one trade; `side` is the taker's (buy or sell), None where the exchange
+    does not say."""
+    source: str
+    market: Market
+    id: str
+    price: decimal.Decimal
+    size: decimal.Decimal
+    time: datetime.datetime
+    side: str | None = None
+
+
+@dataclasses.dataclass(frozen=True)
+class Candle(Message):
+    """`candle.<interval>.<feed>.<BASE>-<QUOTE>`: open, high, low, close and volume of the `interval` (1m, 5m, 1h
+    or 1d) from `start`, built from `count` trades (or quotes, then `volume` is 0) of the feed `source`."""
+    source: str
+    market: Market
+    interval: str
+    start: datetime.datetime
+    open: decimal.Decimal
+    high: decimal.Decimal
+    low: decimal.Decimal
+    close: decimal.Decimal
+    volume: decimal.Decimal
+    count: int
+
+
+@dataclasses.dataclass(frozen=True)
+class CandleSeries(Message):
+    """rates-fetcher's `candles`: the stored candles of one market and interval, oldest first."""
+    source: str
+    market: Market
+    interval: str
+    candles: tuple[Candle, ...]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -263,7 +321,8 @@ class AlertFired(Message):
 
 
 PAYLOADS: Mapping[str, type[Message]] = types.MappingProxyType({
-    "quote": Quote, "rate": ExchangeRate, "book": Book, "coin": Coin, "status": FeedStatus,
+    "quote": Quote, "rate": ExchangeRate, "limits": Book, "book": BookDepth, "trade": MarketTrade, "candle": Candle,
+    "coin": Coin, "status": FeedStatus,
     "heartbeat": Heartbeat, "price": AssetPrice, "portfolio": PortfolioChange, "alert": AlertFired,
 })
 """The payload class of each envelope `type` that ``Envelope.from_json`` reads into a message."""
