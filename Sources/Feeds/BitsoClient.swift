@@ -36,15 +36,16 @@ extension BitsoClient {
         )
     }
 
-    /// Alive without the network: each call walks the recorded tickers a little, deterministically for `seed`;
-    /// the books come from `books`.
+    /// Alive without the network: each call moves the recorded tickers onto their market's ``MockMarket`` reference
+    /// at `now` and walks them a little from there, deterministically for `seed`; the books come from `books`.
     public static func mock(
         seed: UInt64, books: FeedFixture = .bitsoAvailableBooks, now: @escaping @Sendable () -> Date = { Date() }
     ) -> Self {
         let walk = PriceWalk(seed: seed)
         @Sendable func moved(_ quote: Quote) throws -> Quote {
-            var quote = try quote.moved(by: walk.step(quote.market.symbol))
-            quote.time = now()
+            let time = now()
+            var quote = try quote.onMockReference(at: time).moved(by: walk.step(quote.market.symbol))
+            quote.time = time
             return quote
         }
         return Self(

@@ -57,26 +57,28 @@ extension CoinGeckoClient {
         coinList: { try fixtureCoinList() }
     )
 
-    /// Alive without the network: each `markets` call walks the recorded prices a little, and `history`
-    /// is a seeded hourly walk (daily beyond 90 days) that ends at the coin's current mock price.
+    /// Alive without the network: each `markets` call moves the recorded prices onto their coin's ``MockMarket``
+    /// reference at `now` and walks them a little from there, and `history` is a seeded hourly walk (daily beyond
+    /// 90 days) that ends at the coin's current mock price.
     public static func mock(seed: UInt64, now: @escaping @Sendable () -> Date = { Date() }) -> Self {
         let walk = PriceWalk(seed: seed)
         return Self(
             markets: { ids, currency in
-                try fixtureMarkets(ids, currency).map { market in
+                let time = now()
+                return try fixtureMarkets(ids, currency).map { market in
                     var market = market
-                    market.quote = try market.quote.moved(by: walk.step(market.coin.id))
-                    market.quote.time = now()
+                    market.quote = try market.quote.onMockReference(at: time).moved(by: walk.step(market.coin.id))
+                    market.quote.time = time
                     return market
                 }
             },
             history: { id, currency, days in
-                guard let market = try fixtureMarkets([id], currency).first else {
+                guard var market = try fixtureMarkets([id], currency).first else {
                     throw FeedError.notInFixtures("coingecko coin \(id)")
                 }
-                return try mockHistory(
-                    market, days: max(days, 1), endOffset: walk.offset(id), seed: seed, end: now()
-                )
+                let end = now()
+                market.quote = try market.quote.onMockReference(at: end)
+                return try mockHistory(market, days: max(days, 1), endOffset: walk.offset(id), seed: seed, end: end)
             },
             coinList: { try fixtureCoinList() }
         )

@@ -17,13 +17,15 @@ extension WazirXClient {
     /// The recorded response: four INR markets (BTC, XRP, TRX, EOS).
     public static let test = Self(tickers: { try fixtureTickers() })
 
-    /// Alive without the network: each call walks the recorded tickers a little, deterministically for `seed`.
+    /// Alive without the network: each call moves the recorded tickers onto their market's ``MockMarket`` reference
+    /// at `now` and walks them a little from there, deterministically for `seed`.
     public static func mock(seed: UInt64, now: @escaping @Sendable () -> Date = { Date() }) -> Self {
         let walk = PriceWalk(seed: seed)
         return Self(tickers: {
-            try fixtureTickers().map { quote in
-                var quote = try quote.moved(by: walk.step(quote.market.symbol))
-                quote.time = now()
+            let time = now()
+            return try fixtureTickers().map { quote in
+                var quote = try quote.onMockReference(at: time).moved(by: walk.step(quote.market.symbol))
+                quote.time = time
                 return quote
             }
         })

@@ -4,7 +4,7 @@ import Market
 import Money
 import Testing
 
-/// The mock clients: deterministic for a seed, moving on every call, never far from the recorded prices.
+/// The mock clients: deterministic for a seed, moving on every call, never far from their market's reference price.
 @Suite struct MockClientTests {
     /// The same seed gives the same sequence of tickers; another seed another one.
     @Test func bitsoIsDeterministicPerSeed() async throws {
@@ -19,19 +19,22 @@ import Testing
         #expect(try await first.ticker("btc_mxn") == second.ticker("btc_mxn"))
     }
 
-    /// Every call moves every market's price, and prices stay positive and within 5 % of the recording.
-    @Test func bitsoPricesMoveNearTheFixture() async throws {
-        let recorded = Dictionary(uniqueKeysWithValues: try await BitsoClient.test.tickers().map { ($0.market, $0.last) })
+    /// Every call moves every market's price, and prices stay positive and within 5 % of the market's reference.
+    @Test func bitsoPricesMoveNearTheReference() async throws {
+        var references: [MarketPair: ExactDecimal] = [:]
+        for quote in try await BitsoClient.test.tickers() {
+            references[quote.market] = try #require(try MockMarket.reference(asset: quote.market.base, currency: quote.market.quote, at: fixedNow()))
+        }
         let mock = BitsoClient.mock(seed: 42, now: fixedNow)
         var previous = try await mock.tickers()
         for _ in 0..<200 {
             let tickers = try await mock.tickers()
             for (quote, before) in zip(tickers, previous) {
                 #expect(quote.last != before.last, "\(quote.market) did not move")
-                let fixture = try #require(recorded[quote.market])
+                let reference = try #require(references[quote.market])
                 #expect(quote.last > .zero)
-                #expect(quote.last >= (try fixture * dec("0.95")))
-                #expect(quote.last <= (try fixture * dec("1.05")))
+                #expect(quote.last >= (try reference * dec("0.95")))
+                #expect(quote.last <= (try reference * dec("1.05")))
                 #expect(quote.time == fixedNow())
                 if let high = quote.high, let low = quote.low { #expect(low <= high) }
             }
