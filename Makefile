@@ -3,10 +3,12 @@
 # apt-get, the tests' Python tools with pip into the project's virtual environment .venv, never the system's.
 SWIFT ?= swift
 # `make run`'s dashboard: HOST and PORT of the presenter's HTTP listener (a HOST other than loopback needs
-# the dashboard's login token, which run-stack.sh makes and says where to find); FEEDS=mock|live|test.
+# the dashboard's login token, which run-stack.sh makes and says where to find); FEEDS=mock|live|test, or
+# FEEDS=replay CAPTURE=path: the capture's feeds played at 1x (docs/capture.md), e.g. CAPTURE=captures/demo.ndjson.gz.
 PORT ?= 8080
 HOST ?= 127.0.0.1
 FEEDS ?= mock
+CAPTURE ?=
 # Release builds link the Swift runtime and Foundation dynamically, from the toolchain's lib/swift/linux (which
 # the binaries' RUNPATH names), so `make run` and the images (which carry those libraries once, in the layer all
 # services share: README "Containers") use one release build. It costs resident memory, measured on one tree
@@ -21,7 +23,8 @@ PLUGIN = Examples/price-alerts
 # The release stack, built from deploy/local's root package: the main package's executables and the
 # plugin's in one build, so each shared dependency is compiled once (not once per package).
 STACK = deploy/local
-STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts exchange-feed
+STACK_PRODUCTS = rates-fetcher converter portfolio presenter tickwire-keys tickwire-proxy tickwire-probe price-alerts \
+    tickwire-recorder tickwire-replay exchange-feed
 # OTLP=1: the stack built with the OTLP trait (swift-otel, a few minutes more: README, "Logs and traces") into
 # $(STACK)/.build-otlp, so the plain build stays as it is; `make run OTLP=1` sends every service's spans to
 # OTLP_ENDPOINT (an OTLP/HTTP collector; scripts/otlp_receiver.py is a tiny one).
@@ -60,7 +63,7 @@ release: deps
 	    echo "== $$product (release)"; $(STACK_BUILD) --product $$product || exit 1; done
 
 run: release
-	@TICKWIRE_DATA_DIR="$(DATA_DIR)" HOST="$(HOST)" PORT="$(PORT)" FEEDS="$(FEEDS)" \
+	@TICKWIRE_DATA_DIR="$(DATA_DIR)" HOST="$(HOST)" PORT="$(PORT)" FEEDS="$(FEEDS)" CAPTURE="$(CAPTURE)" \
 	    $(if $(WITH_OTLP),TICKWIRE_OTLP_ENDPOINT="$(OTLP_ENDPOINT)") \
 	    bash deploy/local/run-stack.sh "$(RELEASE_BIN)" "$(RELEASE_BIN)"
 
