@@ -32,7 +32,10 @@ struct PriceLadder: Sendable {
     func lowerBound(_ key: Int128) -> Int {
         keys.withUnsafeBufferPointer { keys in
             var high = keys.count
-            var step = 1
+            let stop = max(high &- 8, 0)
+            while high > stop, keys[high &- 1] >= key { high &-= 1 }
+            if high > stop || high == 0 { return high }
+            var step = 8
             while high > 0, keys[high &- 1] >= key {
                 let next = high &- step
                 if next <= 0 || keys[next &- 1] < key {
