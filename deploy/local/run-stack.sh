@@ -78,6 +78,17 @@ replay)
     ;;
 *) fail "FEEDS must be mock, live, test or replay, got '$feeds'" ;;
 esac
+# Bitso's websocket feed (exchange-feed, a plugin of rates-fetcher's ingest endpoint publishing as bitso-ws): the Books
+# screen's live depth ladder, of the same variant as the feeds. Not with keys: it would need a writer's certificate.
+exchange_variant=
+case $feeds in mock|live|test) exchange_variant=$feeds ;; esac
+if [ -n "$exchange_variant" ] && [ -n "${TICKWIRE_KEYS:-}" ]; then
+    exchange_variant=
+    mock_notes+=("exchange-feed (the Books screen's depth ladder) is not started with TICKWIRE_KEYS: it needs a writer's certificate (README, Security)")
+fi
+if [ -n "$exchange_variant" ] && [ ! -x "$bin_dir/exchange-feed" ]; then
+    fail "missing $bin_dir/exchange-feed (Bitso's websocket feed, the Books screen's depth ladder): build the release binaries first (make release)"
+fi
 
 pids=()
 names=()
@@ -124,6 +135,8 @@ export TICKWIRE_PRESENTER_METRICS=${TICKWIRE_PRESENTER_METRICS:-127.0.0.1:9401}
 export TICKWIRE_PRICE_ALERTS_METRICS=${TICKWIRE_PRICE_ALERTS_METRICS:-127.0.0.1:9501}
 # The coin list added to and removed from on the Coins screen (coins.json) lives with the other data.
 start rates-fetcher "$bin_dir/rates-fetcher" "${fetcher_feeds[@]}" --state-dir "$data_dir"
+[ -n "$exchange_variant" ] && start exchange-feed "$bin_dir/exchange-feed" bitso --variant "$exchange_variant" \
+    --ingest "${TICKWIRE_RATES_FETCHER_INGEST:-tcp://127.0.0.1:7103}"
 [ "$feeds" = replay ] && start tickwire-replay "$bin_dir/tickwire-replay" "$CAPTURE" --speed 1 --retime --hold
 # The demo ranks the example feed plugin's source first (README "Writing a feed plugin": Examples/python-feed
 # publishes as kraken), so started beside this stack it prices Bitcoin and Litecoin, and killed, they visibly fall
