@@ -25,6 +25,11 @@ struct ConverterCommand: AsyncParsableCommand {
         (env TICKWIRE_CONVERTER_SOURCES; default coingecko,bitso,wazirx)
         """)
     var sources: String?
+    @Flag(name: .customLong("no-conflation"), help: """
+        re-price on every update of rates-fetcher's stream even when behind, instead of only the newest of each topic, \
+        so the prices depend on the updates alone, not on how fast they came (a replay at full speed; env TICKWIRE_CONVERTER_NO_CONFLATION=1)
+        """)
+    var noConflation = false
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
@@ -41,7 +46,9 @@ struct ConverterCommand: AsyncParsableCommand {
             throw ValidationError("--sources (env TICKWIRE_CONVERTER_SOURCES): \(error)")
         }
         let runtime = try Runtime.bootstrap(service: "converter", options: common)
-        let fetcherClient = try RatesFetcherClient.live(runtime.connection(), rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
+        var connection = try runtime.connection()
+        connection.conflatesStreams = !(noConflation || Setting.resolve(nil, environmentVariable: "TICKWIRE_CONVERTER_NO_CONFLATION") == "1")
+        let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run(Converter.services(configuration, fetcher: fetcherClient, runtime: runtime))
     }
 }

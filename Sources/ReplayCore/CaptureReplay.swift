@@ -30,6 +30,7 @@ public final class CaptureReplay: Service, Sendable {
     private let hold: Duration?
     private let logger: Logger
     private let stopped = Atomic<Bool>(false)
+    private let played = Atomic<Bool>(false)
     private let summary = Mutex(Summary())
     private let sentCounter = Counter(label: "tickwire_replay_messages_total")
     private let skippedCounter = Counter(label: "tickwire_replay_skipped_total")
@@ -65,6 +66,9 @@ public final class CaptureReplay: Service, Sendable {
     /// What it did so far.
     public var done: Summary { summary.withLock { $0 } }
 
+    /// Whether it played every file to its end (and held as long as it was asked to).
+    public var finished: Bool { played.load(ordering: .acquiring) }
+
     /// Waits for the hub, plays the files, then holds; throws ``ReplayError`` at a bad record (nothing after it sent).
     public func run() async throws {
         guard await connection.waitForHub(within: .seconds(30)) else {
@@ -95,6 +99,7 @@ public final class CaptureReplay: Service, Sendable {
         } else {
             try? await gracefulShutdown()
         }
+        played.store(true, ordering: .releasing)
     }
 
     /// Reads, paces and sends every record, on the calling (dedicated) thread.

@@ -11,7 +11,8 @@ extension LiveConnection {
         // A snapshot can be large (every transaction, the whole masterdata): allow it more time.
         let snapshots = try rpc(rep, service: name, timeout: max(timeout, .seconds(5)))
         let streamSecurity = try security(connectingTo: keys?.streamServer(of: name) ?? name)
-        return .live(context: context, name: name, pub: pub, prefixes: prefixes, security: streamSecurity, logger: logger,
+        return .live(context: context, name: name, pub: pub, prefixes: prefixes, security: streamSecurity,
+                     backlog: conflatesStreams ? 64 : Int.max, receiveBuffer: conflatesStreams ? 20_000 : 1_000_000, logger: logger,
                      snapshot: { prefix in try await snapshots.call(StandardAPI.snapshot, SnapshotRequest(prefix: prefix)) },
                      decode: decode)
     }

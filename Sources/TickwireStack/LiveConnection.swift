@@ -18,6 +18,10 @@ public struct LiveConnection: Sendable {
     public var keys: ClientKeys?
     /// The largest message a client's socket takes, in bytes.
     public var maxMessageBytes: Int64
+    /// Whether a stream's subscriber that falls behind passes on only the newest message of each topic (the default);
+    /// false: every message in order, as long as its socket's queue (1,000,000 messages) holds them, so what a
+    /// consumer makes of a stream depends on the stream alone, not on how fast it read it (a replay's determinism).
+    public var conflatesStreams = true
 
     /// A connection in `context` (a new one by default), with CURVE when `keys` are given.
     public init(context: ZMQContext? = nil, timeout: Duration = .seconds(2), retries: Int = 1,
