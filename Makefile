@@ -43,7 +43,7 @@ export CONTAINERS_CONF
 # Where `make run` keeps the portfolio's and price-alerts' databases and the coin list; `make reset` empties it.
 DATA_DIR ?= $(or $(TICKWIRE_DATA_DIR),$(or $(XDG_DATA_HOME),$(HOME)/.local/share)/tickwire-demo)
 
-.PHONY: deps test-deps build release run python-feed reset test bench clean
+.PHONY: deps test-deps build release run python-feed capture reset test bench clean
 
 deps:
 	@bash scripts/install-deps.sh
@@ -73,6 +73,12 @@ FEED_FLAGS ?=
 python-feed:
 	@PYTHON_PACKAGES="pyzmq" bash scripts/install-deps.sh
 	$(VENV)/bin/python3 Examples/python-feed/kraken_feed.py $(FEED_FLAGS)
+
+# Records captures/demo.ndjson.gz again (scripts/make-capture.sh, docs/capture.md): 30 s of the exchange feeds'
+# recorded sessions and the built-in feeds' mocks, from the debug build.
+capture:
+	@for product in rates-fetcher tickwire-recorder tickwire-feed exchange-feed; do $(SWIFT) build --product $$product || exit 1; done
+	bash scripts/make-capture.sh "$$($(SWIFT) build --show-bin-path)" captures/demo.ndjson.gz
 
 # Empties `make run`'s data directory: the demo portfolio's trades and watch list, price-alerts' rules,
 # rates-fetcher's coin list, the dashboard's token.
