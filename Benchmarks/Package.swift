@@ -29,6 +29,7 @@ let package = Package(
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "TickwireFeeds", package: "tickwire"),  // 10: the feed plugins
                 .product(name: "Money", package: "tickwire"),
+                .product(name: "OrderBook", package: "tickwire"),  // 11: book maintenance
                 .product(name: "PortfolioCore", package: "tickwire"),
                 .product(name: "PortfolioEngine", package: "tickwire"),
                 .product(name: "PortfolioPostgres", package: "tickwire"),

@@ -11,7 +11,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
@@ -110,7 +110,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -793,6 +793,71 @@ if only.contains("ingest") {
     }
 }
 
+// 11. Book maintenance (issue 32): one generated stream of level-2 diffs, read by both sides.
+if only.contains("book") {
+    let diffCount = quick ? 200_000 : 1_000_000
+    let (topSkip, topCount) = (quick ? 50_000 : 100_000, quick ? 5_000 : 20_000)
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-book-\(getpid())")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let diffsPath = folder.appendingPathComponent("diffs.txt").path
+    let text = BookBench.generate(count: diffCount)
+    try text.write(toFile: diffsPath, atomically: true, encoding: .utf8)
+    let diffs = try BookBench.parse(text)
+    say("== 11. book maintenance: \(diffCount) level-2 diffs (seed 0x\(String(BookBench.seed, radix: 16)), \(text.utf8.count) bytes, in \(diffsPath)) into L2Book vs "
+        + "cryptofeed's C order-book package from Python, \(pairedRoundCount) paired rounds")
+    // Identical top 10 after every diff: both sides CRC32 each diff's top 10 as text, over the whole stream.
+    let ours = try BookBench.digest(diffs)
+    var verified: Bool?
+    var peerVersion = "?"
+    if runPeers, let peer = await peers.run("book_maintenance.py", ["verify", "--diffs", diffsPath]) {
+        peerVersion = peer["version"] as? String ?? "?"
+        let theirs = (peer["crc"] as? String ?? "", peer["checkpoints"] as? [String] ?? [])
+        verified = theirs.0 == String(format: "%08x", ours.crc) && theirs.1 == ours.checkpoints
+        let firstApart = ours.checkpoints.indices.first { $0 >= theirs.1.count || ours.checkpoints[$0] != theirs.1[$0] }.map { "before diff \(($0 + 1) * 100_000)" } ?? "in the last stretch"
+        say(verified == true
+            ? "top 10 after each of the \(diffCount) diffs identical (CRC32 \(String(format: "%08x", ours.crc)) on both sides)"
+            : "!!! BOOK MISMATCH: Swift CRC32 \(String(format: "%08x", ours.crc)), Python \(theirs.0); first apart \(firstApart)")
+        if verified == false { failures.append("Swift and Python top 10 levels differ (\(firstApart))") }
+    }
+    _ = try BookBench.apply(diffs)  // warm-up
+    var rounds = PairedRounds()
+    for round in 1...pairedRoundCount {
+        let applied = try (0..<3).map { _ in try BookBench.apply(diffs).seconds }.min()!
+        let topped = try (0..<3).map { _ in try BookBench.applyReadingTop(diffs, skip: topSkip, count: topCount) }.min { $0.elapsed < $1.elapsed }!
+        let (mine, mineTop) = (Double(diffCount) / applied, Double(topCount) / topped.elapsed.seconds)
+        rounds.record("apply", mine)
+        rounds.record("top", mineTop)
+        var line = "round \(round): L2Book \(fmt(mine)) updates/s, with the top 10 read after each \(fmt(mineTop)) updates/s (\(topped.levels) levels read)"
+        if runPeers, let peer = await peers.run("book_maintenance.py", ["timed", "--diffs", diffsPath, "--skip", "\(topSkip)", "--count", "\(topCount)"]),
+           let seconds = peer.number("apply_seconds"), let topSeconds = peer.number("top_seconds") {
+            let (theirs, theirsTop) = (Double(diffCount) / seconds, Double(topCount) / topSeconds)
+            rounds.record("peer apply", theirs)
+            rounds.record("peer top", theirsTop)
+            rounds.recordRatio("apply ratio", mine, theirs)
+            rounds.recordRatio("top ratio", mineTop, theirsTop)
+            line += "; order-book \(fmt(theirs)) updates/s, with the top 10 \(fmt(theirsTop)) updates/s (\(peer.number("top_levels").map { fmt($0) } ?? "?") levels read); "
+                + "ratio \(fmt(mine / theirs, 2))x, \(fmt(mineTop / theirsTop, 1))x"
+        }
+        say(line)
+    }
+    let peerName = "order-book \(peerVersion) (C, from Python, Decimal keys)"
+    for (label, key, benchmark) in [
+        ("applied", "apply", "11. book maintenance: \(diffCount / 1000)k recorded L2 diffs (about 1,200 levels a side) applied to an exact book, updates/s"),
+        ("top", "top", "11b. book maintenance with the top 10 read after each diff (\(topCount / 1000)k diffs from diff \(topSkip / 1000)k on), updates/s"),
+    ] {
+        let ratio = rounds.median("\(key) ratio")
+        let met = ratio.map { $0 >= 5 && verified == true ? "yes" : "NO" } ?? "?"
+        say("\(label): L2Book \(rounds.text(key, 0, " /s")), \(peerName) \(rounds.text("peer \(key)", 0, " /s")), ratio \(rounds.text("\(key) ratio", 2, "x")) (target >= 5x: \(met))")
+        rows.append(Row(benchmark: benchmark, tickwire: rounds.text(key, 0, " /s"),
+                        peer: rounds["peer \(key)"].map { "\($0.text(0, " /s")) (\(peerName))" } ?? "n/a",
+                        ratio: rounds.text("\(key) ratio", 2, "x"), target: ">= 5x, identical top 10 after every diff", met: met))
+    }
+    notes.append(verified == nil ? "Book: no peer ran, the top 10 levels were not compared."
+        : verified == true ? "Book: the top 10 levels of each side after each of the \(diffCount) diffs identical in Swift and Python (CRC32 `\(String(format: "%08x", ours.crc))` of their text, and every 100,000 diffs)."
+        : "Book: **MISMATCH** of the top 10 levels between Swift and Python.")
+}
+
 // Table and RESULTS.md
 @MainActor func table(_ lines: [String]? = nil) -> String {
     (["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
@@ -805,7 +870,7 @@ let sections: [String: (rows: [String], notes: [String])] = [
     "bus": (["1. ", "1a. ", "1b. ", "1c. ", "1d. "], ["Bus"]), "latency": (["2. publish"], []), "rpc": (["2. RPC"], ["RPC:"]),
     "convert": (["3. "], ["Conversion totals"]), "format": (["4. "], ["Formatting samples"]),
     "services": (["5. ", "6. ", "6b. "], ["Services:"]), "repricing": (["7a. ", "7b. ", "7c. ", "7d. "], ["Repricing:"]),
-    "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]), "ingest": (["10. "], ["Ingest"]),
+    "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]), "ingest": (["10. "], ["Ingest"]), "book": (["11. ", "11b. "], ["Book"]),
 ]
 
 /// With `--only`, the results file's rows and notes of the benchmarks this run left out, to keep beside this run's.
@@ -943,6 +1008,19 @@ let markdown = """
        four raw PUB sockets (a context and a thread each, blocking sends, HWM 0) to one SUB over ipc, in the same round right
        after. Paired rounds (5, 2 with `--quick`): a figure is the median with the lowest and highest in brackets, the ratio
        the median of the rounds' hub / raw.
+    11. Book maintenance (`BookBench`, `bench/book_maintenance.py`): \(quick ? "200,000" : "1,000,000") level-2 diffs of BTC-MXN generated by
+       splitmix64 (seed 0x\(String(BookBench.seed, radix: 16))): a mid price near 1,200,000.00 walks by 0.10 ticks, most diffs within 20 ticks of it, a
+       few up to 1,500; a level the mid walks over is removed, sizes have 8 decimals, size 0 removes a level; about 1,200 levels a
+       side. Written to a file both sides read and parse untimed. Swift applies each diff to `OrderBook.L2Book`
+       (`apply(side:price:size:)`: validation, exact integer key, sorted arrays); the peer to cryptofeed's C `order-book`
+       package's `OrderBook` with `Decimal` prices and sizes (`book.bids[price] = size`, `del book.bids[price]`), as cryptofeed
+       does, each run on Decimals parsed afresh (a Decimal caches its hash: over the objects of an earlier run the peer would
+       skip hashing its keys, which a live stream's new prices never do). 11: every diff into a new book; 11b: the diffs from \(quick ? "50,000" : "100,000") on (the earlier ones applied untimed),
+       \(quick ? "5,000" : "20,000") of them, each followed by a read of the top 10 levels of each side (`top(10)`; the peer's
+       `SortedDict.index(i)`, whose first read after a write sorts every key). Each side's figure in a round is the fastest
+       of 3 runs; paired rounds (\(pairedRoundCount)) as in 1, the ratio the median of the rounds' Swift / peer. Before the rounds
+       both sides apply the whole stream once more and CRC32 the text of the top 10 after every diff (`b price size ...|a
+       price size ...`, one line a diff), compared at the end and every 100,000 diffs: a difference fails the run.
     """
 /// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
 func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: String)]) {
@@ -966,7 +1044,7 @@ func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: 
 func keepingDescriptions(_ markdown: String) -> String {
     guard option("--only") != nil, let old = try? String(contentsOfFile: resultsPath, encoding: .utf8) else { return markdown }
     let names = [1: ["bus"], 2: ["latency", "rpc"], 3: ["convert"], 4: ["format"], 5: ["services"], 6: ["services"], 7: ["repricing"],
-                 8: ["gains"], 9: ["import"], 10: ["ingest"]]
+                 8: ["gains"], 9: ["import"], 10: ["ingest"], 11: ["book"]]
     let before = Dictionary(descriptions(old).items.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
     let (head, items) = descriptions(markdown)
     return ([head] + items.map { item in
