@@ -5,8 +5,9 @@ import Money
 /// One market's level-2 order book, kept exactly from a snapshot plus diffs: prices and sizes are `ExactDecimal`,
 /// never floating point.
 ///
-/// Prices are compared as integers: each is its mantissa raised to the book's scale (the most fractional digits of
-/// any price seen, trailing zeros aside), which grows, and every key with it, when a price with more digits comes.
+/// Prices are compared as integers: each is its mantissa raised to the book's scale (the most fractional digits any
+/// price was written with), which grows, and every key with it, when a price with more digits comes. The levels keep
+/// the price and size as they came, for output.
 public struct L2Book: Sendable {
     /// The market the book is of.
     public let market: MarketPair
