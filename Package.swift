@@ -195,7 +195,7 @@ let package = Package(
         // Every client's `mock`: the services' engines run in memory (the only client target that links them).
         .target(name: "TickwireMocks", dependencies: [
             "TickwireClients", "Conversion", "PortfolioEngine", "PresenterViews", "Bus", "BusContract", "TickwireContract",
-            "RatesFetcherEngine", "TickwireFeeds",  // RatesFetcherClient.mock runs the service's engine
+            "RatesFetcherEngine", "TickwireFeeds", "Candles",  // RatesFetcherClient.mock runs the service's engine and candle builder
             "Market", "Money", .product(name: "Logging", package: "swift-log"),
         ]),
 
@@ -263,7 +263,7 @@ let package = Package(
             .product(name: "Metrics", package: "swift-metrics"),  // tickwire_feed_skipped_total
         ]),
         .target(name: "RatesFetcherCore", dependencies: [
-            "TickwireStack", "RatesFetcherEngine", "TickwireFeeds", "BusContract",
+            "Candles", "TickwireStack", "RatesFetcherEngine", "TickwireFeeds", "BusContract",
             "TickwireContract", "ContractWire", "Bus", "Feeds", "Market", "Money", "ServiceSupport",
             "ZeroMQ",  // the feed hub's ingest socket (OwnedSocket, ZAPHandler)
             .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -93,6 +93,7 @@ def main():
                 "snapshot": call(ep["fetcher-rep"], "snapshot", {"prefix": ""}),
                 "feeds": call(ep["fetcher-rep"], "feeds"),
                 "history": call(ep["fetcher-rep"], "history", {"asset": "BTC", "currency": "USD", "days": 30}),
+                "candles": call(ep["fetcher-rep"], "candles", {"market": "BTC-MXN", "interval": "1m"}),
                 "refresh": call(ep["fetcher-rep"], "refresh", {"feed": "bitso"}),
                 "rates.history": call(ep["fetcher-rep"], "rates.history", {"start": "2026-09-30", "end": "2026-10-04"}),
                 "health": call(ep["fetcher-rep"], "health"),

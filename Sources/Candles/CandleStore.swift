@@ -6,8 +6,9 @@ import TickwireContract
 
 /// Closed candles, kept in SQLite within a retention per interval, read back by market, interval and span.
 public struct CandleStore: Sendable {
-    /// Stores closed candles (a candle stored again replaces the first) and deletes those of their intervals older
-    /// than the retention allows, counted back from the newest stored; returns how many were deleted.
+    /// Stores closed candles (a candle stored again replaces the first) and deletes those of the same feed, market and
+    /// interval older than the retention allows, counted back from the newest of them stored now (so a replay of an old
+    /// capture keeps its candles); returns how many were deleted.
     public var save: @Sendable (_ candles: [Candle]) async throws -> Int
     /// A market's candles of one interval whose start is in the span, oldest first; nil when the store has no candle of
     /// that market and interval (of that feed, when one is named). Throws ``CandleStoreError`` for a span of more than
@@ -97,12 +98,17 @@ extension CandleStore {
                                 candle.volume.description, candle.count,
                             ])
                     }
+                    var newest: [Series: Int64] = [:]
+                    for candle in candles where retention.seconds(candle.interval) != nil {
+                        let series = Series(market: candle.market.symbol, interval: candle.interval, source: candle.source)
+                        newest[series] = max(newest[series] ?? .min, seconds(candle.start))
+                    }
                     var deleted = 0
-                    for interval in Set(candles.map(\.interval)) {
-                        guard let kept = retention.seconds(interval),
-                              let newest = candles.filter({ $0.interval == interval }).map({ seconds($0.start) }).max() else { continue }
+                    for (series, start) in newest {
+                        guard let kept = retention.seconds(series.interval) else { continue }
                         try db.execute(
-                            sql: "DELETE FROM candle WHERE interval = ? AND start < ?", arguments: [interval.rawValue, newest - kept])
+                            sql: "DELETE FROM candle WHERE market = ? AND interval = ? AND source = ? AND start < ?",
+                            arguments: [series.market, series.interval.rawValue, series.source, start - kept])
                         deleted += db.changesCount
                     }
                     return deleted
@@ -147,6 +153,13 @@ extension CandleStore {
                 open: try decimal(row, "open"), high: try decimal(row, "high"), low: try decimal(row, "low"),
                 close: try decimal(row, "close"), volume: try decimal(row, "volume"), count: row["count"])
         })
+    }
+
+    /// One feed's candles of one market and interval: what a retention is counted in.
+    private struct Series: Hashable {
+        var market: String
+        var interval: CandleInterval
+        var source: String
     }
 
     private static func decimal(_ row: Row, _ column: String) throws -> ExactDecimal {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Candles
 import RatesFetcherEngine
 import Foundation
 import ServiceSupport
@@ -40,6 +41,10 @@ public struct FetcherOptions: ParsableArguments {
     var seed: UInt64?
     @Option(name: .customLong("state-dir"), help: "folder of the saved coin list, coins.json (env TICKWIRE_RATES_FETCHER_STATE; default $XDG_STATE_HOME/tickwire, else ~/.local/state/tickwire)")
     var stateDirectory: String?
+    @Option(name: .customLong("candles-db"), help: "SQLite file of the closed candles (env TICKWIRE_RATES_FETCHER_CANDLES_DB; default candles.sqlite in the state folder, --state-dir)")
+    var candlesDatabase: String?
+    @Option(name: .customLong("candle-retention"), help: "how long candles of each interval are kept, e.g. 1m=3d,5m=30d,1h=2y,1d=none (units m h d y; intervals left out keep the default; env TICKWIRE_CANDLE_RETENTION; default \(CandleRetention.standard))")
+    var candleRetention: String?
 
     public init() {}
 
@@ -91,18 +96,28 @@ public struct FetcherOptions: ParsableArguments {
         guard let rate = Int(ingestRateText), rate >= 1 else {
             throw ValidationError("--ingest-rate (env TICKWIRE_RATES_FETCHER_INGEST_RATE) must be a whole number of messages a second, at least 1; got \(ingestRateText.debugDescription)")
         }
+        let retention: CandleRetention
+        do {
+            retention = try CandleRetention(parsing: setting(candleRetention, "CANDLE_RETENTION") ?? "")
+        } catch {
+            throw ValidationError("--candle-retention (env TICKWIRE_CANDLE_RETENTION): \(error)")
+        }
         let coinIDs = setting(coins, "COINS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
+        let stateDirectory = Setting.resolve(stateDirectory, environmentVariable: "TICKWIRE_RATES_FETCHER_STATE", environment: environment)
+            ?? Self.defaultStateDirectory(environment: environment)
         return FetcherConfiguration(
             pub: DefaultEndpoint.ratesFetcherPub.resolve(pub, environment: environment),
             rep: DefaultEndpoint.ratesFetcherRep.resolve(rep, environment: environment),
             selection: selection,
             coinIDs: coinIDs ?? FetcherConfiguration.defaultCoinIDs,
-            stateDirectory: Setting.resolve(stateDirectory, environmentVariable: "TICKWIRE_RATES_FETCHER_STATE", environment: environment)
-                ?? Self.defaultStateDirectory(environment: environment),
+            stateDirectory: stateDirectory,
             ingest: Setting.resolve(
                 ingest, environmentVariable: FetcherConfiguration.ingestEnvironmentVariable, default: FetcherConfiguration.defaultIngest,
                 environment: environment),
-            ingestRate: rate)
+            ingestRate: rate,
+            candlesDatabase: setting(candlesDatabase, "RATES_FETCHER_CANDLES_DB")
+                ?? URL(fileURLWithPath: stateDirectory).appendingPathComponent("candles.sqlite").path,
+            candleRetention: retention)
     }
 
     /// `$XDG_STATE_HOME/tickwire`, else `~/.local/state/tickwire` (the XDG base directories' place for state).

@@ -6,6 +6,7 @@ import TickwireContract
 import ServiceLifecycle
 import ServiceSupport
 import BusContract
+import Candles
 import RatesFetcherEngine
 import TickwireFeeds
 
@@ -25,6 +26,10 @@ public struct FetcherConfiguration: Sendable {
     public var ingest: String
     /// How many messages a second each feed plugin may send (the excess is refused, `rate-limit`).
     public var ingestRate: Int
+    /// The SQLite file of closed candles; nil: kept in memory only.
+    public var candlesDatabase: String?
+    /// How long candles of each interval are kept.
+    public var candleRetention: CandleRetention
 
     /// Where the ingest endpoint binds unless told otherwise.
     public static let defaultIngest = "tcp://127.0.0.1:7103"
@@ -39,7 +44,8 @@ public struct FetcherConfiguration: Sendable {
     /// A configuration.
     public init(
         pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs, stateDirectory: String? = nil,
-        ingest: String = defaultIngest, ingestRate: Int = defaultIngestRate
+        ingest: String = defaultIngest, ingestRate: Int = defaultIngestRate, candlesDatabase: String? = nil,
+        candleRetention: CandleRetention = .standard
     ) {
         self.pub = pub
         self.rep = rep
@@ -48,6 +54,8 @@ public struct FetcherConfiguration: Sendable {
         self.stateDirectory = stateDirectory
         self.ingest = ingest
         self.ingestRate = ingestRate
+        self.candlesDatabase = candlesDatabase
+        self.candleRetention = candleRetention
     }
 
     /// The coin list this configuration starts from: the saved one in ``stateDirectory`` if there is one, else ``coinIDs``.
@@ -67,7 +75,13 @@ public enum RatesFetcher {
         let coins = try configuration.coinTracker()
         runtime.logger.info("coin list", metadata: [
             "file": "\(coins.file?.path ?? "none (not saved)")", "initial": "\(configuration.coinIDs.joined(separator: ","))"])
-        let publisher = try runtime.publisher(binding: [configuration.pub])
+        let candlesEndpoint = CandleService.endpoint(for: UUID().uuidString)
+        let publisher = try runtime.publisher(binding: [candlesEndpoint, configuration.pub])
+        let candleStore = try configuration.candlesDatabase.map { try CandleStore.sqlite(path: $0, retention: configuration.candleRetention) }
+            ?? CandleStore.inMemory(retention: configuration.candleRetention)
+        runtime.logger.info("candles", metadata: [
+            "database": "\(configuration.candlesDatabase ?? "none (in memory)")", "retention": "\(configuration.candleRetention)"])
+        let candles = try CandleService(following: candlesEndpoint, context: runtime.context, publisher: publisher, store: candleStore, logger: runtime.logger)
         try runtime.security.checkExposure(binding: [configuration.ingest])
         let hub = IngestHub(
             publisher: publisher, reserved: reservedNames(configuration.selection), limits: IngestLimits(ratePerSecond: configuration.ingestRate),
@@ -81,10 +95,10 @@ public enum RatesFetcher {
         let standard = runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: await engine.upstreams())
         }
-        let methods = methods(engine: engine, standard: standard, hub: hub)
+        let methods = methods(engine: engine, standard: standard, hub: hub, candles: candleStore)
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
         runtime.beforeScrape { await FeedFreshness.update(engine.runners, in: runtime.registry, started: runtime.started) }
-        return [publisher, server, ingest] + engine.runners
+        return [publisher, server, ingest, candles] + engine.runners
     }
 
     /// The engine of a hub publishing on `publisher`: each built-in feed publishes through the sink a plugin's
@@ -111,8 +125,9 @@ public enum RatesFetcher {
 
     /// `standard` and the fetcher's own methods over `engine` and the plugins of `hub`: what its server serves, and
     /// what the fuzzer (Tests/FuzzTargets) and the unit tests call in process.
-    package static func methods(engine: FetcherEngine, standard: RPCMethods, hub: IngestHub? = nil) -> RPCMethods {
+    package static func methods(engine: FetcherEngine, standard: RPCMethods, hub: IngestHub? = nil, candles: CandleStore? = nil) -> RPCMethods {
         var methods = standard
+        if let candles { CandleService.register(candles, in: &methods) }
         methods.register(RatesFetcherAPI.feeds) {
             var statuses = await engine.feeds()
             for index in statuses.indices { statuses[index].refused = hub?.refusals(ofReserved: statuses[index].feed) }

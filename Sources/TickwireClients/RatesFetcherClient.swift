@@ -23,6 +23,8 @@ public struct RatesFetcherClient: Sendable {
     public var removeCoin: @Sendable (CoinRequest) async throws -> CoinsChange
     /// `coins.known`: coins CoinGecko lists that match a query, for suggestions.
     public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
+    /// `candles`: a market's stored candles of one interval in a span.
+    public var candles: @Sendable (CandlesRequest) async throws -> CandleSeries
     /// `health`.
     public var health: @Sendable () async throws -> Health
     /// The streams of the given kinds, as they change.
@@ -38,6 +40,7 @@ public struct RatesFetcherClient: Sendable {
         addCoin: @escaping @Sendable (CoinRequest) async throws -> CoinsChange,
         removeCoin: @escaping @Sendable (CoinRequest) async throws -> CoinsChange,
         knownCoins: @escaping @Sendable (KnownCoinsRequest) async throws -> [KnownCoin],
+        candles: @escaping @Sendable (CandlesRequest) async throws -> CandleSeries,
         health: @escaping @Sendable () async throws -> Health,
         updates: @escaping @Sendable (Set<FetcherUpdate.Kind>) -> StreamEvents<FetcherUpdate>
     ) {
@@ -49,6 +52,7 @@ public struct RatesFetcherClient: Sendable {
         self.addCoin = addCoin
         self.removeCoin = removeCoin
         self.knownCoins = knownCoins
+        self.candles = candles
         self.health = health
         self.updates = updates
     }
@@ -88,6 +92,7 @@ extension RatesFetcherClient {
             addCoin: { try await rpc.call(RatesFetcherAPI.addCoin, $0) },
             removeCoin: { try await rpc.call(RatesFetcherAPI.removeCoin, $0) },
             knownCoins: { try await rpc.call(RatesFetcherAPI.knownCoins, $0) },
+            candles: { try await rpc.call(RatesFetcherAPI.candles, $0) },
             health: { try await rpc.call(StandardAPI.health) },
             updates: updates)
     }
@@ -102,6 +107,7 @@ extension RatesFetcherClient {
         addCoin: unimplemented("RatesFetcherClient.addCoin"),
         removeCoin: unimplemented("RatesFetcherClient.removeCoin"),
         knownCoins: unimplemented("RatesFetcherClient.knownCoins"),
+        candles: unimplemented("RatesFetcherClient.candles"),
         health: unimplemented("RatesFetcherClient.health"),
         updates: { _ in .failing("RatesFetcherClient.updates is not implemented here") })
 }

@@ -23,6 +23,7 @@ extension RatesFetcherClient {
         addCoin: { request in try await RPCError.answering { try await recordedCoinsEngine().addCoin(request) } },
         removeCoin: { request in try await RPCError.answering { try await recordedCoinsEngine().removeCoin(request) } },
         knownCoins: { request in try await RPCError.answering { try await recordedCoinsEngine().knownCoins(request) } },
+        candles: Fixtures.answer("rates-fetcher", "candles"),
         health: Fixtures.answer("rates-fetcher", "health"),
         updates: { kinds in .recorded { try Fixtures.snapshot("rates-fetcher", decode: FetcherUpdate.init(message:)).filter { kinds.contains($0.value.kind) } } })
 
@@ -77,6 +78,10 @@ extension RatesFetcherClient {
             addCoin: { request in try await RPCError.answering { try await engine().addCoin(request) } },
             removeCoin: { request in try await RPCError.answering { try await engine().removeCoin(request) } },
             knownCoins: { request in try await RPCError.answering { try await engine().knownCoins(request) } },
+            candles: { request in
+                await fetcher.firstPolls.value
+                return try await fetcher.candles.answer(request)
+            },
             health: { Health(service: "rates-fetcher", started: fetcher.started, upstreams: await engine().upstreams()) },
             updates: { kinds in fetcher.updates(kinds) })
     }
@@ -89,7 +94,7 @@ extension RatesFetcherClient {
             feeds: { throw RPCError.unavailable(reason) }, ratesHistory: { _ in throw RPCError.unavailable(reason) },
             coins: { throw RPCError.unavailable(reason) }, addCoin: { _ in throw RPCError.unavailable(reason) },
             removeCoin: { _ in throw RPCError.unavailable(reason) }, knownCoins: { _ in throw RPCError.unavailable(reason) },
-            health: { throw RPCError.unavailable(reason) },
+            candles: { _ in throw RPCError.unavailable(reason) }, health: { throw RPCError.unavailable(reason) },
             updates: { _ in .failing(reason) })
     }
 }
@@ -99,6 +104,8 @@ extension RatesFetcherClient {
 final class MockFetcher: Sendable {
     let started = Date()
     let engine: FetcherEngine
+    /// The hub's candles over what it publishes.
+    let candles: MockCandles
     private let store: MockStore
     /// Every feed's first poll, which every answer and the streams' first snapshot wait for.
     let firstPolls: Task<Void, Never>
@@ -107,26 +114,31 @@ final class MockFetcher: Sendable {
     static let recorded: [String: FeedVariant] = ["fiat": .test, "gnb": .test, "masterdata": .test]
 
     init(seed: UInt64) throws {
-        let store = MockStore()
+        let candles = try MockCandles()
+        let store = MockStore(candles: candles)
         var logger = Logger(label: "tickwire.mock.rates-fetcher")
         logger.logLevel = .critical
         let selection = FeedSelection(defaultVariant: .mock, overrides: Self.recorded, seed: seed)
         var environment = try selection.environment(http: nil, logger: logger)
         // The daily rates walk from the recorded ones, so every weekday up to today has its own.
         environment.fiatHistory = FetcherEnvironment.mock(seed: seed).fiatHistory
+        let coins = try RatesFetcherClient.recordedCoins()
         let engine = FetcherEngine(
-            environment: environment, selection: selection, coins: CoinTracker(coins: try RatesFetcherClient.recordedCoins()),
+            environment: environment, selection: selection, coins: CoinTracker(coins: coins),
             values: store.values, sink: store.sink(name:), logger: logger)
         self.store = store
         self.engine = engine
+        self.candles = candles
         firstPolls = Task {
             for runner in engine.runners { await runner.poll() }
+            await candles.backfill(from: engine, coins: coins)
         }
     }
 
     /// The polls due at `tick` mock seconds: each feed every ``BuiltInFeed/mockPeriod`` seconds.
     func poll(tick: Int) async {
         await firstPolls.value
+        await candles.tick()
         for (feed, runner) in zip(BuiltInFeed.all, engine.runners) {
             let every = max(Int(feed.mockPeriod.components.seconds), 1)
             if tick % every == 0 { await runner.poll() }
@@ -153,6 +165,13 @@ final class MockFetcher: Sendable {
 final class MockStore: Sendable {
     let broadcast = Broadcast<FetcherUpdate>()
     private let held = Mutex<[Topic: Held]>([:])
+    /// What builds candles of the quotes and trades it publishes, if anything.
+    private let candles: MockCandles?
+
+    /// A store whose quotes and trades go to `candles` too.
+    init(candles: MockCandles? = nil) {
+        self.candles = candles
+    }
 
     private struct Held: Sendable {
         var publication: FeedPublication
@@ -177,7 +196,10 @@ final class MockStore: Sendable {
                 held[publication.topic] = Held(publication: publication, seq: seq, body: body, update: update)
                 return (seq, update)
             }
-            if let update = sent?.update { broadcast.send(.update(update)) }
+            if let update = sent?.update {
+                candles?.add(update.value, received: update.time)
+                broadcast.send(.update(update))
+            }
             return sent?.seq
         }
     }

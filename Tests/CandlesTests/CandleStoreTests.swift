@@ -40,12 +40,14 @@ struct CandleStoreTests {
         #expect(late.source == "bitso-ws" && late.candles.map(\.close) == [decimal("8")])
     }
 
-    /// Each interval keeps its own span, counted back from the newest candle of the interval stored.
+    /// Each interval keeps its own span, counted back from the newest candle of the feed's market stored.
     @Test func retentionPerInterval() async throws {
         let retention = try CandleRetention(parsing: "1m=2m,5m=none")
         let store = try CandleStore.inMemory(retention: retention)
-        _ = try await store.save([candle(.oneMinute, at: 0), candle(.oneMinute, at: 60), candle(.fiveMinutes, at: -86_400)])
+        let old = candle(.oneMinute, at: -86_400, source: "replay")
+        _ = try await store.save([candle(.oneMinute, at: 0), candle(.oneMinute, at: 60), candle(.fiveMinutes, at: -86_400), old])
         #expect(try await store.save([candle(.oneMinute, at: 180), candle(.fiveMinutes, at: 0)]) == 1)
+        #expect(try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute, source: "replay"))?.candles == [old])
         #expect(try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute))?.candles.map(\.start)
             == [60, 180].map { tenOClock.addingTimeInterval($0) })
         #expect(try await store.candles(CandleQuery(market: btcMXN, interval: .fiveMinutes))?.candles.count == 2)

@@ -66,6 +66,32 @@ struct ContractTests {
         }
     }
 
+    /// rates-fetcher's candles: a market's closed candles come exactly, oldest first, each consistent (from CoinGecko's
+    /// quotes: volume 0, start on a UTC day); an unknown market, a market that is not BASE-QUOTE and a span that ends
+    /// before it starts are the same errors.
+    @Test(arguments: Stack.allCases)
+    func ratesFetcherCandles(_ stack: Stack) async throws {
+        try await stack.with { clients in
+            let fetcher = clients.fetcher
+            let request = CandlesRequest(market: "BTC-USD", interval: .oneDay)
+            #expect(await eventually { try await !fetcher.candles(request).candles.isEmpty })
+            let series = try await fetcher.candles(request)
+            #expect(series.source == "coingecko" && series.market == MarketPair(base: "BTC", quote: "USD") && series.interval == .oneDay)
+            #expect(series.candles.map(\.start) == series.candles.map(\.start).sorted())
+            for candle in series.candles {
+                #expect(candle.low <= min(candle.open, candle.close) && candle.high >= max(candle.open, candle.close) && candle.low > .zero)
+                #expect(candle.volume == .zero && candle.count >= 1 && Int(candle.start.timeIntervalSince1970) % 86_400 == 0)
+            }
+            #expect(await rpcError { try await fetcher.candles(CandlesRequest(market: "NOPE-USD", interval: .oneHour)) }
+                == RPCError.notFound("no 1h candles of NOPE-USD: the hub has seen no trade or quote of it"))
+            #expect(await code { try await fetcher.candles(CandlesRequest(market: "BTCUSD", interval: .oneHour)) } == RPCError.Code.invalidParams)
+            let backwards = CandlesRequest(
+                market: "BTC-USD", interval: .oneDay, start: Date(timeIntervalSince1970: 86_400), end: Date(timeIntervalSince1970: 0))
+            #expect(await rpcError { try await fetcher.candles(backwards) }?.message
+                == "invalid params: the span ends (1970-01-01T00:00:00Z) before it starts (1970-01-02T00:00:00Z)")
+        }
+    }
+
     /// rates-fetcher's coin list: a tracked coin removed is retracted from the quote stream and added back,
     /// an unknown coin is the same invalid-params error naming it, and the known coins suggest by symbol.
     @Test(arguments: Stack.allCases)

@@ -20,6 +20,9 @@ struct RecordedAndFailingTests {
         #expect(!(try await fetcher.feeds()).isEmpty)
         #expect(try await fetcher.health().service == "rates-fetcher")
         #expect(try await fetcher.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04")).days.count == 3)
+        let candles = try await fetcher.candles(CandlesRequest(market: "BTC-MXN", interval: .oneMinute))
+        let close = try ExactDecimal("57800.00")
+        #expect(candles.source == "bitso" && candles.candles.map(\.close) == [close])
         // The coin methods are the engine's over the recorded coins, each call as if it were the first.
         let removed = try await fetcher.removeCoin(CoinRequest(coin: "BTC"))
         #expect(removed.changed && removed.coin.id == "bitcoin" && !removed.coins.contains { $0.id == "bitcoin" })
@@ -83,6 +86,9 @@ struct RecordedAndFailingTests {
         await #expect(throws: Unimplemented("PortfolioClient.portfolios")) { try await PortfolioClient.failing.portfolios() }
         await #expect(throws: Unimplemented("ConverterClient.total")) { try await ConverterClient.failing.total(TotalRequest(items: [], to: "EUR")) }
         await #expect(throws: Unimplemented("RatesFetcherClient.history")) { try await RatesFetcherClient.failing.history(HistoryRequest(asset: "BTC")) }
+        await #expect(throws: Unimplemented("RatesFetcherClient.candles")) {
+            try await RatesFetcherClient.failing.candles(CandlesRequest(market: "BTC-MXN", interval: .oneMinute))
+        }
         await #expect(throws: Unimplemented("RatesFetcherClient.ratesHistory")) {
             try await RatesFetcherClient.failing.ratesHistory(RatesHistoryRequest(start: "2026-09-30", end: "2026-10-04"))
         }

@@ -1,0 +1,84 @@
+import Bus
+import BusContract
+import Candles
+import Foundation
+import Market
+import Money
+@testable import RatesFetcherCore
+import TickwireContract
+import Testing
+
+@Suite("Candles of the hub's stream")
+struct CandleServiceTests {
+    /// 2026-11-26 10:00:00 UTC.
+    static let ten = Date(timeIntervalSince1970: 1_795_687_200)
+    let btcMXN = MarketPair(base: "BTC", quote: "MXN")
+
+    /// What the hub publishes on trade.* (and quote.*) makes candles: a later minute's trade closes the first minute, a
+    /// tick past its end the second; each closed candle is published on `candle.<interval>.<feed>.<market>` and stored,
+    /// and `candles` answers them exactly; bad requests are clear errors.
+    @Test func tradesOnTheStreamMakeCandles() async throws {
+        let bus = try TestPublisher()
+        let store = try CandleStore.inMemory()
+        let service = try CandleService(
+            following: bus.publisher.endpoints[0], context: bus.context, publisher: bus.publisher, store: store,
+            tickInterval: .milliseconds(20), clock: { Self.ten.addingTimeInterval(130) }, logger: quietLogger)
+        let running = Task { await service.run() }
+        defer { running.cancel() }
+
+        // A quote of long ago is closed by the first tick: once it is stored, the service follows the stream.
+        let probe = Quote(source: "probe", market: MarketPair(base: "ZZZ", quote: "USD"), last: 1, time: Date(timeIntervalSince1970: 0))
+        let followed = await eventually {
+            try bus.publisher.publish(probe, on: Topics.quote(feed: "probe", market: probe.market))
+            return try await store.candles(CandleQuery(market: probe.market, interval: .oneDay)) != nil
+        }
+        try #require(followed)
+
+        for (seconds, price, size) in [(1.5, "1200000.10", "0.5"), (30, "1200100.5", "0.25"), (59, "1199999.99", "0.00000001"), (65, "1200001", "2")] {
+            let trade = MarketTrade(
+                source: "bitso-ws", market: btcMXN, id: "\(seconds)", price: try ExactDecimal(price), size: try ExactDecimal(size),
+                side: .sell, time: Self.ten.addingTimeInterval(seconds))
+            try bus.publisher.publish(trade, on: Topics.trade(feed: "bitso-ws", market: btcMXN))
+        }
+        let closed = await eventually { try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute))?.candles.count == 2 }
+        try #require(closed)
+        let series = try await store.answer(CandlesRequest(market: "BTC-MXN", interval: .oneMinute))
+        #expect(series.source == "bitso-ws")
+        #expect(series.candles == [
+            Candle(source: "bitso-ws", market: btcMXN, interval: .oneMinute, start: Self.ten,
+                   open: try ExactDecimal("1200000.10"), high: try ExactDecimal("1200100.5"), low: try ExactDecimal("1199999.99"),
+                   close: try ExactDecimal("1199999.99"), volume: try ExactDecimal("0.75000001"), count: 3),
+            Candle(source: "bitso-ws", market: btcMXN, interval: .oneMinute, start: Self.ten.addingTimeInterval(60),
+                   open: try ExactDecimal("1200001"), high: try ExactDecimal("1200001"), low: try ExactDecimal("1200001"),
+                   close: try ExactDecimal("1200001"), volume: try ExactDecimal("2"), count: 1),
+        ])
+        let published = try #require(try bus.envelope("candle.1m.bitso-ws.BTC-MXN", as: Candle.self))
+        #expect(published.data == series.candles.last && published.seq == 2)
+        #expect(bus.topics("candle.5m.bitso-ws").isEmpty, "the 5 minutes have not ended")
+
+        var methods = RPCMethods()
+        CandleService.register(store, in: &methods)
+        let rpc = LocalRPC(methods)
+        #expect(try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "BTC-MXN", interval: .oneMinute, start: Self.ten.addingTimeInterval(60))).candles.count == 1)
+        let unknown = await rpcError { try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "ETH-MXN", interval: .oneMinute)) }
+        #expect(unknown == RPCError.notFound("no 1m candles of ETH-MXN: the hub has seen no trade or quote of it"))
+        let malformed = await rpcError { try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "BTCMXN", interval: .oneMinute)) }
+        #expect(malformed?.code == RPCError.Code.invalidParams)
+        let backwards = await rpcError {
+            try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "BTC-MXN", interval: .oneMinute, start: Self.ten, end: Self.ten.addingTimeInterval(-60)))
+        }
+        #expect(backwards?.message == "invalid params: the span ends (2026-11-26T09:59:00Z) before it starts (2026-11-26T10:00:00Z)")
+        await service.close()
+        await bus.close()
+    }
+}
+
+/// Whether `condition` holds within 10 s, asked every 20 ms.
+func eventually(_ condition: () async throws -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(10)
+    while ContinuousClock.now < deadline {
+        if (try? await condition()) == true { return true }
+        try? await Task.sleep(for: .milliseconds(20))
+    }
+    return false
+}
