@@ -85,15 +85,71 @@ extension BooksView.Row: JSONSchemaDescribable {
     }
 }
 
+extension DepthLadder.Level: JSONSchemaDescribable {
+    public static var schemaName: String? { "DepthLadderLevel" }
+    public static var jsonSchema: JSONSchema {
+        .object("One price level.", [
+            "price": .required(.ref(DisplayAmount.self), "The price, in the quote currency."),
+            "size": .required(.ref(DisplayAmount.self), "The size at this price, in the base currency."),
+            "total": .required(.ref(DisplayAmount.self), "The size at this price and every better one."),
+            "depth": .required(.integer(in: 0...100), "The cumulative size in percent (0...100, whole) of the largest cumulative size of either side: the bar's length."),
+        ])
+    }
+}
+
+extension DepthLadder.Trade: JSONSchemaDescribable {
+    public static var schemaName: String? { "DepthLadderTrade" }
+    public static var jsonSchema: JSONSchema {
+        .object("One trade.", [
+            "id": .required(.string, "The exchange's trade id."),
+            "price": .required(.ref(DisplayAmount.self), "The price, in the quote currency."),
+            "size": .required(.ref(DisplayAmount.self), "The size, in the base currency."),
+            "side": .optional(.string, "`buy` or `sell` (the taker's side), when the exchange says."),
+            "time": .required(.string, "When it traded, ISO 8601."),
+            "timeText": .required(.string, "When it traded, for the reader's locale."),
+        ])
+    }
+}
+
+extension DepthLadder: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("One market's order book as a depth ladder: the best bids and asks with their cumulative sizes and a depth bar, the spread, the exchange's sequence and the feed, and the last trades.", [
+            "feed": .required(.string, "The feed the book came from, e.g. `bitso-ws`."),
+            "market": .required(.string, "The market, e.g. `BTC-MXN`."),
+            "name": .required(.string, "The name shown, e.g. \"BTC MXN\"."),
+            "base": .required(.string, "The currency traded, e.g. \"BTC\": sizes are in it."),
+            "quote": .required(.string, "The currency prices are in, e.g. \"MXN\"."),
+            "sequence": .required(.integer, "The exchange's sequence number of the book."),
+            "bids": .required(.array(.ref(DepthLadder.Level.self)), "The bids, best (highest) first."),
+            "asks": .required(.array(.ref(DepthLadder.Level.self)), "The asks, best (lowest) first."),
+            "spread": .optional(.ref(DisplayAmount.self), "Best ask minus best bid, in the quote currency; nil when a side is empty."),
+            "spreadPercent": .optional(.ref(DisplayAmount.self), "The spread in percent of the mid price; nil when a side is empty."),
+            "trades": .required(.array(.ref(DepthLadder.Trade.self)), "The last trades, newest first."),
+            "dataAge": .optional(.ref(DataAge.self), "How old the book is, when the exchange timed it."),
+        ])
+    }
+}
+
+extension DepthChoice: JSONSchemaDescribable {
+    public static var jsonSchema: JSONSchema {
+        .object("A book the Books screen can show the ladder of: its feed and market.", [
+            "feed": .required(.string, "The feed, e.g. `bitso-ws`."),
+            "market": .required(.string, "The market, e.g. `BTC-MXN`."),
+        ])
+    }
+}
+
 extension BooksView: JSONSchemaDescribable {
     public static var jsonSchema: JSONSchema {
-        .object("The exchange's books (Bitso): each named \"BTC MXN\", its maximum price highlighted, min/max order value beside it.", [
+        .object("The exchange's books (Bitso): each named \"BTC MXN\", its maximum price highlighted, min/max order value beside it; and the live depth ladder of one market's order book, from any feed that publishes `book.<feed>.<BASE>-<QUOTE>`.", [
             "screen": .required(.constant("books"), "Which screen this is (`books`): what a client reads to know the view's shape."),
             "rows": .required(.array(.ref(BooksView.Row.self)), "The books, in the order given."),
             "locale": .required(.string, "The reader's locale."),
             "currency": .optional(.currency, "No single display currency: each book is in its quote currency."),
             "notices": .required(.array(.string), "Messages to show: feed trouble, stale data."),
             "dataAge": .optional(.ref(DataAge.self), "How old the book list is, when known."),
+            "depth": .optional(.ref(DepthLadder.self), "The depth ladder of the chosen order book, when any feed publishes one."),
+            "depthChoices": .required(.array(.ref(DepthChoice.self)), "Every order book a ladder can be shown of, by feed and market."),
         ])
     }
 }

@@ -123,7 +123,7 @@ public enum Presenter {
             methods.register(PresenterAPI.view) { try await builder.view($0) }
             self.methods = methods
             web = WebServer(screens: screens, state: state, broadcast: broadcast, watch: watch, plugins: plugins, portfolio: upstreams.portfolio, fetcher: upstreams.fetcher, icons: icons, runtime: runtime, security: security)
-            let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .coin, .status, .assets, .wallets, .rate])
+            let fetcherUpdates = upstreams.fetcher.updates([.quote, .book, .depth, .trade, .coin, .status, .assets, .wallets, .rate])
             let prices = upstreams.converter.prices()
             let changes = upstreams.portfolio.changes()
             // Without plugins there is nothing to poll, and a loop that returned would end the presenter.

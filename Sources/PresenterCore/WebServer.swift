@@ -85,6 +85,7 @@ struct WebServer {
         router.get("/icons/:file") { _, context in await icon(context.parameters.get("file") ?? "") }
         router.post("/books/refresh") { request, _ in await refreshBooks(request) }
         router.get("/events") { request, _ in events(request) }
+        router.get("/events/depth") { request, _ in depthEvents(request) }
         router.get("/health") { _, _ in
             let health = plugins.health(Health(service: runtime.service, started: runtime.started, upstreams: await state.streams))
             return json(health, status: health.status == "ok" ? 200 : 503)
@@ -379,6 +380,24 @@ struct WebServer {
         return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
     }
 
+    /// `GET /events/depth?feed=bitso-ws&market=BTC-MXN&locale=en_US`: that order book's ladder (``DepthLadder``, with
+    /// its last trades) as a `depth` event on connecting, if known, and again whenever its book or trades changed
+    /// (looked at on each ``StateWatch`` change of `book` or `trade`, so at most four a second), with keep-alives
+    /// between. It ends with the client or the dashboard.
+    private func depthEvents(_ request: Request) -> Response {
+        let query = PageContext.parseQuery(request.uri.query ?? "")
+        let choice = DepthChoice(
+            feed: query.first { $0.name == "feed" }?.value ?? "bitso-ws", market: (query.first { $0.name == "market" }?.value ?? "BTC-MXN").uppercased())
+        let locale = query.first { $0.name == "locale" }.flatMap { ViewContext.supportedLocale($0.value) }
+            ?? ViewContext.locale(fromAcceptLanguage: request.headers[.acceptLanguage])
+        let events = DepthEvent.stream(choice, locale: locale, state: state, updates: broadcast.subscribe(prices: false))
+        let body = ResponseBody { writer in
+            for await event in events { try await writer.write(ByteBuffer(string: event)) }
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-cache"], body: body)
+    }
+
     // MARK: Icons
 
     /// `/icons/<SYMBOL>-<light|dark>.svg`: the asset's icon from its remote URL (fetched once), else a monogram.
@@ -467,5 +486,49 @@ struct PriceEvent: Encodable {
     var sse: String {
         let json = (try? Wire.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         return "data: \(json)\n\n"
+    }
+}
+
+/// The Server-Sent Events of one order book's ladder: `event: depth`, `data: {the DepthLadder as JSON}`.
+enum DepthEvent {
+    /// The event as it goes on the wire.
+    static func sse(_ ladder: DepthLadder) -> String {
+        let json = (try? Wire.encode(ladder)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        return "event: depth\ndata: \(json)\n\n"
+    }
+
+    /// The events of `choice`'s book for `locale`: its ladder now, if known, then again each time a change of `book` or
+    /// `trade` among `updates` changed it, and a keep-alive comment for each of theirs; it ends when `updates` does
+    /// (the dashboard closing) or when the reader stops reading.
+    static func stream(
+        _ choice: DepthChoice, locale: String, state: PresenterState, updates: PriceBroadcast.Events,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) -> AsyncStream<String> {
+        AsyncStream(bufferingPolicy: .bufferingNewest(4)) { continuation in
+            let task = Task {
+                var sent: DepthLadder?
+                func changed() async -> String? {
+                    let (depth, trades) = await state.depth(feed: choice.feed, market: choice.market)
+                    guard let depth else { return nil }
+                    let ladder = DepthLadder.make(depth: depth, trades: trades, context: ViewContext(locale: locale, now: now()))
+                    guard ladder != sent else { return nil }
+                    sent = ladder
+                    return sse(ladder)
+                }
+                if let event = await changed() { continuation.yield(event) }
+                for await update in updates {
+                    switch update {
+                    case .changed(let kinds, _) where kinds.contains(RatesFetcherAPI.books.kind) || kinds.contains(RatesFetcherAPI.trades.kind):
+                        if let event = await changed() { continuation.yield(event) }
+                    case .keepalive:
+                        continuation.yield(": keep-alive\n\n")
+                    default:
+                        continue
+                    }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
     }
 }

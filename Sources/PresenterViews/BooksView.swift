@@ -2,7 +2,8 @@ import Foundation
 import Market
 import Money
 
-/// The exchange's books (Bitso): each named "BTC MXN", its maximum price highlighted, min/max order value beside it.
+/// The exchange's books (Bitso): each named "BTC MXN", its maximum price highlighted, min/max order value beside it;
+/// and the live depth ladder of one market's order book, from any feed that publishes `book.<feed>.<BASE>-<QUOTE>`.
 public struct BooksView: Codable, Sendable, Equatable {
     /// Which screen this is (`books`): what a client reads to know the view's shape.
     public var screen = "books"
@@ -42,11 +43,17 @@ public struct BooksView: Codable, Sendable, Equatable {
     public var notices: [String]
     /// How old the book list is, when known.
     public var dataAge: DataAge?
+    /// The depth ladder of the chosen order book, when any feed publishes one.
+    public var depth: DepthLadder?
+    /// Every order book a ladder can be shown of, by feed and market.
+    public var depthChoices: [DepthChoice]
 
     /// Builds the list. Amounts are in the book's quote currency with its digits (MXN 2, BTC 8); `tickers`
-    /// add each book's last price. `asOf` is when the books were fetched.
+    /// add each book's last price. `asOf` is when the books were fetched. The ladder is of `selected` among `depths`
+    /// (else of the first by feed and market), with its `trades`.
     public static func make(
-        books: [BookInfo], tickers: [Quote] = [], context: ViewContext, asOf: Date? = nil, notices: [String] = []
+        books: [BookInfo], tickers: [Quote] = [], depths: [BookDepth] = [], trades: [MarketTrade] = [], selected: DepthChoice? = nil,
+        context: ViewContext, asOf: Date? = nil, notices: [String] = []
     ) -> BooksView {
         let locale = context.locale
         var lastPrices: [MarketPair: ExactDecimal] = [:]
@@ -69,6 +76,18 @@ public struct BooksView: Codable, Sendable, Equatable {
         let age = asOf.map { DataAge(asOf: $0, now: context.now, locale: locale) }
         var allNotices = notices + Notices.staleness(age, what: "Books")
         if rows.isEmpty { allNotices.append("No books to show.") }
-        return BooksView(rows: rows, locale: locale, currency: nil, notices: allNotices, dataAge: age)
+        let choices = depths.map { DepthChoice(feed: $0.source, market: "\($0.market.base)-\($0.market.quote)") }.sorted {
+            ($0.feed, $0.market) < ($1.feed, $1.market)
+        }
+        let chosen = choices.first { $0 == selected } ?? choices.first
+        if let selected, !choices.contains(selected) {
+            allNotices.append("No order book of \(selected.market) from \(selected.feed).")
+        }
+        let depth = chosen.flatMap { chosen in
+            depths.first { $0.source == chosen.feed && "\($0.market.base)-\($0.market.quote)" == chosen.market }
+        }
+        return BooksView(
+            rows: rows, locale: locale, currency: nil, notices: allNotices, dataAge: age,
+            depth: depth.map { DepthLadder.make(depth: $0, trades: trades, context: context) }, depthChoices: choices)
     }
 }

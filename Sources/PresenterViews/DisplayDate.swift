@@ -25,6 +25,11 @@ public enum DisplayDate {
         date.formatted(Date.FormatStyle(date: .abbreviated, time: .omitted, locale: Locale(identifier: locale), calendar: calendar, timeZone: utc))
     }
 
+    /// The time of day with seconds for `locale`, in UTC, e.g. "15:06:40" (de_AT), "3:06:40 PM" (en_US): a trade's.
+    public static func time(_ date: Date, locale: String) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .standard, locale: Locale(identifier: locale), calendar: calendar, timeZone: utc))
+    }
+
     /// Day and month for `locale`, e.g. "15. Juni" (de_AT), "Jun 15" (en_US): chart axis labels.
     public static func dayMonth(_ date: Date, locale: String) -> String {
         date.formatted(Date.FormatStyle(locale: Locale(identifier: locale), calendar: calendar, timeZone: utc).month(.abbreviated).day())

@@ -11,6 +11,12 @@ import Money
 public actor PresenterState {
     public private(set) var quotes: [Topic: Quote] = [:]
     public private(set) var books: [String: BookInfo] = [:]
+    /// Each feed's order book of each market (`book.<feed>.<BASE>-<QUOTE>`), by feed and market.
+    public private(set) var depths: [DepthChoice: BookDepth] = [:]
+    /// Each feed's last trades of each market (`trade.<feed>.<BASE>-<QUOTE>`), oldest first, at most ``maxTrades``.
+    public private(set) var trades: [DepthChoice: [MarketTrade]] = [:]
+    /// The most trades kept of one feed's market.
+    public static let maxTrades = 50
     /// The coins each feed describes (CoinGecko's, and plugins' own assets), by symbol.
     public private(set) var coins = CoinDirectory()
     public private(set) var statuses: [String: FeedStatus] = [:]
@@ -65,8 +71,15 @@ public actor PresenterState {
 
     /// Applies one event of rates-fetcher's streams.
     public func apply(_ event: StreamEvent<FetcherUpdate>, from upstream: String) {
-        // A snapshot holds every quote, book and coin: one missing from it was retracted while the stream was away.
-        apply(event, from: upstream, reset: { self.quotes = [:]; self.books = [:]; self.coins = CoinDirectory() }, apply: apply, remove: removeFetcherTopic)
+        // A snapshot holds every quote, book, order book and coin: one missing from it was retracted while the stream was
+        // away. Trades go with it: the snapshot holds each market's last trade only.
+        apply(event, from: upstream, reset: {
+            self.quotes = [:]
+            self.books = [:]
+            self.depths = [:]
+            self.trades = [:]
+            self.coins = CoinDirectory()
+        }, apply: apply, remove: removeFetcherTopic)
     }
 
     /// Applies one event of the converter's prices.
@@ -113,18 +126,22 @@ public actor PresenterState {
                 rateTimes[source] = max(rateTimes[source] ?? update.time, update.time)
             }
             return
-        case .transactions, .depth, .trade, .candle: return
+        case .depth(let depth): apply(depth: depth)
+        case .trade(let trade): apply(trade: trade)
+        case .transactions, .candle: return
         }
         received(update)
     }
 
-    /// Forgets a retracted topic of rates-fetcher's: a quote, a coin (`coin.<feed>.<SYMBOL>`) or a book.
+    /// Forgets a retracted topic of rates-fetcher's: a quote, a coin (`coin.<feed>.<SYMBOL>`), a book's limits or an
+    /// order book (with its trades).
     private func removeFetcherTopic(_ topic: Topic) {
         switch String(topic.kind) {
         case RatesFetcherAPI.quotes.kind: quotes[topic] = nil
         case RatesFetcherAPI.coins.kind:
             if let symbol = topic.key, let feed = topic.source { coins.remove(symbol: String(symbol), feed: String(feed)) }
         case RatesFetcherAPI.limits.kind: if let book = topic.key { books[String(book)] = nil }
+        case RatesFetcherAPI.books.kind: removeDepth(topic)
         default: break
         }
     }
@@ -150,6 +167,34 @@ public actor PresenterState {
     /// Every price in `currency`, by asset.
     public func prices(in currency: String) -> [String: AssetPrice] {
         Dictionary(prices.values.filter { $0.currency == currency }.map { ($0.asset, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
+    /// Keeps `depth` as its feed's order book of its market.
+    public func apply(depth: BookDepth) {
+        depths[DepthChoice(depth)] = depth
+    }
+
+    /// Adds `trade` to its feed's last trades of its market (once: a trade id seen again replaces the first).
+    public func apply(trade: MarketTrade) {
+        var kept = trades[DepthChoice(trade), default: []]
+        kept.removeAll { $0.id == trade.id }
+        kept.append(trade)
+        if kept.count > Self.maxTrades { kept.removeFirst(kept.count - Self.maxTrades) }
+        trades[DepthChoice(trade)] = kept
+    }
+
+    /// Forgets a retracted order book (`book.<feed>.<BASE>-<QUOTE>`) and its trades.
+    private func removeDepth(_ topic: Topic) {
+        guard let feed = topic.source, let market = topic.key else { return }
+        let choice = DepthChoice(feed: String(feed), market: String(market))
+        depths[choice] = nil
+        trades[choice] = nil
+    }
+
+    /// One feed's order book of `market` (e.g. `BTC-MXN`) and its last trades, newest last.
+    public func depth(feed: String, market: String) -> (depth: BookDepth?, trades: [MarketTrade]) {
+        let choice = DepthChoice(feed: feed, market: market)
+        return (depths[choice], trades[choice] ?? [])
     }
 
     /// Bitso's quote of `book` (e.g. `btc_mxn`).
@@ -185,4 +230,16 @@ public actor PresenterState {
     private func rank(_ quote: Quote) -> Int { ["coingecko", "bitso", "wazirx"].firstIndex(of: quote.source) ?? 3 }
 
     private static func key(_ asset: String, _ currency: String) -> String { "\(asset)/\(currency)" }
+}
+
+extension DepthChoice {
+    /// The feed and market of `depth`.
+    init(_ depth: BookDepth) {
+        self.init(feed: depth.source, market: "\(depth.market.base)-\(depth.market.quote)")
+    }
+
+    /// The feed and market of `trade`.
+    init(_ trade: MarketTrade) {
+        self.init(feed: trade.source, market: "\(trade.market.base)-\(trade.market.quote)")
+    }
 }

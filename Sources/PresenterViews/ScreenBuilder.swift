@@ -146,7 +146,14 @@ public struct ScreenBuilder: Sendable {
         case "books":
             let books = await state.books.values.sorted { $0.book < $1.book }
             guard !books.isEmpty else { throw RPCError.unavailable("No books yet: Bitso's data has not arrived from rates-fetcher.") }
-            let view = BooksView.make(books: books, tickers: await state.bitsoQuotes(), context: context, asOf: updated["book"], notices: notices)
+            let selected = parameters["market"].map { DepthChoice(feed: parameters["feed"] ?? "bitso-ws", market: $0.uppercased()) }
+            let depths = await state.depths
+            let chosen = selected.flatMap { depths[$0] } ?? depths.values.min { ($0.source, $0.market.symbol) < ($1.source, $1.market.symbol) }
+            var trades: [MarketTrade] = []
+            if let chosen { trades = await state.depth(feed: chosen.source, market: chosen.market.symbol).trades }
+            let view = BooksView.make(
+                books: books, tickers: await state.bitsoQuotes(), depths: Array(depths.values), trades: trades, selected: selected,
+                context: context, asOf: updated[RatesFetcherAPI.limits.kind], notices: notices)
             return .books(view)
         case "book":
             let book = try required("book", parameters).lowercased()

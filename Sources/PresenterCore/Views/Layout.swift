@@ -84,7 +84,7 @@ enum Layout {
         case "wallets": return (["wallets", "portfolio"], 0, false)
         case "coins": return parts.count == 1 ? (["coin", "price", "portfolio"], 0, true) : ([], 0, true)
         case "portfolio": return (["portfolio"], 0, true)
-        case "books": return (["book"], Pages.booksRefreshSeconds, false)
+        case "books": return (["limits"], Pages.booksRefreshSeconds, false)
         case "products": return (["portfolio"], 0, false)
         case "plugins": return parts.count > 1 ? ([Plugins.kind(of: String(parts[1]))], 0, false) : ([], 0, false)
         default: return ([], 0, false)

@@ -64,17 +64,22 @@ public struct PageContext: Sendable, Equatable {
 
     /// This page with query item `name` set to `value`, every other item kept: a switch link.
     func href(setting name: String, to value: String) -> String {
+        href(setting: [QueryItem(name: name, value: value)])
+    }
+
+    /// This page with each of `settings` set (in place of the item of its name, else added), every other item kept:
+    /// a link that chooses several things at once, e.g. an order book's feed and market.
+    func href(setting settings: [QueryItem]) -> String {
         var items: [QueryItem] = []
-        var replaced = false
+        var replaced: Set<String> = []
         for item in query {
-            if item.name != name {
+            guard let setting = settings.first(where: { $0.name == item.name }) else {
                 items.append(item)
-            } else if !replaced {
-                items.append(QueryItem(name: name, value: value))
-                replaced = true
+                continue
             }
+            if replaced.insert(setting.name).inserted { items.append(setting) }
         }
-        if !replaced { items.append(QueryItem(name: name, value: value)) }
+        items += settings.filter { !replaced.contains($0.name) }
         return Self.url(path: path, query: items)
     }
 

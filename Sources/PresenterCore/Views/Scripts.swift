@@ -6,7 +6,7 @@ enum Scripts {
     /// The scripts by file name, as `/static/<name>` serves them.
     static let files: [String: String] = [
         "live.js": live, "live-prices.js": livePrices, "confirm-forms.js": confirmForms, "trade-price.js": tradePrice,
-        "chart-readout.js": chartReadout, "import-file.js": importFile,
+        "chart-readout.js": chartReadout, "import-file.js": importFile, "depth-ladder.js": depthLadder,
     ]
 
     /// The `<script>` element that loads `/static/<name>`, with `data-` attributes (escaped) for its parameters.
@@ -318,6 +318,97 @@ enum Scripts {
           }
           document.addEventListener("mouseover", show);
           document.addEventListener("focusin", show);
+        })();
+        """
+
+    /// The Books screen's depth ladder kept live: one connection to `/events/depth` for the book in `data-feed` and
+    /// `data-market` (`data-locale` formats it); each `depth` event's ladder replaces the rows of `#bids`, `#asks` and
+    /// `#trades` and the spread and sequence, built with `textContent` only (nothing from the feed is read as markup),
+    /// a changed best price flashing. It closes the connection when the page is left and opens it again when shown.
+    static let depthLadder = """
+        (function () {
+          var script = document.currentScript;
+          var param = function (name) { return script.getAttribute("data-" + name) || ""; };
+          var url = "/events/depth?feed=" + encodeURIComponent(param("feed")) + "&market=" + encodeURIComponent(param("market"))
+            + "&locale=" + encodeURIComponent(param("locale"));
+          var source = null;
+          function cell(amount, classes) {
+            var td = document.createElement("td");
+            td.className = classes;
+            td.textContent = amount ? amount.text : "\\u2014";
+            if (amount) td.setAttribute("data-raw", amount.raw);
+            return td;
+          }
+          function empty(text) {
+            var row = document.createElement("tr"), td = document.createElement("td");
+            td.colSpan = 4; td.className = "muted"; td.textContent = text;
+            row.appendChild(td);
+            return row;
+          }
+          function levels(id, list) {
+            var body = document.querySelector("#" + id + " tbody");
+            if (!body) return;
+            var before = body.querySelector("td.price"), was = before ? before.getAttribute("data-raw") : null;
+            var rows = list.map(function (level) {
+              var row = document.createElement("tr"), depth = Math.max(0, Math.min(100, parseInt(level.depth, 10) || 0));
+              row.appendChild(cell(level.price, "num price"));
+              row.appendChild(cell(level.size, "num size"));
+              row.appendChild(cell(level.total, "num total"));
+              var td = document.createElement("td"), bar = document.createElement("span"), label = document.createElement("span");
+              td.className = "depth-cell"; bar.className = "bar w" + depth;
+              label.className = "visually-hidden"; label.textContent = depth + " %";
+              td.appendChild(bar); td.appendChild(label); row.appendChild(td);
+              return row;
+            });
+            body.replaceChildren.apply(body, rows.length ? rows : [empty("No orders.")]);
+            var best = body.querySelector("td.price");
+            if (best && window.Tickwire && window.Tickwire.flash) window.Tickwire.flash(best, was, best.getAttribute("data-raw"));
+          }
+          function trades(list) {
+            var body = document.querySelector("#trades tbody");
+            if (!body) return;
+            var rows = list.map(function (trade) {
+              var row = document.createElement("tr"), when = document.createElement("td"), time = document.createElement("time");
+              time.setAttribute("datetime", trade.time); time.textContent = trade.timeText; when.appendChild(time);
+              var side = document.createElement("td");
+              side.className = "side " + (trade.side === "buy" ? "up" : trade.side === "sell" ? "down" : "flat");
+              side.textContent = trade.side === "buy" ? "Buy" : trade.side === "sell" ? "Sell" : (trade.side || "\\u2014");
+              row.appendChild(when); row.appendChild(side);
+              row.appendChild(cell(trade.price, "num price")); row.appendChild(cell(trade.size, "num size"));
+              return row;
+            });
+            body.replaceChildren.apply(body, rows.length ? rows : [empty("No trades yet.")]);
+          }
+          function text(id, amount) {
+            var element = document.getElementById(id);
+            if (!element) return;
+            element.textContent = amount ? amount.text : "";
+            if (amount) element.setAttribute("data-raw", amount.raw); else element.removeAttribute("data-raw");
+          }
+          function show(ladder) {
+            var section = document.getElementById("depth");
+            if (!section || section.getAttribute("data-feed") !== ladder.feed || section.getAttribute("data-market") !== ladder.market) return;
+            levels("bids", ladder.bids || []);
+            levels("asks", ladder.asks || []);
+            trades(ladder.trades || []);
+            text("spread", ladder.spread || { text: "\\u2014", raw: "" });
+            text("spread-percent", ladder.spreadPercent);
+            var sequence = document.getElementById("sequence");
+            if (sequence) sequence.textContent = String(ladder.sequence);
+          }
+          function connect() {
+            if (source || !window.EventSource) return;
+            source = new EventSource(url);
+            source.addEventListener("depth", function (event) {
+              var ladder;
+              try { ladder = JSON.parse(event.data); } catch (e) { return; }
+              show(ladder);
+            });
+          }
+          function disconnect() { if (source) { source.close(); source = null; } }
+          window.addEventListener("pagehide", disconnect);
+          window.addEventListener("pageshow", function (event) { if (event.persisted) connect(); });
+          connect();
         })();
         """
 }

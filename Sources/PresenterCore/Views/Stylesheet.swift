@@ -99,6 +99,15 @@ enum Stylesheet {
         button { background: var(--accent); color: var(--panel); border: none; cursor: pointer; }
         button.link { background: none; color: var(--accent); padding: 0 .2rem; }
         #total { font-size: 1.4rem; font-weight: 700; }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
+        section.depth { margin-bottom: 1.5rem; } .depth-figures { margin-bottom: .8rem; } #depth-choice { flex-wrap: wrap; margin-bottom: .6rem; }
+        .ladder { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: .8rem; margin-bottom: .8rem; }
+        .ladder caption, table.trades caption { text-align: left; font-weight: 600; padding: .4rem .7rem; }
+        .ladder th, .ladder td { padding: .3rem .6rem; }
+        th.depth-col, td.depth-cell { width: 24%; }
+        .bar { display: block; height: .7rem; border-radius: .2rem; }
+        table.bids .bar { background: var(--up); opacity: .45; } table.asks .bar { background: var(--down); opacity: .45; }
+        td.side { font-weight: 600; }
         footer.data-age { max-width: 72rem; margin: 0 auto; padding: 0 1.2rem 2rem; color: var(--muted); font-size: .85rem; }
         .live-status { font-size: .8rem; color: var(--muted); }
         nav.pages a, nav.switch a, button { transition: background-color .15s ease, color .15s ease; }
@@ -127,5 +136,8 @@ enum Stylesheet {
         @media (prefers-reduced-motion: reduce) {
           *, *::before, *::after { animation: none !important; transition: none !important; }
         }
-        """
+        """ + depthBarWidths
+
+    /// The depth ladder's bar lengths, `.bar.w0` to `.bar.w100` (a class each, as the policy allows no inline style).
+    static let depthBarWidths = (0...100).map { ".bar.w\($0) { width: \($0)%; }" }.joined(separator: " ") + "\n"
 }
