@@ -404,6 +404,7 @@ let package = Package(
         ]),
         .testTarget(name: "ExchangeStreamsTests", dependencies: [
             "ExchangeStreams", "OrderBook", "TickwireFeeds", "TickwireContract", "Bus", "BusContract", "Market", "Money",
+            "RatesFetcherCore", "ZeroMQ",  // the feed hub in process, for the end-to-end test
             .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

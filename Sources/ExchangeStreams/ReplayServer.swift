@@ -52,29 +52,29 @@ public final class ReplayServer: Sendable {
                         state.connections += 1
                         return state.connections - 1
                     }
-                    let reader = Task {
-                        for try await message in inbound.messages(maxSize: 1 << 20) {
-                            if case .text(let text) = message { state.mutex.withLock { $0.received.append(text) } }
+                    let player = Task {
+                        for step in script(index) {
+                            switch step {
+                            case .send(let text):
+                                try await outbound.write(.text(text))
+                            case .dropMidMessage(let text):
+                                let bytes = Array(text.utf8)
+                                let frame = WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(bytes: bytes.prefix(max(bytes.count / 2, 1))))
+                                try await outbound.write(.custom(frame))
+                                try await channel.close()
+                                return
+                            case .pause(let duration):
+                                try await Task.sleep(for: duration)
+                            case .close:
+                                try await outbound.close(.normalClosure, reason: nil)
+                                return
+                            }
                         }
                     }
-                    defer { reader.cancel() }
-                    for step in script(index) {
-                        switch step {
-                        case .send(let text):
-                            try await outbound.write(.text(text))
-                        case .dropMidMessage(let text):
-                            let bytes = Array(text.utf8)
-                            let frame = WebSocketFrame(fin: false, opcode: .text, data: ByteBuffer(bytes: bytes.prefix(max(bytes.count / 2, 1))))
-                            try await outbound.write(.custom(frame))
-                            try await channel.close()
-                            return
-                        case .pause(let duration):
-                            try await Task.sleep(for: duration)
-                        case .close:
-                            return
-                        }
+                    defer { player.cancel() }
+                    for try await message in inbound.messages(maxSize: 1 << 20) {
+                        if case .text(let text) = message { state.mutex.withLock { $0.received.append(text) } }
                     }
-                    _ = try? await reader.value
                 }
             },
             configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: "replay"),

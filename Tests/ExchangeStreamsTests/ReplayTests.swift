@@ -100,7 +100,7 @@ import TickwireFeeds
             markets: [MarketPair(base: "ALGO", quote: "USD")], settings: testSettings, logger: testLogger)
         try await running(feed) {
             let resynced = try await eventually {
-                try recording.payloads("book.kraken-ws.ALGO-USD", as: BookDepth.self).count == 3 && server.received.count == 6
+                try recording.payloads("book.kraken-ws.ALGO-USD", as: BookDepth.self).count == 3 && server.received.count >= 3
             }
             #expect(resynced)
         }
@@ -109,7 +109,12 @@ import TickwireFeeds
         #expect(counters.reconnects == 1)
         #expect(counters.events == [.disconnected: 1])
         #expect(server.connections == 2)
-        #expect(server.received.count == 6)
+        // The second connection subscribed again (the first was dropped before the server read what it sent).
+        #expect(server.received.suffix(3) == [
+            #"{"method":"subscribe","params":{"channel":"book","symbol":["ALGO/USD"],"depth":10}}"#,
+            #"{"method":"subscribe","params":{"channel":"trade","symbol":["ALGO/USD"],"snapshot":false}}"#,
+            #"{"method":"subscribe","params":{"channel":"ticker","symbol":["ALGO/USD"]}}"#,
+        ])
         #expect(try recording.payloads("book.kraken-ws.ALGO-USD", as: BookDepth.self).map(\.sequence) == [1, 1, 2])
         let statuses = try recording.payloads("status.kraken-ws", as: FeedStatus.self)
         #expect(statuses.map(\.state).contains(.error))

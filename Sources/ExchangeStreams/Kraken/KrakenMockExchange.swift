@@ -137,6 +137,17 @@ final class KrakenMockExchange: Sendable {
         for level in bids { _ = try? symbol.book.apply(side: .bid, price: level.price, size: level.size) }
         for level in asks { _ = try? symbol.book.apply(side: .ask, price: level.price, size: level.size) }
         symbol.book.truncate(to: symbol.depth)
+        // As Kraken does, a level that comes into the subscribed depth when one leaves it is sent too.
+        while symbol.book.count(.bid) < symbol.depth, let worst = symbol.book.top(symbol.depth).bids.last ?? topBids.last {
+            let level = BookLevel(price: MockPricing.offset(min(worst.price, mid), ticks: -2, tick: tick), size: size(&symbol, at: time))
+            guard (try? symbol.book.apply(side: .bid, price: level.price, size: level.size)) != nil else { break }
+            bids.append(level)
+        }
+        while symbol.book.count(.ask) < symbol.depth, let worst = symbol.book.top(symbol.depth).asks.last ?? topAsks.last {
+            let level = BookLevel(price: MockPricing.offset(max(worst.price, mid), ticks: 2, tick: tick), size: size(&symbol, at: time))
+            guard (try? symbol.book.apply(side: .ask, price: level.price, size: level.size)) != nil else { break }
+            asks.append(level)
+        }
         messages.insert(book(symbol, name: name, type: "update", bids: bids, asks: asks, at: time), at: 0)
         if !messages.dropFirst().isEmpty, symbol.tickers { messages.append(ticker(symbol, name: name, type: "update")) }
         return messages
