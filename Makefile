@@ -137,7 +137,7 @@ bench: deps
 	@PYTHON_PACKAGES=order-book bash scripts/install-deps.sh || echo "order-book not installed: the book maintenance peer is skipped"
 	@PYTHON_PACKAGES="psycopg psycopg-binary" bash scripts/install-deps.sh || echo "psycopg not installed: the PostgreSQL import's peer is skipped"
 	cd Benchmarks && $(SWIFT) build $(RELEASE_FLAGS) --product tickwire-bench
-	cd Benchmarks && for service in rates-fetcher converter portfolio presenter; do \
+	cd Benchmarks && for service in rates-fetcher converter portfolio presenter tickwire-recorder tickwire-replay; do \
 	    $(SWIFT) build $(RELEASE_FLAGS) --product $$service || exit 1; done
 	@running=0; bash scripts/postgres-test.sh status 2>/dev/null && running=1; \
 	url=$$(bash scripts/postgres-test.sh start) || { echo "no PostgreSQL: the import into it is skipped"; url=; }; \
