@@ -58,7 +58,7 @@ struct ContractDocumentsEndToEndTests {
             let reads = ["health", "metrics"].flatMap { method in
                 ["rates-fetcher", "converter", "portfolio", "presenter"].map { "\($0).\(method)" }
             } + ["rates-fetcher.snapshot", "converter.snapshot", "portfolio.snapshot", "rates-fetcher.history", "rates-fetcher.feeds",
-                 "rates-fetcher.rates.history", "rates-fetcher.coins.list", "rates-fetcher.coins.known", "converter.convert",
+                 "rates-fetcher.rates.history", "rates-fetcher.coins.list", "rates-fetcher.coins.known", "rates-fetcher.candles", "converter.convert",
                  "converter.total", "converter.rates", "converter.sources", "converter.convert.series", "portfolio.trades.list", "portfolio.portfolios.list",
                  "portfolio.holdings", "portfolio.watchlist.list", "portfolio.wallets", "portfolio.assets", "portfolio.products",
                  "portfolio.product", "portfolio.trades.history", "portfolio.gains", "portfolio.performance",

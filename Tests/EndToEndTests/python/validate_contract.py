@@ -84,8 +84,9 @@ def check_envelope(what, topic, body):
 context = zmq.Context()
 
 
-def call(service, method, params):
-    """One JSON-RPC call; its frame and its result or error checked. Returns the result, or None."""
+def call(service, method, params, allowed_errors=()):
+    """One JSON-RPC call; its frame and its result or error checked (an error whose code is in `allowed_errors` is an
+    answer, not a failure). Returns the result, or None."""
     rep = services[service][0]
     document = documents[service]
     described = next((entry for entry in document["methods"] if entry["name"] == method), None)
@@ -111,6 +112,8 @@ def call(service, method, params):
     methods_called.add(f"{service}.{method}")
     check(f"{service}.{method} reply frame", reply, response_frame)
     if "error" in reply:
+        if reply["error"].get("code") in allowed_errors:
+            return None
         failures.append(f"{service}.{method}: answered error {reply['error']}")
         return None
     check(f"{service}.{method} result", reply["result"], validator(described["result"]["schema"], document["components"]))
@@ -129,6 +132,7 @@ for name, (_, pub) in services.items():
 time.sleep(0.5)
 
 sku = "T2006"  # the portfolio's first product, once `products` answered
+candles_of = None
 # Every read method, with params an example stack answers; a write to see portfolio.changed.
 for name in services:
     for method in documents[name]["methods"]:
@@ -147,6 +151,8 @@ for name in services:
             call(name, "history", {"asset": "BTC", "currency": "USD", "days": 7})
         elif method["name"] == "rates.history":
             call(name, "rates.history", {"start": "2026-11-02", "end": "2026-11-06"})
+        elif method["name"] == "candles":
+            candles_of = name  # asked once the streams ran: the hub builds candles from the quotes it publishes
         elif method["name"] == "coins.known":
             call(name, "coins.known", {"query": "bit", "limit": 5})
         elif method["name"] == "convert":
@@ -195,6 +201,10 @@ while time.monotonic() < deadline:
             continue
         counts["envelopes"] += 1
         check_envelope("stream", frames[0].decode(), frames[1])
+
+if candles_of:
+    # A series, or -32001 while the store holds no candle of the market yet (the first 1m candle closes after a minute).
+    call(candles_of, "candles", {"market": "BTC-MXN", "interval": "1m", "source": "bitso"}, allowed_errors=(-32001,))
 
 print(json.dumps({**counts, "kinds": sorted(kinds), "methods": sorted(methods_called), "failures": failures}))
 sys.exit(1 if failures else 0)
