@@ -37,7 +37,7 @@ enum MockSocket {
     }
 }
 
-/// What the mocks share: each market's reference price, a tick that gives it about six significant digits, and
+/// What the mocks share: each market's reference price, a tick that gives it about five significant digits, and
 /// order sizes worth tens to thousands of dollars.
 struct MockPricing {
     /// `market`'s reference price at `time` (`MockMarket`), nil for a market without one.
@@ -45,10 +45,10 @@ struct MockPricing {
         try? MockMarket.reference(asset: market.base, currency: market.quote, at: time)
     }
 
-    /// The price step for a market priced near `price`: 10^(digits before the point − 6).
+    /// The price step for a market priced near `price`: 10^(digits before the point − 5).
     static func tick(for price: ExactDecimal) -> ExactDecimal {
         let integerDigits = price.rounded(scale: 0).description.drop { $0 == "-" }.count
-        let exponent = integerDigits - 6
+        let exponent = integerDigits - 5
         if exponent >= 0 {
             var value = 1
             for _ in 0..<exponent { value *= 10 }

@@ -28,6 +28,7 @@ import Testing
         let book = try #require(engine.books[market])
         #expect(book.phase == .live)
         #expect(!book.book.isCrossed)
+        #expect(book.book.count(.bid) >= 10 && book.book.count(.ask) >= 10, "\(book.book.count(.bid)) bids, \(book.book.count(.ask)) asks")
         #expect(trades > 20)
         let reference = try #require(try MockMarket.reference(asset: "BTC", currency: "MXN", at: Date()))
         let bid = try #require(book.book.bestBid?.price)

@@ -93,7 +93,8 @@ final class BitsoMockExchange: Sendable {
     }
 
     /// One change of `book`: a trade against the best order (one step in five), a cancel of the order farthest from
-    /// the reference when a side is long, or a new order near it; orders the moving reference crossed are cancelled.
+    /// the reference when a side is long, or a new order near it (on a side short of ten price levels first, at a new level); orders the
+    /// moving reference crossed are cancelled.
     private static func step(_ book: inout Book, name: String, at time: Date) -> [String] {
         guard let reference = MockPricing.reference(book.market, at: time) else { return [] }
         let tick = MockPricing.tick(for: reference)
@@ -129,9 +130,16 @@ final class BitsoMockExchange: Sendable {
                 messages.append(diff(&book, name: name, id: id, order: order, status: "cancelled", at: time))
             }
         } else {
-            let side = book.generator.int(in: 0...1)
-            let ticks = book.generator.int(in: 1...30)
-            let price = MockPricing.offset(mid, ticks: side == 0 ? -ticks : ticks, tick: tick)
+            let bidPrices = Set(book.orders.values.filter { $0.side == 0 }.map(\.price))
+            let askPrices = Set(book.orders.values.filter { $0.side == 1 }.map(\.price))
+            let side = bidPrices.count < 10 && bidPrices.count <= askPrices.count ? 0 : askPrices.count < 10 ? 1 : book.generator.int(in: 0...1)
+            let prices = side == 0 ? bidPrices : askPrices
+            var ticks = book.generator.int(in: 1...30)
+            var price = MockPricing.offset(mid, ticks: side == 0 ? -ticks : ticks, tick: tick)
+            while prices.count < 10, prices.contains(price) {
+                ticks += 1
+                price = MockPricing.offset(mid, ticks: side == 0 ? -ticks : ticks, tick: tick)
+            }
             let order = Order(side: side, price: price, amount: MockPricing.size(book.market, dollars: book.generator.int(in: 50...5_000), at: time))
             let id = newID(&book)
             book.orders[id] = order
