@@ -3,10 +3,15 @@ import Market
 
 /// Messages for people about data that is missing, stale or from a feed in trouble.
 public enum Notices {
-    /// One notice per feed that is not ok, e.g. "bitso is failing (HTTP 503); last good data 12 min ago".
+    /// One notice per feed that is neither ok nor a live plugin, e.g. "bitso is failing (HTTP 503); last good data 12 min ago".
     public static func feedProblems(_ statuses: [FeedStatus], now: Date) -> [String] {
-        statuses.filter { $0.state != .ok }.map { status in
-            var text = "\(status.feed) is \(status.state == .stale ? "stale" : "failing")"
+        statuses.filter { $0.state != .ok && $0.state != .live }.map { status in
+            let state = switch status.state {
+            case .stale: "stale"
+            case .gone: "gone"
+            default: "failing"
+            }
+            var text = "\(status.feed) is \(state)"
             if let message = status.message, !message.isEmpty { text += " (\(message))" }
             if let success = status.lastSuccess {
                 text += "; last good data \(DataAge.describe(seconds: max(0, Int(now.timeIntervalSince(success).rounded(.down))))) ago"

@@ -132,7 +132,7 @@ struct DepthLadderTests {
         #expect(html.contains("<tr><td class=\"num price\" data-raw=\"1261800\">1,261,800.00</td><td class=\"num size\" data-raw=\"1.25\">1.25</td>"
             + "<td class=\"num total\" data-raw=\"2.00\">2.00</td><td class=\"depth-cell\"><span class=\"bar w100\"></span>"
             + "<span class=\"visually-hidden\">100 %</span></td></tr>"))
-        #expect(html.contains("<dt>Spread</dt><dd><span id=\"spread\" data-raw=\"10.00\">MX$10.00</span> <span id=\"spread-percent\" data-raw=\"0.000792\">0.0008%</span></dd>"))
+        #expect(html.contains("<dt>Spread</dt><dd><span id=\"spread\" data-raw=\"10.00\">MX$10.00</span> <span id=\"spread-percent\" data-raw=\"0.000792\">(0.0008%)</span></dd>"))
         #expect(html.contains("<dd id=\"sequence\">4211</dd>"))
         #expect(html.contains("<dd id=\"depth-feed\">bitso-ws</dd>"))
         #expect(html.contains("<table id=\"trades\" class=\"trades\"><caption>Last trades</caption>"))

@@ -166,12 +166,16 @@ struct PagesTests {
         #expect(Pages.error(never, context: page("/coins")).contains("No data has arrived yet."))
     }
 
-    /// Feed statuses that are not ok become notices.
+    /// Feed statuses that are neither ok nor a live plugin's become notices: a plugin's live state is its normal one.
     @Test func feedNotices() {
         let statuses = [
             FeedStatus(feed: "coingecko", state: .ok, lastSuccess: SampleData.now),
             FeedStatus(feed: "bitso", state: .error, message: "HTTP 503", lastSuccess: SampleData.now.addingTimeInterval(-720)),
+            FeedStatus(feed: "bitso-ws", state: .live, message: "reconnects 0", lastSuccess: SampleData.now.addingTimeInterval(-200)),
+            FeedStatus(feed: "kraken-ws", state: .gone, message: "no message for 30 s", lastSuccess: SampleData.now.addingTimeInterval(-60)),
         ]
-        #expect(Notices.feedProblems(statuses, now: SampleData.now) == ["bitso is failing (HTTP 503); last good data 12 min ago"])
+        #expect(Notices.feedProblems(statuses, now: SampleData.now) == [
+            "bitso is failing (HTTP 503); last good data 12 min ago", "kraken-ws is gone (no message for 30 s); last good data 1 min ago",
+        ])
     }
 }

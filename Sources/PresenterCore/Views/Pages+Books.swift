@@ -45,7 +45,7 @@ extension Pages {
         }.joined()
         let spread = ladder.spread.map { "<span id=\"spread\" data-raw=\"\(escapeHTML($0.raw))\">\(escapeHTML($0.text))</span>" }
             ?? "<span id=\"spread\" class=\"missing\">—</span>"
-        let percent = ladder.spreadPercent.map { "<span id=\"spread-percent\" data-raw=\"\(escapeHTML($0.raw))\">\(escapeHTML($0.text))</span>" }
+        let percent = ladder.spreadPercent.map { "<span id=\"spread-percent\" data-raw=\"\(escapeHTML($0.raw))\">(\(escapeHTML($0.text)))</span>" }
             ?? "<span id=\"spread-percent\"></span>"
         return """
             <section id="depth" class="depth" aria-labelledby="depth-title" data-feed="\(escapeHTML(ladder.feed))" data-market="\(escapeHTML(ladder.market))">

@@ -323,7 +323,7 @@ enum Scripts {
 
     /// The Books screen's depth ladder kept live: one connection to `/events/depth` for the book in `data-feed` and
     /// `data-market` (`data-locale` formats it); each `depth` event's ladder replaces the rows of `#bids`, `#asks` and
-    /// `#trades` and the spread and sequence, built with `textContent` only (nothing from the feed is read as markup),
+    /// `#trades` and the spread (its share in brackets) and sequence, built with `textContent` only (nothing from the feed is read as markup),
     /// a changed best price flashing. It closes the connection when the page is left and opens it again when shown.
     static let depthLadder = """
         (function () {
@@ -379,10 +379,10 @@ enum Scripts {
             });
             body.replaceChildren.apply(body, rows.length ? rows : [empty("No trades yet.")]);
           }
-          function text(id, amount) {
+          function text(id, amount, wrap) {
             var element = document.getElementById(id);
             if (!element) return;
-            element.textContent = amount ? amount.text : "";
+            element.textContent = amount ? (wrap ? "(" + amount.text + ")" : amount.text) : "";
             if (amount) element.setAttribute("data-raw", amount.raw); else element.removeAttribute("data-raw");
           }
           function show(ladder) {
@@ -392,7 +392,7 @@ enum Scripts {
             levels("asks", ladder.asks || []);
             trades(ladder.trades || []);
             text("spread", ladder.spread || { text: "\\u2014", raw: "" });
-            text("spread-percent", ladder.spreadPercent);
+            text("spread-percent", ladder.spreadPercent, true);
             var sequence = document.getElementById("sequence");
             if (sequence) sequence.textContent = String(ladder.sequence);
           }
