@@ -24,25 +24,13 @@ let package = Package(
         .executable(name: "tickwire-proxy", targets: ["tickwire-proxy"]),
         // One of rates-fetcher's built-in feeds as a plugin of a remote hub: `tickwire-feed bitso --ingest tcp://HOST:7103`.
         .executable(name: "tickwire-feed", targets: ["tickwire-feed"]),
-        // Exchanges' websocket feeds (Bitso, Kraken v2) as plugins: books, trades and quotes into a hub's ingest endpoint.
-        .executable(name: "exchange-feed", targets: ["exchange-feed"]),
         // Records streams into captures (docs/capture.md), and plays a capture into a hub as the `replay` feed plugin.
         .executable(name: "tickwire-recorder", targets: ["tickwire-recorder"]),
         .executable(name: "tickwire-replay", targets: ["tickwire-replay"]),
+        // Exchanges' websocket feeds (Bitso, Kraken v2) as plugins: books, trades and quotes into a hub's ingest endpoint.
+        .executable(name: "exchange-feed", targets: ["exchange-feed"]),
         // The health check in every image: calls a service's `health` within a deadline, exits 0 or 1.
         .executable(name: "tickwire-probe", targets: ["tickwire-probe"]),
-        // Record and replay (docs/capture.md): the recorder of streams into captures, and the `replay` feed plugin.
-        .target(name: "RecorderCore", dependencies: [
-            "Capture", "ZeroMQ", .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        .target(name: "ReplayCore", dependencies: [
-            "Capture", "TickwireFeeds", "Bus", "BusContract", "TickwireContract", "Market", "Money",
-            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
-            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-        ]),
-        service("tickwire-recorder", core: "RecorderCore", also: ["Capture", "Bus"]),
-        service("tickwire-replay", core: "ReplayCore", also: ["Capture", "TickwireFeeds"]),
         // Writes the contract as documents: JSON Schema, AsyncAPI and OpenRPC (docs/contract).
         .executable(name: "tickwire-contract", targets: ["tickwire-contract"]),
         // What a plugin needs: a typed client of every service (live, recorded test, failing), no engine.
@@ -145,10 +133,10 @@ let package = Package(
         // Exact money and shared domain values.
         .target(name: "Money"),
         .target(name: "Market", dependencies: ["Money"]),
-        // Candles (1m, 5m, 1h, 1d) built exactly from trades or quotes, and their SQLite store with a retention per interval.
-        .target(name: "Candles", dependencies: ["BusContract", "Market", "Money", "TickwireContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // A level-2 order book kept exactly from a snapshot plus diffs, exchange sequence tracking, CRC32 and Kraken's book checksum.
         .target(name: "OrderBook", dependencies: ["Market", "Money"]),
+        // Candles (1m, 5m, 1h, 1d) built exactly from trades or quotes, and their SQLite store with a retention per interval.
+        .target(name: "Candles", dependencies: ["BusContract", "Market", "Money", "TickwireContract", .product(name: "GRDB", package: "GRDB.swift")]),
         // The four services' methods and streams, and every request, result and payload they carry.
         .target(name: "TickwireContract", dependencies: ["BusContract", "Market", "Money"]),
         // The presenter's views of every screen, how they are built from the streams and the other
@@ -345,6 +333,18 @@ let package = Package(
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ], path: "Services/exchange-feed", plugins: ["BuildVersion"]),
+        // Record and replay (docs/capture.md): the recorder of streams into captures, and the `replay` feed plugin.
+        .target(name: "RecorderCore", dependencies: [
+            "Capture", "ZeroMQ", .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        .target(name: "ReplayCore", dependencies: [
+            "Capture", "TickwireFeeds", "Bus", "BusContract", "TickwireContract", "Market", "Money",
+            .product(name: "Logging", package: "swift-log"), .product(name: "Metrics", package: "swift-metrics"),
+            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        ]),
+        service("tickwire-recorder", core: "RecorderCore", also: ["Capture", "Bus"]),
+        service("tickwire-replay", core: "ReplayCore", also: ["Capture", "TickwireFeeds"]),
         // Writes the contract as documents (docs/contract: JSON Schema, AsyncAPI, OpenRPC) or checks they are current.
         .executableTarget(name: "tickwire-contract", dependencies: [
             "ContractSchema", .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -385,12 +385,12 @@ let package = Package(
             "TickwireStack", "ContractSchema", "BusContract", "TickwireContract", "PresenterViews", "Market", "Money", "TickwireClients",
         ]),
         .testTarget(name: "MoneyTests", dependencies: ["Money"], resources: [.copy("Fixtures")]),
-        .testTarget(name: "CandlesTests", dependencies: ["BusContract", "Candles", "Market", "Money", "TickwireContract"]),
         .testTarget(name: "CaptureTests", dependencies: [
             "Capture", "RecorderCore", "ReplayCore", "TickwireFeeds", "RatesFetcherCore", "Bus", "BusContract", "ZeroMQ", "TickwireContract", "Market", "Money",
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "OrderBookTests", dependencies: ["OrderBook", "Market", "Money"], resources: [.copy("Fixtures")]),
+        .testTarget(name: "CandlesTests", dependencies: ["BusContract", "Candles", "Market", "Money", "TickwireContract"]),
         .testTarget(name: "FeedsTests", dependencies: [
             "Feeds", "Market", "Money",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
