@@ -25,6 +25,7 @@ let package = Package(
                 .product(name: "Bus", package: "tickwire"),
                 .product(name: "BusContract", package: "tickwire"),
                 .product(name: "Market", package: "tickwire"),
+                .product(name: "Candles", package: "tickwire"),  // 12: candles
                 .product(name: "TickwireClients", package: "tickwire"),
                 .product(name: "TickwireContract", package: "tickwire"),
                 .product(name: "TickwireFeeds", package: "tickwire"),  // 10: the feed plugins

@@ -34,10 +34,13 @@ public struct CandleBuilder: Sendable {
         var fromTrades = false
         /// The open candle and how far candles are closed, per interval, in ``CandleBuilder/intervals``' order.
         var open: [Candle?]
+        /// The open candles' starts (seconds since 1970), read without copying a candle.
+        var openStart: [Int64?]
         var closedUntil: [Int64?]
 
         init(intervals: Int) {
             open = Array(repeating: nil, count: intervals)
+            openStart = Array(repeating: nil, count: intervals)
             closedUntil = Array(repeating: nil, count: intervals)
         }
 
@@ -83,6 +86,7 @@ public struct CandleBuilder: Sendable {
                 let end = Self.seconds(candle.start) + candle.interval.seconds
                 if Double(end) <= cutoff {
                     series[key]?.open[index] = nil
+                    series[key]?.openStart[index] = nil
                     series[key]?.closedUntil[index] = end
                     closed.append(candle)
                 }
@@ -114,47 +118,65 @@ public struct CandleBuilder: Sendable {
 
     private mutating func add(source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal, time: Date, fromTrade: Bool) -> CandleUpdate {
         let key = SeriesKey(source: source, market: market)
-        // Taken out while it changes, so its arrays are changed in place rather than copied.
-        var current: Series
-        if let existing = series.removeValue(forKey: key) {
-            current = existing
-        } else {
+        var found = series.index(forKey: key)
+        if found == nil {
             guard makeRoom() else { return refuse(.tooManyMarkets) }
-            current = Series(intervals: intervals.count)
+            series[key] = Series(intervals: intervals.count)
+            found = series.index(forKey: key)
         }
-        defer { series[key] = current }
+        guard let position = found else { return refuse(.tooManyMarkets) }
+        // Changed in place through the dictionary's storage: one look-up, no copy of its arrays.
+        var superseded = false
+        let update = Self.add(
+            to: &series.values[position], intervals: intervals, source: source, market: market, price: price, volume: volume, time: time,
+            fromTrade: fromTrade, superseded: &superseded)
+        if superseded { refusals[.supersededQuotes, default: 0] += 1 }
+        if let refusal = update.refusal, refusal != .supersededQuotes { refusals[refusal, default: 0] += 1 }
+        return update
+    }
+
+    private static func add(
+        to current: inout Series, intervals: [CandleInterval], source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal,
+        time: Date, fromTrade: Bool, superseded: inout Bool
+    ) -> CandleUpdate {
         var refusal: CandleRefusal?
         if fromTrade && !current.fromTrades {
             current.fromTrades = true
             if current.hasOpenCandles {
                 current.open = Array(repeating: nil, count: intervals.count)
+                current.openStart = Array(repeating: nil, count: intervals.count)
                 refusal = .supersededQuotes
-                refusals[.supersededQuotes, default: 0] += 1
+                superseded = true
             }
         }
         let seconds = Self.seconds(time)
-        // Checked for every interval before any changes: a message is counted in every interval or in none.
+        // Checked for every interval before any changes: a message is counted in every interval or in none. Candles of
+        // one market nest (a minute's trades are in its hour's), so the longest open candle it joins has the largest
+        // volume, at the largest scale: if its sum fits, every sum does.
+        var longest: Int?
         for index in intervals.indices {
             let start = Self.floor(seconds, intervals[index])
-            if let until = current.closedUntil[index], start < until { return refuse(.late) }
-            if let open = current.open[index] {
-                let openStart = Self.seconds(open.start)
-                if start < openStart { return refuse(.late) }
-                if start == openStart, (try? open.volume + volume) == nil { return refuse(.overflow) }
+            if let until = current.closedUntil[index], start < until { return CandleUpdate(closed: [], refusal: .late) }
+            if let openStart = current.openStart[index] {
+                if start < openStart { return CandleUpdate(closed: [], refusal: .late) }
+                if start == openStart, intervals[index].seconds > longest.map({ intervals[$0].seconds }) ?? 0 { longest = index }
             }
+        }
+        if let longest, let open = current.open[longest], (try? open.volume + volume) == nil {
+            return CandleUpdate(closed: [], refusal: .overflow)
         }
         var closed: [Candle] = []
         for index in intervals.indices {
             let start = Self.floor(seconds, intervals[index])
-            if let open = current.open[index] {
-                let openStart = Self.seconds(open.start)
+            if let openStart = current.openStart[index] {
                 if start == openStart {
                     current.open[index]!.extend(price: price, volume: volume)
                     continue
                 }
-                closed.append(open)
-                current.closedUntil[index] = openStart + open.interval.seconds
+                if let open = current.open[index] { closed.append(open) }
+                current.closedUntil[index] = openStart + intervals[index].seconds
             }
+            current.openStart[index] = start
             current.open[index] = Candle(
                 source: source, market: market, interval: intervals[index], start: Date(timeIntervalSince1970: TimeInterval(start)),
                 open: price, high: price, low: price, close: price, volume: volume, count: 1)
@@ -191,7 +213,7 @@ public struct CandleBuilder: Sendable {
 extension Candle {
     /// Takes one more price and volume (checked by the caller not to overflow).
     fileprivate mutating func extend(price: ExactDecimal, volume: ExactDecimal) {
-        if let sum = try? self.volume + volume { self.volume = sum }
+        try? self.volume += volume
         if price > high { high = price }
         if price < low { low = price }
         close = price

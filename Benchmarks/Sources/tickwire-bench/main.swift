@@ -1,4 +1,5 @@
 import Bus
+import Candles
 import TickwireClients
 import Foundation
 import Market
@@ -11,7 +12,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,candles] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
@@ -110,7 +111,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,candles").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -858,6 +859,48 @@ if only.contains("book") {
         : "Book: **MISMATCH** of the top 10 levels between Swift and Python.")
 }
 
+// 12. Candles
+if only.contains("candles") {
+    let tradeCount = quick ? 200_000 : 1_000_000
+    say("== 12. candles: \(tradeCount) trades of 4 markets to 1m candles with CandleBuilder vs bench/candles.py (Python's decimal), "
+        + "\(pairedRoundCount) paired rounds, every candle compared by digest")
+    let trades = try CandleBench.trades(count: tradeCount)
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-trades-\(UUID().uuidString.prefix(8)).csv").path
+    try CandleBench.write(trades, to: file)
+    defer { try? FileManager.default.removeItem(atPath: file) }
+    var rounds = PairedRounds()
+    var digests: Set<String> = [], pythonDigests: Set<String> = [], candleCount = 0
+    for round in 1...pairedRoundCount {
+        // The fastest of 3 runs on each side, as the peer's `--repeat 3`.
+        var best = Duration.seconds(1_000_000)
+        for _ in 0..<3 {
+            let (candles, elapsed) = CandleBench.build(trades)
+            best = min(best, elapsed)
+            digests.insert(CandleBench.digest(candles))
+            candleCount = candles.count
+        }
+        let swiftRate = Double(tradeCount) / best.seconds
+        rounds.record("swift", swiftRate)
+        var pythonText = "n/a"
+        if runPeers, let py = await peers.run("candles.py", ["--trades", file, "--repeat", "3"]), let seconds = py.number("seconds") {
+            pythonDigests.insert(py["digest"] as? String ?? "?")
+            rounds.record("python", Double(tradeCount) / seconds)
+            rounds.recordRatio("ratio", seconds, best.seconds)
+            pythonText = "\(fmt(Double(tradeCount) / seconds)) trades/s (\(fmt(seconds * 1000, 1)) ms, \(py["candles"] ?? "?") candles)"
+        }
+        say("round \(round): CandleBuilder \(fmt(swiftRate)) trades/s (\(fmt(best.seconds * 1000, 1)) ms, \(candleCount) candles); python \(pythonText)")
+    }
+    let identical = digests.count == 1 && (pythonDigests.isEmpty || pythonDigests == digests)
+    say("digest of every candle: Swift \(digests.sorted().joined(separator: ",")), Python \(pythonDigests.sorted().joined(separator: ",")): "
+        + (identical ? "identical" : "MISMATCH") + "; CandleBuilder / python \(rounds.text("ratio", 2, "x"))")
+    if !identical { failures.append("Swift and Python candles differ") }
+    notes.append("Candles: \(candleCount) 1m candles of \(tradeCount) trades, FNV-1a 64 digest Swift `\(digests.sorted().joined(separator: ","))`, "
+        + "Python `\(pythonDigests.sorted().joined(separator: ","))`: \(identical ? "identical" : "**MISMATCH**").")
+    rows.append(Row(benchmark: "12. \(tradeCount) trades to 1m candles (CandleBuilder) vs plain Python decimal, identical OHLCV",
+                    tickwire: rounds.text("swift", 0, " trades/s"), peer: rounds.text("python", 0, " trades/s"), ratio: rounds.text("ratio", 2, "x"),
+                    target: "identical", met: runPeers ? (identical ? "yes" : "NO") : "?"))
+}
+
 // Table and RESULTS.md
 @MainActor func table(_ lines: [String]? = nil) -> String {
     (["| benchmark | Tickwire (Swift) | peer | ratio | target | met |", "|---|---|---|---|---|---|"]
@@ -1021,6 +1064,14 @@ let markdown = """
        of 3 runs; paired rounds (\(pairedRoundCount)) as in 1, the ratio the median of the rounds' Swift / peer. Before the rounds
        both sides apply the whole stream once more and CRC32 the text of the top 10 after every diff (`b price size ...|a
        price size ...`, one line a diff), compared at the end and every 100,000 diffs: a difference fails the run.
+    12. Candles (`CandleBench`, `bench/candles.py`): \(quick ? "200,000" : "1,000,000") trades of four markets generated by splitmix64 (seed
+       20261126): prices walking in cents, sizes of 1 to 10^8 satoshi (8 decimals), 0 to 199 ms apart (about 28 hours), written to a
+       CSV file both sides read and parse untimed. Swift adds each trade to `Candles.CandleBuilder` (1m only; a trade of a later
+       minute closes its market's candle, a final tick the last ones); the peer groups the same trades by market and UTC minute with
+       `decimal.Decimal` (open, high, low, close, exact volume sum, count) in plain Python. Each side's figure in a round is the
+       fastest of 3 runs; paired rounds (\(pairedRoundCount)) as in 1, the ratio the median of the rounds' Python time / Swift time.
+       Every candle of both sides is compared through an FNV-1a 64 digest of `market,start,open,high,low,close,volume,count` lines
+       sorted by market and start: a difference fails the run.
     """
 /// The numbered items of "How each figure is taken" in `text`, each to the next item, and what comes before them.
 func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: String)]) {
@@ -1044,7 +1095,7 @@ func descriptions(_ text: String) -> (head: String, items: [(number: Int, text: 
 func keepingDescriptions(_ markdown: String) -> String {
     guard option("--only") != nil, let old = try? String(contentsOfFile: resultsPath, encoding: .utf8) else { return markdown }
     let names = [1: ["bus"], 2: ["latency", "rpc"], 3: ["convert"], 4: ["format"], 5: ["services"], 6: ["services"], 7: ["repricing"],
-                 8: ["gains"], 9: ["import"], 10: ["ingest"], 11: ["book"]]
+                 8: ["gains"], 9: ["import"], 10: ["ingest"], 11: ["book"], 12: ["candles"]]
     let before = Dictionary(descriptions(old).items.map { ($0.number, $0.text) }, uniquingKeysWith: { first, _ in first })
     let (head, items) = descriptions(markdown)
     return ([head] + items.map { item in
