@@ -92,7 +92,7 @@ extension DepthLadder.Level: JSONSchemaDescribable {
             "price": .required(.ref(DisplayAmount.self), "The price, in the quote currency."),
             "size": .required(.ref(DisplayAmount.self), "The size at this price, in the base currency."),
             "total": .required(.ref(DisplayAmount.self), "The size at this price and every better one."),
-            "depth": .required(.integer(in: 0...100), "The cumulative size in percent (0...100, whole) of the largest cumulative size of either side: the bar's length."),
+            "depth": .required(.integer(in: 0...100), "The cumulative size in percent (whole, at least 1 for a level with a size) of the largest cumulative size of either side: the bar's length."),
         ])
     }
 }

@@ -38,7 +38,7 @@ public struct DepthLadder: Codable, Sendable, Equatable {
         public var size: DisplayAmount
         /// The size at this price and every better one.
         public var total: DisplayAmount
-        /// The cumulative size in percent (0...100, whole) of the largest cumulative size of either side: the bar's length.
+        /// The cumulative size in percent (whole, at least 1 for a level with a size) of the largest cumulative size of either side: the bar's length.
         public var depth: Int
     }
 
@@ -108,10 +108,11 @@ public struct DepthLadder: Codable, Sendable, Equatable {
             dataAge: depth.time.map { DataAge(asOf: $0, now: context.now, locale: locale) })
     }
 
-    /// `part` in whole percent of `whole` (0 when `whole` is zero), rounded half-even.
+    /// `part` in whole percent of `whole` (0 when `whole` is zero), rounded half-even, at least 1 for a part above
+    /// zero so that every level's bar shows.
     private static func percent(_ part: ExactDecimal, of whole: ExactDecimal) -> Int {
         guard !whole.isZero, let share = try? (part * ExactDecimal(100)).divided(by: whole, scale: 0) else { return 0 }
-        return Int(share.mantissa)
+        return part > .zero ? max(Int(share.mantissa), 1) : Int(share.mantissa)
     }
 }
 

@@ -70,6 +70,9 @@ struct DepthLadderTests {
         #expect(yenLadder.spread?.text == "¥150")
         #expect(yenLadder.asks[0].depth == 100)
         #expect(yenLadder.bids[0].depth == 50)
+        let thin = BookDepth(source: "bitso-ws", market: Self.btcMXN, sequence: 2,
+                             bids: [BookLevel(price: 100, size: try ExactDecimal("0.001"))], asks: [BookLevel(price: 101, size: 10)])
+        #expect(DepthLadder.make(depth: thin, context: SampleData.context()).bids[0].depth == 1, "a level far below 0.5 % still shows")
         let xrp = BookDepth(
             source: "bitso-ws", market: MarketPair(base: "XRP", quote: "BTC"), sequence: 9,
             bids: [BookLevel(price: try ExactDecimal("0.00000881"), size: try ExactDecimal("1500"))],

@@ -101,7 +101,7 @@ enum Stylesheet {
         #total { font-size: 1.4rem; font-weight: 700; }
         .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap; }
         section.depth { margin-bottom: 1.5rem; } .depth-figures { margin-bottom: .8rem; } #depth-choice { flex-wrap: wrap; margin-bottom: .6rem; }
-        .ladder { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: .8rem; margin-bottom: .8rem; }
+        .ladder { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: .8rem; margin-bottom: .8rem; align-items: start; }
         .ladder caption, table.trades caption { text-align: left; font-weight: 600; padding: .4rem .7rem; }
         .ladder th, .ladder td { padding: .3rem .6rem; }
         th.depth-col, td.depth-cell { width: 24%; }
