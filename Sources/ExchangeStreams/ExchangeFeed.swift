@@ -14,6 +14,9 @@ public struct ExchangeFeedSettings: Sendable {
     public var backoff: Backoff
     /// Shortest time between two REST snapshots of one book (Bitso allows 60 public calls a minute).
     public var resyncInterval: Duration
+    /// A connection with no message for this long is taken as dead and opened again (Bitso's keep-alive comes every
+    /// 20 s, Kraken's heartbeat every second).
+    public var silenceTimeout: Duration
     /// The clock.
     public var now: @Sendable () -> Date
     /// Sleeps, or throws when cancelled.
@@ -21,13 +24,14 @@ public struct ExchangeFeedSettings: Sendable {
 
     /// Settings; tests pass milliseconds.
     public init(
-        depth: Int = 10, backoff: Backoff = Backoff(), resyncInterval: Duration = .seconds(2),
+        depth: Int = 10, backoff: Backoff = Backoff(), resyncInterval: Duration = .seconds(2), silenceTimeout: Duration = .seconds(60),
         now: @escaping @Sendable () -> Date = { Date() },
         sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }
     ) {
         self.depth = depth
         self.backoff = backoff
         self.resyncInterval = resyncInterval
+        self.silenceTimeout = silenceTimeout
         self.now = now
         self.sleep = sleep
     }
@@ -98,6 +102,7 @@ actor EngineRunner<Engine: ExchangeEngine>: FeedRunning {
     private(set) var status: FeedStatus
     private var published: FeedStatus?
     private var lastSnapshot: [MarketPair: ContinuousClock.Instant] = [:]
+    private var lastReceived = ContinuousClock.now
     private let reconnectCounter: Counter
     private let resyncCounter: Counter
 
@@ -123,9 +128,12 @@ actor EngineRunner<Engine: ExchangeEngine>: FeedRunning {
             let connection = connect()
             let opened = settings.now()
             var received = false
+            lastReceived = ContinuousClock.now
+            let watchdog = Task { await self.closeWhenSilent(connection) }
             await handle(engine.connected(), connection, initial: true)
             do {
                 for try await text in connection.messages {
+                    lastReceived = ContinuousClock.now
                     if !received {
                         received = true
                         attempt = 0
@@ -134,11 +142,16 @@ actor EngineRunner<Engine: ExchangeEngine>: FeedRunning {
                     markOK()
                 }
                 if Task.isCancelled { break }
-                count(ExchangeEvent(.disconnected, "the exchange closed the connection"))
+                count(ExchangeEvent(.disconnected, isSilent ? "no message for \(settings.silenceTimeout)" : "the exchange closed the connection"))
             } catch {
                 if Task.isCancelled { break }
-                count(ExchangeEvent(received ? .disconnected : .connectFailed, String(describing: error)))
+                if isSilent {
+                    count(ExchangeEvent(.disconnected, "no message for \(settings.silenceTimeout)"))
+                } else {
+                    count(ExchangeEvent(received ? .disconnected : .connectFailed, String(describing: error)))
+                }
             }
+            watchdog.cancel()
             connection.close()
             status = FeedStatus(feed: sink.name, state: .error, message: counters.summary, lastSuccess: status.lastSuccess, lastAttempt: opened)
             publishStatus()
@@ -147,6 +160,26 @@ actor EngineRunner<Engine: ExchangeEngine>: FeedRunning {
                 try await settings.sleep(settings.backoff.delay(attempt: attempt))
             } catch {
                 break
+            }
+        }
+    }
+
+    /// Whether the connection has been silent for the silence timeout.
+    private var isSilent: Bool { ContinuousClock.now - lastReceived >= settings.silenceTimeout }
+
+    /// Closes `connection` once no message came for the silence timeout (a half-open socket sends nothing, not even
+    /// an error); returns when cancelled.
+    private func closeWhenSilent(_ connection: WebSocketConnection) async {
+        while !Task.isCancelled {
+            let deadline = lastReceived + settings.silenceTimeout
+            if isSilent {
+                connection.close()
+                return
+            }
+            do {
+                try await Task.sleep(until: deadline)
+            } catch {
+                return
             }
         }
     }

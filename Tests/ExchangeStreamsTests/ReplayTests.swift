@@ -121,6 +121,29 @@ import TickwireFeeds
         #expect(statuses.last?.state == .ok)
     }
 
+    /// A server that sends the snapshot and then nothing: after the silence timeout the feed takes the socket as dead,
+    /// counts it and connects again, and the book is synced anew.
+    @Test func silentConnectionIsOpenedAgain() async throws {
+        let session = try ExchangeFixtures.krakenSession()
+        let server = try await ReplayServer.start(logger: testLogger) { _ in [.send(session[1])] }
+        let recording = Recording()
+        var settings = testSettings
+        settings.silenceTimeout = .milliseconds(100)
+        let feed = try ExchangeFeed.kraken(
+            client: .test(url: server.url, logger: testLogger), sink: recording.sink(name: "kraken-ws"),
+            markets: [MarketPair(base: "ALGO", quote: "USD")], settings: settings, logger: testLogger)
+        try await running(feed) {
+            let reconnected = try await eventually { try recording.payloads("book.kraken-ws.ALGO-USD", as: BookDepth.self).count >= 2 }
+            #expect(reconnected)
+        }
+        await server.stop()
+        let counters = await feed.counters
+        #expect(counters.reconnects >= 1)
+        #expect(counters[.disconnected] == counters.reconnects || counters[.disconnected] == counters.reconnects + 1)
+        #expect(counters.last?.message.hasPrefix("no message for") == true)
+        #expect(server.connections >= 2)
+    }
+
     /// A server that is not there: each attempt fails, is counted and retried with the backoff.
     @Test func connectionRefusedIsRetried() async throws {
         let recording = Recording()
