@@ -30,16 +30,20 @@ extension MasterdataClient {
     /// The recorded file: 30 cryptocoins, 4 commodities, 7 fiats; 37 crypto, 11 commodity and 4 fiat wallets.
     public static let test = Self(load: { try fixture() })
 
-    /// Alive without the network: each load walks the average prices a little, deterministically for `seed`.
-    public static func mock(seed: UInt64) -> Self {
+    /// Alive without the network: each load moves a cryptocoin's average price onto its ``MockMarket`` reference in
+    /// EUR at `now` (the recorded one for an asset without a reference, and every commodity's), then walks every
+    /// average price a little, deterministically for `seed`.
+    public static func mock(seed: UInt64, now: @escaping @Sendable () -> Date = { Date() }) -> Self {
         let walk = PriceWalk(seed: seed)
         return Self(load: {
             var masterdata = try fixture()
+            let time = now()
             for index in masterdata.assets.indices {
                 let asset = masterdata.assets[index]
-                guard let price = asset.averagePrice else { continue }
+                guard let recorded = asset.averagePrice else { continue }
+                let reference = asset.kind == .cryptocoin ? try MockMarket.reference(asset: asset.symbol, currency: "EUR", at: time) : nil
                 masterdata.assets[index].averagePrice = try PriceWalk.scale(
-                    price, by: walk.step("\(asset.kind.rawValue):\(asset.id)")
+                    reference ?? recorded, by: walk.step("\(asset.kind.rawValue):\(asset.id)")
                 )
             }
             return masterdata

@@ -78,6 +78,18 @@ import Testing
         }
     }
 
+    /// The mock masterdata's average prices follow the reference in EUR: Bitcoin's near CoinGecko's mock price times the
+    /// USD->EUR rate, no longer the recorded €8,936.50; a commodity keeps its recorded price, walked.
+    @Test func mockMasterdataAgrees() async throws {
+        let masterdata = try await MasterdataClient.mock(seed: 42, now: fixedNow).load()
+        let btc = try #require(masterdata.assets.first { $0.kind == .cryptocoin && $0.symbol == "BTC" }?.averagePrice)
+        let usd = try #require(try await CoinGeckoClient.mock(seed: 42, now: fixedNow).markets(["bitcoin"], "usd").first?.quote.last)
+        let eur = try #require(try await FiatClient.mock(seed: 42).latest().rates.first { $0.to == "EUR" }?.rate)
+        #expect(within(btc, of: try usd * eur, basisPoints: 300), "masterdata BTC \(btc) against \(usd) × \(eur)")
+        let gold = try #require(masterdata.assets.first { $0.symbol == "XAU" }?.averagePrice)
+        #expect(within(gold, of: try dec("46.20"), basisPoints: MockMarket.limit + 100))
+    }
+
     /// Whether `value` is within `basisPoints` of `reference`.
     private func within(_ value: ExactDecimal, of reference: ExactDecimal, basisPoints: Int) -> Bool {
         guard let gap = try? (value - reference) * ExactDecimal(10_000), let bound = try? reference * ExactDecimal(basisPoints) else { return false }
