@@ -33,6 +33,8 @@ public struct ViewSources: Sendable {
     public var convertSeries: @Sendable (ConvertSeriesRequest) async throws -> ConvertSeriesResult
     /// rates-fetcher's `coins.known`: the coins the Coins screen suggests adding.
     public var knownCoins: @Sendable (KnownCoinsRequest) async throws -> [KnownCoin]
+    /// rates-fetcher's `candles`: a market's stored candles, which a coin's chart is drawn from.
+    public var candles: @Sendable (CandlesRequest) async throws -> CandleSeries
 
     /// Sources from their closures; without `knownCoins`, the Coins screen suggests none; without `gains` and
     /// `performance`, the Portfolio screen says they are unavailable; without `portfolios`, it offers no other portfolio.
@@ -51,7 +53,8 @@ public struct ViewSources: Sendable {
         performance: @escaping @Sendable (PerformanceRequest) async throws -> PortfolioPerformance = { _ in
             throw RPCError.unavailable("no performance source")
         },
-        portfolios: @escaping @Sendable () async throws -> PortfolioList = { throw RPCError.unavailable("no portfolios source") }
+        portfolios: @escaping @Sendable () async throws -> PortfolioList = { throw RPCError.unavailable("no portfolios source") },
+        candles: @escaping @Sendable (CandlesRequest) async throws -> CandleSeries = { _ in throw RPCError.unavailable("no candles source") }
     ) {
         self.portfolios = portfolios
         self.gains = gains
@@ -66,6 +69,7 @@ public struct ViewSources: Sendable {
         self.convert = convert
         self.convertSeries = convertSeries
         self.knownCoins = knownCoins
+        self.candles = candles
     }
 }
 
@@ -117,7 +121,7 @@ public struct ScreenBuilder: Sendable {
             return .coins(view)
         case "coin":
             let view = try await coin(try required("symbol", parameters).uppercased(), portfolio: Self.portfolioName(parameters["portfolio"]),
-                                      context: context, notices: notices)
+                                      range: try CoinChartRange(parameter: parameters["range"]), context: context, notices: notices)
             return .coin(view)
         case "portfolio":
             let range = try Self.performanceRange(parameters["range"])
@@ -246,16 +250,18 @@ public struct ScreenBuilder: Sendable {
         return DisplayRate(result, from: from, asOf: await state.rateTimes[result.source])
     }
 
-    /// `symbol`'s 30-day history in `currency`: as the source has it, else in a source's currency converted
-    /// point by point by the converter at each day's rate (today's where it has none), with a note saying
-    /// which. Throws the first failure when no source has one.
-    private func history(of symbol: String, currency: String, priced: String?) async throws -> (history: PriceHistory, note: String?) {
+    /// `symbol`'s history over `range` in `currency` (``CoinChartRange/history(of:in:sources:now:)``: stored candles, and
+    /// rates-fetcher's history before them): as the source has it, else in a source's currency converted point by point
+    /// by the converter at each day's rate (today's where it has none), with a note saying which. Throws the first
+    /// failure when no source has one.
+    private func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws -> (history: PriceHistory, note: String?) {
         var firstError: (any Error)?
         for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
             do {
-                let history = try await sources.history(HistoryRequest(asset: symbol, currency: candidate, days: 30))
-                guard history.currency.uppercased() != currency.uppercased() else { return (history, nil) }
-                return try await converted(history, to: currency.uppercased())
+                let (history, origin) = try await range.history(of: symbol, in: candidate, sources: sources, now: Date())
+                guard history.currency.uppercased() != currency.uppercased() else { return (history, origin) }
+                let (converted, note) = try await converted(history, to: currency.uppercased())
+                return (converted, [origin, note].compactMap { $0 }.joined(separator: " "))
             } catch {
                 firstError = firstError ?? error
             }
@@ -306,7 +312,7 @@ public struct ScreenBuilder: Sendable {
         return (converted, rate.explanation)
     }
 
-    private func coin(_ symbol: String, portfolio: String, context: ViewContext, notices: [String]) async throws -> CoinView {
+    private func coin(_ symbol: String, portfolio: String, range: CoinChartRange, context: ViewContext, notices: [String]) async throws -> CoinView {
         var notices = notices
         let (name, image) = await identity(of: symbol)
         let watched = ((try? await sources.watchlist()) ?? []).contains(symbol)
@@ -317,9 +323,9 @@ public struct ScreenBuilder: Sendable {
         var history: PriceHistory?
         var chartNote: String?
         do {
-            (history, chartNote) = try await self.history(of: symbol, currency: context.currency, priced: priced)
+            (history, chartNote) = try await self.history(of: symbol, currency: context.currency, priced: priced, range: range)
         } catch {
-            notices.append("No 30-day history in \(context.currency): \(ScreenBuilder.describe(error))")
+            notices.append("No \(range.title) history in \(context.currency): \(ScreenBuilder.describe(error))")
         }
         let (market, marketNote) = await market(quote, currency: context.currency)
         let change = price?.changePercent24h == nil && market?.changePercent24h == nil

@@ -46,6 +46,8 @@ struct DailyRateChartTests {
             return history
         }
         fetcher.ratesHistory = dailyRates
+        // The chart is drawn from the history alone: no stored candles.
+        fetcher.candles = { request in throw RPCError.notFound("no \(request.interval.rawValue) candles of \(request.market)") }
         var converter = ConverterClient.mock(fetcher: fetcher)
         if let convertSeries { converter.convertSeries = convertSeries }
         return try InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher)

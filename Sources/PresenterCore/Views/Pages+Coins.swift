@@ -57,16 +57,18 @@ extension Pages {
             HTML.figure("Total supply", view.supply.total, id: "supply-total"),
             HTML.figure("Max supply", view.supply.max, id: "supply-max"),
         ].joined()
+        let range = (try? CoinChartRange(parameter: context.query.last { $0.name == "range" }?.value)) ?? .standard
+        let ranges = chartRanges(selected: range, context: context)
         let chart = view.chart.map { chart in
             let periodChange = chart.change.map { " <span class=\"change\">\(escapeHTML($0.text))</span>" } ?? ""
             return """
-                <section id="chart"><h2>30 days\(periodChange)</h2>
-                \(Chart.svg(chart, title: "\(view.symbol) price over 30 days in \(chart.currency)"))
+                <section id="chart"><h2>\(range.title)\(periodChange)</h2>\(ranges)
+                \(Chart.svg(chart, title: "\(view.symbol) price over \(range.title) in \(chart.currency)"))
                 <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.day))) · \
                 High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day)))</p>\
                 \(view.chartNote.map { "<p id=\"chart-note\" class=\"muted small\">\(escapeHTML($0))</p>" } ?? "")</section>
                 """
-        } ?? "<section id=\"chart\"><h2>30 days</h2><p class=\"muted\">No price history to draw.</p></section>"
+        } ?? "<section id=\"chart\"><h2>\(range.title)</h2>\(ranges)<p class=\"muted\">No price history to draw.</p></section>"
         let marketTitle = view.marketNote.map { " title=\"\(escapeHTML($0))\"" } ?? ""
         let marketNote = view.marketNote.map { "<p id=\"market-note\" class=\"muted small\">Market data converted: \(escapeHTML($0)).</p>" } ?? ""
         let portfolio = view.portfolio ?? PortfolioView.mainPortfolio
@@ -88,6 +90,17 @@ extension Pages {
             scripts: Scripts.tag("live-prices.js", data: [("currency", view.currency ?? context.currency)])
                 + Scripts.tag("chart-readout.js") + Scripts.tag("trade-price.js")
         )
+    }
+
+    /// The chart's ranges as links (`?range=1D`, the page's other query items kept), so they work without JavaScript;
+    /// the one shown is marked for assistive technology.
+    static func chartRanges(selected: CoinChartRange, context: PageContext) -> String {
+        let items = CoinChartRange.allCases.map { range in
+            let current = range == selected
+            return "<li data-range=\"\(range.rawValue)\"\(current ? " class=\"selected\"" : "")><a href=\"\(escapeHTML(context.href(setting: "range", to: range.rawValue)))\""
+                + "\(current ? " aria-current=\"page\"" : "") aria-label=\"\(range.title)\"><span class=\"range\">\(range.rawValue)</span></a></li>"
+        }.joined()
+        return "<nav aria-label=\"Chart range\"><ul class=\"returns\" id=\"chart-ranges\">\(items)</ul></nav>"
     }
 
     /// A price cell live updates write into; "no price" when there is none.

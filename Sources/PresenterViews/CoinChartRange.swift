@@ -1,0 +1,93 @@
+import BusContract
+import Foundation
+import Market
+import TickwireContract
+
+/// The span a coin's chart covers (the `range` of the `coin` screen), and the candles it is drawn from.
+public enum CoinChartRange: String, Sendable, CaseIterable {
+    /// The last day, from 5-minute candles.
+    case oneDay = "1D"
+    /// The last 7 days, from hourly candles.
+    case sevenDays = "7D"
+    /// The last 30 days, from hourly candles.
+    case thirtyDays = "30D"
+    /// The last year, from daily candles.
+    case oneYear = "1Y"
+
+    /// The range shown unless one is asked for.
+    public static let standard = Self.thirtyDays
+
+    /// The range `parameter` names (1D, 7D, 30D or 1Y, any case); ``standard`` for none; invalid params otherwise.
+    public init(parameter: String?) throws {
+        guard let parameter else {
+            self = .standard
+            return
+        }
+        guard let range = Self(rawValue: parameter.uppercased()) else {
+            throw RPCError.invalidParams("range must be 1D, 7D, 30D or 1Y, got \"\(parameter)\"")
+        }
+        self = range
+    }
+
+    /// The candles it is drawn from.
+    public var interval: CandleInterval {
+        switch self {
+        case .oneDay: .fiveMinutes
+        case .sevenDays, .thirtyDays: .oneHour
+        case .oneYear: .oneDay
+        }
+    }
+
+    /// Its length in days.
+    public var days: Int {
+        switch self {
+        case .oneDay: 1
+        case .sevenDays: 7
+        case .thirtyDays: 30
+        case .oneYear: 365
+        }
+    }
+
+    /// Its length in words: "1 day", "7 days", "30 days", "1 year".
+    public var title: String {
+        switch self {
+        case .oneDay: "1 day"
+        case .sevenDays: "7 days"
+        case .thirtyDays: "30 days"
+        case .oneYear: "1 year"
+        }
+    }
+
+    /// `symbol`'s prices in `currency` over this range up to `now`: the close of each stored candle of the market
+    /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, and before the first of them (or without any)
+    /// the points of rates-fetcher's `history` of the range's days (CoinGecko's, as it gives them), with a note saying
+    /// where the candles came from. Throws
+    /// the history's error when neither has a point in the range.
+    func history(of symbol: String, in currency: String, sources: ViewSources, now: Date) async throws -> (history: PriceHistory, note: String?) {
+        let since = now.addingTimeInterval(-TimeInterval(days) * 86_400)
+        let length = TimeInterval(interval.seconds)
+        let series = try? await sources.candles(CandlesRequest(market: "\(symbol)-\(currency)", interval: interval, start: since.addingTimeInterval(-length)))
+        let candles = (series?.candles ?? []).map { PricePoint(time: $0.start.addingTimeInterval(length), price: $0.close) }
+            .filter { $0.time >= since && $0.time <= now }
+        var earlier: [PricePoint] = []
+        var failure: (any Error)?
+        let firstCandle = candles.first?.time
+        if firstCandle.map({ $0 > since.addingTimeInterval(length) }) ?? true {
+            do {
+                let backfill = try await sources.history(HistoryRequest(asset: symbol, currency: currency, days: days))
+                earlier = backfill.points.filter { $0.time < (firstCandle ?? .distantFuture) }
+            } catch {
+                failure = error
+            }
+        }
+        guard !earlier.isEmpty || !candles.isEmpty else {
+            throw failure ?? RPCError.notFound("no candles or history of \(symbol) in \(currency) over \(title)")
+        }
+        var note: String?
+        if let series, let firstCandle {
+            let what = "\(series.source)'s \(interval.rawValue) candles"
+            note = earlier.isEmpty ? "From \(what)." : "From \(what) since \(DisplayDate.iso(firstCandle)); before, rates-fetcher's price history."
+        }
+        return (PriceHistory(asset: symbol, currency: currency, points: earlier + candles), note)
+    }
+}

@@ -1,0 +1,109 @@
+import BusContract
+import Foundation
+import Market
+import Money
+import Testing
+import TickwireClients
+import TickwireContract
+import TickwireMocks
+
+@testable import PresenterCore
+@testable import PresenterViews
+
+/// Issue 32: a coin's chart covers 1D, 7D, 30D or 1Y, drawn from rates-fetcher's stored candles, backfilled from its
+/// price history where the store has none.
+@Suite("Coin chart ranges from candles")
+struct CoinChartRangeTests {
+    /// 2026-11-26 10:00 UTC.
+    static let now = Date(timeIntervalSince1970: 1_795_687_200)
+    static let btcUSD = MarketPair(base: "BTC", quote: "USD")
+
+    /// Two 5-minute candles of bitso-ws closing at 09:50 and 09:55, and CoinGecko's hourly points of the last 30 hours.
+    static func candles(_ request: CandlesRequest) throws -> CandleSeries {
+        guard request.market == "BTC-USD" else { throw RPCError.notFound("no \(request.interval.rawValue) candles of \(request.market)") }
+        let candle = { (minutes: Double, close: String) in
+            Candle(source: "bitso-ws", market: btcUSD, interval: .fiveMinutes, start: now.addingTimeInterval(minutes * 60),
+                   open: 1, high: try ExactDecimal(close), low: 1, close: try ExactDecimal(close), volume: try ExactDecimal("0.5"), count: 4)
+        }
+        return CandleSeries(source: "bitso-ws", market: btcUSD, interval: request.interval, candles: [try candle(-15, "90100.5"), try candle(-10, "90200")])
+    }
+
+    static func history(_ request: HistoryRequest) throws -> PriceHistory {
+        let points = try (0...30).map { hours in
+            PricePoint(time: now.addingTimeInterval(-TimeInterval(hours) * 3_600), price: try ExactDecimal("\(89_000 + hours)"))
+        }
+        return PriceHistory(asset: request.asset, currency: request.currency ?? "USD", points: points.reversed())
+    }
+
+    static func sources(candles: @escaping @Sendable (CandlesRequest) async throws -> CandleSeries = { try CoinChartRangeTests.candles($0) }) -> ViewSources {
+        ViewSources(
+            wallets: { throw RPCError.unavailable("wallets") }, holdings: { _ in throw RPCError.unavailable("holdings") },
+            trades: { _ in [] }, products: { [] }, product: { _ in throw RPCError.unavailable("product") }, watchlist: { [] },
+            history: { try CoinChartRangeTests.history($0) }, convert: { _ in throw RPCError.unavailable("convert") },
+            convertSeries: { _ in throw RPCError.unavailable("convertSeries") }, candles: candles)
+    }
+
+    /// 1D: the history's points (as many as it gives) before the first candle's end (not its 10:00 one), then each
+    /// candle's close at its end.
+    @Test func candlesAfterTheBackfill() async throws {
+        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(), now: Self.now)
+        #expect(history.currency == "USD" && history.asset == "BTC")
+        #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\(89_000 + $0)" } + ["90100.5", "90200"])
+        #expect(history.points.suffix(2).map(\.time) == [Self.now.addingTimeInterval(-600), Self.now.addingTimeInterval(-300)])
+        #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
+    }
+
+    /// Without candles the chart is the history's points in the range alone, without a note; with neither, the
+    /// history's error.
+    @Test func historyAloneAndNeither() async throws {
+        let none: @Sendable (CandlesRequest) async throws -> CandleSeries = { _ in throw RPCError.notFound("no candles") }
+        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: none), now: Self.now)
+        #expect(history.points.count == 31 && note == nil)
+        await #expect(throws: RPCError.self) {
+            try await CoinChartRange.oneDay.history(of: "ETH", in: "EUR", sources: ViewSources(
+                wallets: { throw RPCError.unavailable("") }, holdings: { _ in throw RPCError.unavailable("") }, trades: { _ in [] }, products: { [] },
+                product: { _ in throw RPCError.unavailable("") }, watchlist: { [] }, history: { _ in throw RPCError.notFound("no history of ETH") },
+                convert: { _ in throw RPCError.unavailable("") }, convertSeries: { _ in throw RPCError.unavailable("") }, candles: none), now: Self.now)
+        }
+    }
+
+    /// Each range's candles and span; a range parameter other than 1D, 7D, 30D, 1Y is invalid params.
+    @Test func ranges() throws {
+        #expect(CoinChartRange.allCases.map(\.interval) == [.fiveMinutes, .oneHour, .oneHour, .oneDay])
+        #expect(CoinChartRange.allCases.map(\.days) == [1, 7, 30, 365])
+        #expect(try CoinChartRange(parameter: nil) == .thirtyDays && CoinChartRange(parameter: "1y") == .oneYear)
+        #expect(throws: RPCError.invalidParams("range must be 1D, 7D, 30D or 1Y, got \"2W\"")) { try CoinChartRange(parameter: "2W") }
+    }
+
+    /// The coin page's range links work without JavaScript (`?range=`, other query items kept), the shown one is
+    /// `aria-current`, and the chart and its title follow the range asked for.
+    @Test func pageLinksEachRange() async throws {
+        var fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
+        let history = fetcher.history
+        fetcher.history = { request in
+            guard request.currency == "USD" else { throw RPCError.notFound("no history in \(request.currency ?? "")") }
+            return try await history(request)
+        }
+        fetcher.candles = { request in
+            guard request.market == "BTC-USD", request.interval == .fiveMinutes else { throw RPCError.notFound("no candles") }
+            let end = Date(timeIntervalSince1970: (Date().timeIntervalSince1970 / 300).rounded(.down) * 300)
+            return CandleSeries(source: "bitso-ws", market: Self.btcUSD, interval: .fiveMinutes, candles: [
+                Candle(source: "bitso-ws", market: Self.btcUSD, interval: .fiveMinutes, start: end.addingTimeInterval(-600),
+                       open: 1, high: 2, low: 1, close: try ExactDecimal("91234.5"), volume: 0, count: 1),
+            ])
+        }
+        let converter = ConverterClient.mock(fetcher: fetcher)
+        try await InProcessPresenter(portfolio: .mock(fetcher: fetcher, converter: converter), converter: converter, fetcher: fetcher).test { client in
+            let page = try await client.execute(uri: "/coins/BTC?currency=USD&range=1D", method: .get).text
+            #expect(page.contains("<h2>1 day"))
+            #expect(page.contains("<li data-range=\"1D\" class=\"selected\"><a href=\"/coins/BTC?currency=USD&amp;range=1D\" aria-current=\"page\" aria-label=\"1 day\">"))
+            #expect(page.contains("<a href=\"/coins/BTC?currency=USD&amp;range=1Y\" aria-label=\"1 year\">"))
+            #expect(page.contains("From bitso-ws&#39;s 5m candles since") || page.contains("From bitso-ws's 5m candles since"))
+            #expect(page.contains("91,234.50"))
+            let standard = try await client.execute(uri: "/coins/BTC?currency=USD", method: .get).text
+            #expect(standard.contains("<h2>30 days") && standard.contains("<li data-range=\"30D\" class=\"selected\">"))
+            let bad = try await client.execute(uri: "/api/views/coin?symbol=BTC&range=2W", method: .get)
+            #expect(bad.status.code == 400 && bad.text.contains("range must be 1D, 7D, 30D or 1Y"))
+        }
+    }
+}
