@@ -16,7 +16,8 @@ public struct ViewRequest: Codable, Sendable, Equatable {
     public var book: String?
     /// The product of the `product` screen.
     public var sku: String?
-    /// The performance range of the `portfolio` screen: 1D, 7D, 30D, YTD, 1Y or Max (the default).
+    /// The performance range of the `portfolio` screen: 1D, 7D, 30D, YTD, 1Y or Max (the default); the chart range of
+    /// the `coin` screen: 1D, 7D, 30D (the default) or 1Y.
     public var range: String?
     /// The portfolio of the `portfolio` and `coin` screens (`main` when absent).
     public var portfolio: String?
