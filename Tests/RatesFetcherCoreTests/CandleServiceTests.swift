@@ -71,6 +71,24 @@ struct CandleServiceTests {
         await service.close()
         await bus.close()
     }
+
+    /// A candle builder that falls behind loses what is past its queue, counted, and never holds up the publisher.
+    @Test func aFullQueueDropsAndCounts() async throws {
+        let bus = try TestPublisher()
+        let service = try CandleService(
+            following: bus.publisher.endpoints[0], context: bus.context, publisher: bus.publisher, store: CandleStore.failing,
+            queueLimit: 10, logger: quietLogger)
+        // Not running: nothing takes from the queue.
+        let trade = MarketTrade(source: "bitso-ws", market: btcMXN, id: "1", price: 1, size: 1, time: Self.ten)
+        let dropped = await eventually {
+            for _ in 0..<100 { try bus.publisher.publish(trade, on: Topics.trade(feed: "bitso-ws", market: btcMXN)) }
+            return service.dropped > 0
+        }
+        #expect(dropped)
+        #expect(bus.publisher.droppedMessages == 0, "the hub's own stream lost nothing")
+        await service.close()
+        await bus.close()
+    }
 }
 
 /// Whether `condition` holds within 10 s, asked every 20 ms.
