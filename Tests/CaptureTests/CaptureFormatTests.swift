@@ -254,3 +254,38 @@ func gunzipped(records: [CaptureRecord]) throws -> Data {
         return try gunzip(writer.files[0])
     }
 }
+
+@Suite struct DocumentedPythonReaderTests {
+    /// docs/capture.md's Python reader (standard library only) reads a capture this library wrote: every record's time,
+    /// topic, envelope seq and data, in order.
+    @Test func pythonReaderReadsACapture() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("docs/capture.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let section = try #require(text.range(of: "## Reading it with Python's standard library"))
+        let start = try #require(text.range(of: "```python\n", range: section.upperBound..<text.endIndex))
+        let end = try #require(text.range(of: "```", range: start.upperBound..<text.endIndex))
+        let reader = String(text[start.upperBound..<end.lowerBound])
+        #expect(reader.split(separator: "\n").count <= 15, "the reader stays about 10 lines")
+        try withDirectory { directory in
+            let records = sampleRecords(3)
+            let writer = try CaptureWriter(directory: directory, endpoints: ["e"], prefixes: [])
+            for record in records { try writer.append(record) }
+            try writer.close()
+            let script = directory.appendingPathComponent("reader.py")
+            try reader.write(to: script, atomically: true, encoding: .utf8)
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", script.path, writer.files[0].path]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0)
+            let lines = output.split(separator: "\n").map(String.init)
+            #expect(lines.count == 3)
+            #expect(lines.first == "\(records[0].received) quote.bitso.BTC-MXN 1 {'note': 'a \"b\" \\\\ c\\n\\td €'}")
+        }
+    }
+}
