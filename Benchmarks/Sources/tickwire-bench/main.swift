@@ -12,7 +12,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,candles] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,capture,candles] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
@@ -111,7 +111,7 @@ if arguments.first == "profile-convert" {
 
 let quick = arguments.contains("--quick")
 let runPeers = !arguments.contains("--no-peers")
-let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,candles").split(separator: ",").map(String.init))
+let only = Set((option("--only") ?? "bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,capture,candles").split(separator: ",").map(String.init))
 let benchDirectory = option("--bench-dir") ?? "bench"
 let resultsPath = option("--results") ?? "\(benchDirectory)/RESULTS.md"
 let command = option("--command") ?? (["tickwire-bench"] + arguments).joined(separator: " ")
@@ -857,6 +857,48 @@ if only.contains("book") {
     notes.append(verified == nil ? "Book: no peer ran, the top 10 levels were not compared."
         : verified == true ? "Book: the top 10 levels of each side after each of the \(diffCount) diffs identical in Swift and Python (CRC32 `\(String(format: "%08x", ours.crc))` of their text, and every 100,000 diffs)."
         : "Book: **MISMATCH** of the top 10 levels between Swift and Python.")
+}
+
+if only.contains("capture") {
+    let floodRate = 100_000, floodSeconds = quick ? 10.0 : 60.0
+    let replayCount = quick ? 50_000 : 200_000
+    let rounds = quick ? 2 : 3
+    say("== 13. record and replay: tickwire-recorder following \(floodRate) msg/s for \(Int(floodSeconds)) s; tickwire-replay --speed max of a "
+        + "\(replayCount)-message capture into rates-fetcher, against raw libzmq PUB -> SUB of the same bytes, \(rounds) paired rounds")
+    if !["rates-fetcher", "tickwire-recorder", "tickwire-replay"].allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
+        say("skipped: build rates-fetcher, tickwire-recorder and tickwire-replay first (swift build -c release --product NAME in Benchmarks/)")
+        notes.append("Record and replay: skipped, no release rates-fetcher, tickwire-recorder or tickwire-replay in `\(servicesBin)`.")
+    } else {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-recorder-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let flood = try await CaptureBench.recorder(bin: servicesBin, rate: floodRate, seconds: floodSeconds, folder: folder, peers: peers)
+        try? FileManager.default.removeItem(at: folder)
+        say("recorder: \(flood.sent) sent in \(fmt(flood.seconds, 1)) s (\(fmt(Double(flood.sent) / flood.seconds)) msg/s), \(flood.recorded) recorded, "
+            + "\(flood.lost) lost, \(flood.gaps) seq gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core, \(flood.fileBytes) compressed bytes")
+        rows.append(Row(benchmark: "13. recorder following a flood of quote envelopes for \(Int(floodSeconds)) s (counted by seq in the capture, read with Python's gzip)",
+                        tickwire: "\(fmt(Double(flood.sent) / flood.seconds)) msg/s, \(flood.lost) lost, \(flood.gaps) gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core",
+                        peer: "-", ratio: "\(fmt(Double(flood.fileBytes) / Double(max(flood.recorded, 1)), 1)) B/message on disk",
+                        target: ">= 100000 msg/s for 60 s, none lost",
+                        met: Double(flood.sent) / flood.seconds >= 99_000 && floodSeconds >= 60 && flood.lost == 0 && flood.gaps == 0 ? "yes" : "NO"))
+        var paired = PairedRounds(), lost = 0
+        for round in 1...rounds {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-replay-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let made = try await CaptureBench.recorder(bin: servicesBin, rate: floodRate, seconds: Double(replayCount) / Double(floodRate), folder: folder, peers: peers)
+            let replay = try await CaptureBench.replay(bin: servicesBin, expected: made.recorded, folder: folder)
+            let raw = try await CaptureBench.raw(count: made.recorded, folder: folder)
+            lost += made.recorded - replay.received
+            paired.record("replay", replay.rate)
+            paired.record("raw", raw)
+            paired.recordRatio("share", replay.rate * 100, raw)
+            say("round \(round): replay \(fmt(replay.rate)) quotes/s republished (\(replay.received) of \(made.recorded)); raw \(fmt(raw)) msg/s; "
+                + "replay / raw \(fmt(replay.rate / raw * 100, 1)) %")
+        }
+        rows.append(Row(benchmark: "13. replay at full speed (`tickwire-replay --speed max`, one connection) into rates-fetcher, quotes/s republished, vs raw libzmq PUB -> SUB of the same bytes",
+                        tickwire: "\(paired.text("replay", 0, " /s")), \(lost) lost", peer: "\(paired.text("raw", 0, " /s")) (raw libzmq, 1 PUB -> 1 SUB, ipc)",
+                        ratio: paired.text("share", 1, " %"), target: "-", met: lost == 0 ? "-" : "NO"))
+    }
 }
 
 // 12. Candles
