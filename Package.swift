@@ -398,7 +398,7 @@ let package = Package(
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "RatesFetcherCoreTests", dependencies: [
-            "BusContract", "RatesFetcherCore", "RatesFetcherEngine", "TickwireFeeds", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
+            "BusContract", "Candles", "RatesFetcherCore", "RatesFetcherEngine", "TickwireFeeds", "Bus", "Feeds", "Market", "TickwireContract", "Money", "ZeroMQ",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "Logging", package: "swift-log"),
         ]),
