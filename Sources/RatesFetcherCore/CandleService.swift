@@ -124,7 +124,7 @@ public final class CandleService: Service, Sendable {
     private func publishAndStore(_ candles: [Candle]) async {
         for candle in candles {
             do {
-                try publisher.publish(candle, on: Topics.candle(interval: candle.interval, feed: candle.source, market: candle.market))
+                try publisher.publish(candle, on: Topics.candle(interval: candle.interval, feed: candle.source, market: candle.market), source: candle.source)
                 Counter(label: "tickwire_candles_closed_total", dimensions: [("interval", candle.interval.rawValue)]).increment()
             } catch {
                 logger.error("could not publish a candle", metadata: [

@@ -54,6 +54,7 @@ struct CandleServiceTests {
         ])
         let published = try #require(try bus.envelope("candle.1m.bitso-ws.BTC-MXN", as: Candle.self))
         #expect(published.data == series.candles.last && published.seq == 2)
+        #expect(published.source == "bitso-ws", "a candle's envelope names its feed, not its interval")
         #expect(bus.topics("candle.5m.bitso-ws").isEmpty, "the 5 minutes have not ended")
 
         var methods = RPCMethods()
