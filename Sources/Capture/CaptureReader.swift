@@ -24,7 +24,7 @@ public final class CaptureReader {
     private var ended = false
     private let decoder = JSONDecoder()
 
-    private struct Line: Decodable {
+    fileprivate struct Line: Decodable {
         var t: Int64
         var topic: String
         var envelope: String
@@ -70,7 +70,7 @@ public final class CaptureReader {
         }
         let parsed: Line
         do {
-            parsed = try decoder.decode(Line.self, from: Data(line))
+            parsed = try RecordLine.parse(line) ?? decoder.decode(Line.self, from: Data(line))
         } catch {
             ended = true
             throw CaptureError(file: url.path, record: number, offset: offset, "not a capture record: \(String(decoding: line.prefix(80), as: UTF8.self).debugDescription)")
@@ -229,5 +229,73 @@ final class Inflater {
                 return .data
             }
         }
+    }
+}
+
+/// The record lines this library writes (`{"t":N,"topic":"...","envelope":"..."}`, no spaces), read without a JSON
+/// decoder; nil for any other shape, which the reader then hands to `JSONDecoder`.
+private enum RecordLine {
+    static func parse(_ line: ArraySlice<UInt8>) -> CaptureReader.Line? {
+        var index = line.startIndex
+        func expect(_ text: StaticString) -> Bool {
+            let count = text.utf8CodeUnitCount
+            guard line.endIndex - index >= count else { return false }
+            let matches = text.withUTF8Buffer { expected in expected.elementsEqual(line[index..<(index + count)]) }
+            if matches { index += count }
+            return matches
+        }
+        guard expect("{\"t\":") else { return nil }
+        var negative = false
+        if index < line.endIndex, line[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
+        var t: Int64 = 0
+        var digits = 0
+        while index < line.endIndex, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(line[index]), digits < 18 {
+            t = t * 10 + Int64(line[index] - UInt8(ascii: "0"))
+            index += 1
+            digits += 1
+        }
+        guard digits > 0, expect(",\"topic\":"), let topic = string(line, &index), expect(",\"envelope\":"),
+              let envelope = string(line, &index), expect("}"), index == line.endIndex else { return nil }
+        return CaptureReader.Line(t: negative ? -t : t, topic: topic, envelope: envelope)
+    }
+
+    /// A JSON string at `index` (its opening quote), unescaped; nil when malformed or when it has a `\\u` escape (left to JSONDecoder).
+    private static func string(_ line: ArraySlice<UInt8>, _ index: inout Int) -> String? {
+        guard index < line.endIndex, line[index] == UInt8(ascii: "\"") else { return nil }
+        index += 1
+        var bytes: [UInt8] = []
+        var start = index
+        while index < line.endIndex {
+            let byte = line[index]
+            if byte == UInt8(ascii: "\"") {
+                bytes += line[start..<index]
+                index += 1
+                return String(validating: bytes, as: UTF8.self)
+            }
+            if byte == UInt8(ascii: "\\") {
+                bytes += line[start..<index]
+                guard index + 1 < line.endIndex else { return nil }
+                switch line[index + 1] {
+                case UInt8(ascii: "\""): bytes.append(UInt8(ascii: "\""))
+                case UInt8(ascii: "\\"): bytes.append(UInt8(ascii: "\\"))
+                case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "/"))
+                case UInt8(ascii: "n"): bytes.append(UInt8(ascii: "\n"))
+                case UInt8(ascii: "r"): bytes.append(UInt8(ascii: "\r"))
+                case UInt8(ascii: "t"): bytes.append(UInt8(ascii: "\t"))
+                case UInt8(ascii: "b"): bytes.append(8)
+                case UInt8(ascii: "f"): bytes.append(12)
+                default: return nil
+                }
+                index += 2
+                start = index
+                continue
+            }
+            if byte < 0x20 { return nil }
+            index += 1
+        }
+        return nil
     }
 }

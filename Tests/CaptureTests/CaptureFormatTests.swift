@@ -182,6 +182,19 @@ func readAll(_ directory: URL) throws -> [CaptureRecord] {
         }
     }
 
+    /// A line of another writer (Python's `json.dumps`: spaces, members in another order, `\u` escapes) reads the same.
+    @Test func otherWritersLinesRead() throws {
+        try withDirectory { directory in
+            let file = directory.appendingPathComponent("python.ndjson.gz")
+            let header = #"{"format": "tickwire-capture", "version": 1, "started": "x", "endpoints": [], "prefixes": []}"#
+            let line = #"{"topic": "quote.x.A-B", "t": 5, "envelope": "{\"a\":\"\u00e9\\n\"}"}"#
+            try gzip(Data((header + "\n" + line + "\n").utf8), to: file)
+            let reader = try CaptureReader(url: file)
+            #expect(try reader.next() == CaptureRecord(received: 5, topic: "quote.x.A-B", envelope: Data(#"{"a":"é\n"}"#.utf8)))
+            #expect(try reader.next() == nil)
+        }
+    }
+
     /// A file that is not a capture says so at record 0.
     @Test func notACapture() throws {
         try withDirectory { directory in
