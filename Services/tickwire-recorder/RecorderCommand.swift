@@ -11,7 +11,7 @@ struct RecorderCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tickwire-recorder",
         abstract: "Records streams' messages (receive time, topic, envelope) into gzip NDJSON capture files.",
-        discussion: "e.g. tickwire-recorder --connect tcp://127.0.0.1:7102 --prefix quote. --prefix trade. --out captures/",
+        discussion: "e.g. tickwire-recorder --connect tcp://127.0.0.1:7101 --prefix quote. --prefix trade. --out captures/",
         version: buildVersion)
 
     @Option(help: ArgumentHelp(
@@ -34,7 +34,7 @@ struct RecorderCommand: AsyncParsableCommand {
 
     func run() async throws {
         let runtime = try Runtime.bootstrap(service: "tickwire-recorder", options: common)
-        let streams = try (connect.isEmpty ? ["tcp://127.0.0.1:7102"] : connect).map { argument -> RecordedStream in
+        let streams = try (connect.isEmpty ? ["tcp://127.0.0.1:7101"] : connect).map { argument -> RecordedStream in
             let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
             let (service, endpoint) = parts.count == 2 && !parts[0].contains(":") ? (parts[0], parts[1]) : ("rates-fetcher", argument)
             return RecordedStream(endpoint: endpoint, security: try runtime.clientSecurity(connectingTo: service))
