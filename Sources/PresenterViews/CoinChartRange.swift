@@ -29,12 +29,14 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
         self = range
     }
 
-    /// The candles it is drawn from.
-    public var interval: CandleInterval {
+    /// The candles it is drawn from, coarsest first, each finer one after the last of the coarser ones (or without
+    /// any): 1D from 5-minute candles, then 1-minute ones, so the last minutes show too and a few minutes of a replay
+    /// draw a line; 7D and 30D from hourly candles; 1Y from daily ones.
+    public var intervals: [CandleInterval] {
         switch self {
-        case .oneDay: .fiveMinutes
-        case .sevenDays, .thirtyDays: .oneHour
-        case .oneYear: .oneDay
+        case .oneDay: [.fiveMinutes, .oneMinute]
+        case .sevenDays, .thirtyDays: [.oneHour]
+        case .oneYear: [.oneDay]
         }
     }
 
@@ -59,20 +61,33 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
     }
 
     /// `symbol`'s prices in `currency` over this range up to `now`: the close of each stored candle of the market
-    /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, and before the first of them (or without any)
-    /// the points of rates-fetcher's `history` of the range's days (CoinGecko's, as it gives them), with a note saying
-    /// where the candles came from. Throws
-    /// the history's error when neither has a point in the range.
+    /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, of each of ``intervals`` in turn after the
+    /// coarser ones' last (all of the first feed that has any), and before the first of them (or without any) the
+    /// points of rates-fetcher's `history` of the range's days (CoinGecko's, as it gives them), with a note saying
+    /// where the candles came from. Throws the history's error when neither has a point in the range.
     func history(of symbol: String, in currency: String, sources: ViewSources, now: Date) async throws -> (history: PriceHistory, note: String?) {
         let since = now.addingTimeInterval(-TimeInterval(days) * 86_400)
-        let length = TimeInterval(interval.seconds)
-        let series = try? await sources.candles(CandlesRequest(market: "\(symbol)-\(currency)", interval: interval, start: since.addingTimeInterval(-length)))
-        let candles = (series?.candles ?? []).map { PricePoint(time: $0.start.addingTimeInterval(length), price: $0.close) }
-            .filter { $0.time >= since && $0.time <= now }
+        var candles: [PricePoint] = []
+        var source: String?
+        var drawn: [CandleInterval] = []
+        for interval in intervals {
+            let length = TimeInterval(interval.seconds)
+            let after = candles.last?.time
+            let request = CandlesRequest(market: "\(symbol)-\(currency)", interval: interval, source: source,
+                                         start: (after ?? since).addingTimeInterval(-length))
+            guard let series = try? await sources.candles(request) else { continue }
+            let points = series.candles.map { PricePoint(time: $0.start.addingTimeInterval(length), price: $0.close) }
+                .filter { point in point.time <= now && after.map { point.time > $0 } ?? (point.time >= since) }
+            guard !points.isEmpty else { continue }
+            candles += points
+            source = source ?? series.source
+            drawn.append(interval)
+        }
         var earlier: [PricePoint] = []
         var failure: (any Error)?
         let firstCandle = candles.first?.time
-        if firstCandle.map({ $0 > since.addingTimeInterval(length) }) ?? true {
+        let firstLength = TimeInterval((drawn.first ?? intervals[0]).seconds)
+        if firstCandle.map({ $0 > since.addingTimeInterval(firstLength) }) ?? true {
             do {
                 let backfill = try await sources.history(HistoryRequest(asset: symbol, currency: currency, days: days))
                 earlier = backfill.points.filter { $0.time < (firstCandle ?? .distantFuture) }
@@ -84,8 +99,8 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
             throw failure ?? RPCError.notFound("no candles or history of \(symbol) in \(currency) over \(title)")
         }
         var note: String?
-        if let series, let firstCandle {
-            let what = "\(series.source)'s \(interval.rawValue) candles"
+        if let source, let firstCandle {
+            let what = "\(source)'s \(drawn.map(\.rawValue).joined(separator: " and ")) candles"
             note = earlier.isEmpty ? "From \(what)." : "From \(what) since \(DisplayDate.iso(firstCandle)); before, rates-fetcher's price history."
         }
         return (PriceHistory(asset: symbol, currency: currency, points: earlier + candles), note)

@@ -2,6 +2,7 @@ import BusContract
 import Foundation
 import Market
 import Money
+import Synchronization
 import Testing
 import TickwireClients
 import TickwireContract
@@ -53,6 +54,47 @@ struct CoinChartRangeTests {
         #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
     }
 
+    /// 1D's last minutes: after the last 5-minute candle's end (09:55), the 1-minute candles of the same feed closing
+    /// later (09:56, 09:57; not the 09:55 one, nor one past now), asked from 09:54 of that feed alone.
+    @Test func oneMinuteCandlesAfterTheLastFiveMinuteOne() async throws {
+        let asked = Mutex<[CandlesRequest]>([])
+        let candles: @Sendable (CandlesRequest) async throws -> CandleSeries = { request in
+            asked.withLock { $0.append(request) }
+            guard request.interval == .oneMinute else { return try Self.candles(request) }
+            let candle = { (minutes: Double, close: String) in
+                Candle(source: "bitso-ws", market: Self.btcUSD, interval: .oneMinute, start: Self.now.addingTimeInterval(minutes * 60),
+                       open: 1, high: try ExactDecimal(close), low: 1, close: try ExactDecimal(close), volume: 1, count: 2)
+            }
+            return CandleSeries(source: "bitso-ws", market: Self.btcUSD, interval: .oneMinute, candles: [
+                try candle(-6, "90190"), try candle(-5, "90210.25"), try candle(-4, "90230"), try candle(0, "90300"),
+            ])
+        }
+        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        #expect(history.points.suffix(4).map(\.price.description) == ["90100.5", "90200", "90210.25", "90230"])
+        #expect(history.points.suffix(4).map(\.time) == [-600, -300, -240, -180].map { Self.now.addingTimeInterval($0) })
+        #expect(history.points.count == 30 + 4)
+        #expect(note == "From bitso-ws's 5m and 1m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
+        let requests = asked.withLock { $0 }
+        #expect(requests.map(\.interval) == [.fiveMinutes, .oneMinute])
+        #expect(requests.map(\.source) == [nil, "bitso-ws"])
+        #expect(requests.map(\.start) == [Self.now.addingTimeInterval(-86_400 - 300), Self.now.addingTimeInterval(-360)])
+    }
+
+    /// A replay's first minutes: no 5-minute candle has closed, so 1D is the 1-minute candles after the history.
+    @Test func oneMinuteCandlesAlone() async throws {
+        let candles: @Sendable (CandlesRequest) async throws -> CandleSeries = { request in
+            guard request.interval == .oneMinute else { throw RPCError.notFound("no 5m candles of BTC-USD") }
+            return CandleSeries(source: "replayed", market: Self.btcUSD, interval: .oneMinute, candles: [
+                Candle(source: "replayed", market: Self.btcUSD, interval: .oneMinute, start: Self.now.addingTimeInterval(-120),
+                       open: 1, high: 2, low: 1, close: try ExactDecimal("90001.75"), volume: 1, count: 3),
+            ])
+        }
+        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        #expect(history.points.last == PricePoint(time: Self.now.addingTimeInterval(-60), price: try ExactDecimal("90001.75")))
+        #expect(history.points.count == 30 + 1)
+        #expect(note == "From replayed's 1m candles since 2026-11-26T09:59:00Z; before, rates-fetcher's price history.")
+    }
+
     /// Without candles the chart is the history's points in the range alone, without a note; with neither, the
     /// history's error.
     @Test func historyAloneAndNeither() async throws {
@@ -69,7 +111,7 @@ struct CoinChartRangeTests {
 
     /// Each range's candles and span; a range parameter other than 1D, 7D, 30D, 1Y is invalid params.
     @Test func ranges() throws {
-        #expect(CoinChartRange.allCases.map(\.interval) == [.fiveMinutes, .oneHour, .oneHour, .oneDay])
+        #expect(CoinChartRange.allCases.map(\.intervals) == [[.fiveMinutes, .oneMinute], [.oneHour], [.oneHour], [.oneDay]])
         #expect(CoinChartRange.allCases.map(\.days) == [1, 7, 30, 365])
         #expect(try CoinChartRange(parameter: nil) == .thirtyDays && CoinChartRange(parameter: "1y") == .oneYear)
         #expect(throws: RPCError.invalidParams("range must be 1D, 7D, 30D or 1Y, got \"2W\"")) { try CoinChartRange(parameter: "2W") }
