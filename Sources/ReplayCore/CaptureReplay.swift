@@ -115,6 +115,7 @@ public final class CaptureReplay: Service, Sendable {
                 throw ReplayError(error: error)
             }
             summary.withLock { $0.files += 1 }
+            let path = file.path
             while !stopped.load(ordering: .relaxed) {
                 let record: CaptureRecord?
                 do {
@@ -131,7 +132,7 @@ public final class CaptureReplay: Service, Sendable {
                 let publication: FeedPublication?
                 do {
                     publication = try ReplayMessage.publication(
-                        of: record, file: file.path, number: reader.recordsRead, offset: reader.recordOffset, shift: shift)
+                        of: record, file: path, number: reader.recordsRead, offset: reader.recordOffset, shift: shift)
                 } catch {
                     throw ReplayError(error: error)
                 }

@@ -27,6 +27,25 @@ public struct FeedPublication: Sendable {
         self.onPublisher = { try $0.publish(payload, on: topic, onlyIfChanged: true) }
     }
 
+    /// `payload` on `topic` whose wire JSON is `encoded` already (a replay forwards a capture's bytes): its envelope
+    /// carries those bytes as `data` rather than encoding `payload` again, which it keeps to compare and for a hub in
+    /// process.
+    public init<Payload: Codable & Sendable & Equatable>(_ payload: Payload, encoded: Data, on topic: StreamTopic<Payload>) {
+        self.topic = topic.topic
+        self.payload = payload
+        self.equalsPayload = { ($0 as? Payload) == payload }
+        let kind = String(topic.topic.kind)
+        self.envelope = { seq, time, source in
+            // The envelope with `0` as its data, written by the wire's encoder, ends `0}`: the bytes replace that `0`.
+            var envelope = try Wire.encode(Envelope(type: kind, seq: seq, time: time, source: source, trace: .current, data: 0))
+            envelope.removeLast(2)
+            envelope.append(encoded)
+            envelope.append(UInt8(ascii: "}"))
+            return envelope
+        }
+        self.onPublisher = { try $0.publish(payload, on: topic, onlyIfChanged: true) }
+    }
+
     /// Whether it carries the same payload as `other` (of any topic).
     public func hasSamePayload(as other: FeedPublication) -> Bool { equalsPayload(other.payload) }
 
