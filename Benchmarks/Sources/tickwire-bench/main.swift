@@ -12,7 +12,7 @@ import ZeroMQ
 
 // tickwire-bench: Tickwire's benchmarks against their Python peers and raw libzmq (issue 6).
 //
-//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,capture,candles] [--no-peers]
+//   tickwire-bench [--quick] [--only bus,latency,rpc,convert,format,services,repricing,gains,import,ingest,book,capture,replay,candles] [--no-peers]
 //                  [--postgres postgres://user@host:port/database]  (9. also imports into PostgreSQL)
 //                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
@@ -859,27 +859,31 @@ if only.contains("book") {
         : "Book: **MISMATCH** of the top 10 levels between Swift and Python.")
 }
 
-if only.contains("capture") {
+// 13. Record and replay (`--only replay`: the replay row alone, without the recorder's 60 s flood)
+if only.contains("capture") || only.contains("replay") {
     let floodRate = 100_000, floodSeconds = quick ? 10.0 : 60.0
     let replayCount = quick ? 50_000 : 200_000
     let rounds = quick ? 2 : 3
-    say("== 13. record and replay: tickwire-recorder following \(floodRate) msg/s for \(Int(floodSeconds)) s; tickwire-replay --speed max of a "
+    say("== 13. record and replay: " + (only.contains("capture") ? "tickwire-recorder following \(floodRate) msg/s for \(Int(floodSeconds)) s; " : "")
+        + "tickwire-replay --speed max of a "
         + "\(replayCount)-message capture into rates-fetcher, against raw libzmq PUB -> SUB of the same bytes, \(rounds) paired rounds")
     if !["rates-fetcher", "tickwire-recorder", "tickwire-replay"].allSatisfy({ FileManager.default.isExecutableFile(atPath: "\(servicesBin)/\($0)") }) {
         say("skipped: build rates-fetcher, tickwire-recorder and tickwire-replay first (swift build -c release --product NAME in Benchmarks/)")
         notes.append("Record and replay: skipped, no release rates-fetcher, tickwire-recorder or tickwire-replay in `\(servicesBin)`.")
     } else {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-recorder-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let flood = try await CaptureBench.recorder(bin: servicesBin, rate: floodRate, seconds: floodSeconds, folder: folder, peers: peers)
-        try? FileManager.default.removeItem(at: folder)
-        say("recorder: \(flood.sent) sent in \(fmt(flood.seconds, 1)) s (\(fmt(Double(flood.sent) / flood.seconds)) msg/s), \(flood.recorded) recorded, "
-            + "\(flood.lost) lost, \(flood.gaps) seq gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core, \(flood.fileBytes) compressed bytes")
-        rows.append(Row(benchmark: "13. recorder following a flood of quote envelopes for \(Int(floodSeconds)) s (counted by seq in the capture, read with Python's gzip)",
-                        tickwire: "\(fmt(Double(flood.sent) / flood.seconds)) msg/s, \(flood.lost) lost, \(flood.gaps) gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core",
-                        peer: "-", ratio: "\(fmt(Double(flood.fileBytes) / Double(max(flood.recorded, 1)), 1)) B/message on disk",
-                        target: ">= 100000 msg/s for 60 s, none lost",
-                        met: Double(flood.sent) / flood.seconds >= 99_000 && floodSeconds >= 60 && flood.lost == 0 && flood.gaps == 0 ? "yes" : "NO"))
+        if only.contains("capture") {
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-recorder-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let flood = try await CaptureBench.recorder(bin: servicesBin, rate: floodRate, seconds: floodSeconds, folder: folder, peers: peers)
+            try? FileManager.default.removeItem(at: folder)
+            say("recorder: \(flood.sent) sent in \(fmt(flood.seconds, 1)) s (\(fmt(Double(flood.sent) / flood.seconds)) msg/s), \(flood.recorded) recorded, "
+                + "\(flood.lost) lost, \(flood.gaps) seq gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core, \(flood.fileBytes) compressed bytes")
+            rows.append(Row(benchmark: "13. recorder following a flood of quote envelopes for \(Int(floodSeconds)) s (counted by seq in the capture, read with Python's gzip)",
+                            tickwire: "\(fmt(Double(flood.sent) / flood.seconds)) msg/s, \(flood.lost) lost, \(flood.gaps) gaps, CPU \(fmt(flood.cpuShare, 1)) % of a core",
+                            peer: "-", ratio: "\(fmt(Double(flood.fileBytes) / Double(max(flood.recorded, 1)), 1)) B/message on disk",
+                            target: ">= 100000 msg/s for 60 s, none lost",
+                            met: Double(flood.sent) / flood.seconds >= 99_000 && floodSeconds >= 60 && flood.lost == 0 && flood.gaps == 0 ? "yes" : "NO"))
+        }
         var paired = PairedRounds(), lost = 0
         for round in 1...rounds {
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-bench-replay-\(UUID().uuidString.prefix(8))")
@@ -956,6 +960,7 @@ let sections: [String: (rows: [String], notes: [String])] = [
     "convert": (["3. "], ["Conversion totals"]), "format": (["4. "], ["Formatting samples"]),
     "services": (["5. ", "6. ", "6b. "], ["Services:"]), "repricing": (["7a. ", "7b. ", "7c. ", "7d. "], ["Repricing:"]),
     "gains": (["8. "], ["Gains"]), "import": (["9. "], ["Import"]), "ingest": (["10. "], ["Ingest"]), "book": (["11. ", "11b. "], ["Book"]),
+    "capture": (["13. "], ["Record and replay"]), "replay": (["13. replay"], []),
 ]
 
 /// With `--only`, the results file's rows and notes of the benchmarks this run left out, to keep beside this run's.
