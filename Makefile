@@ -74,8 +74,8 @@ python-feed:
 	@PYTHON_PACKAGES="pyzmq" bash scripts/install-deps.sh
 	$(VENV)/bin/python3 Examples/python-feed/kraken_feed.py $(FEED_FLAGS)
 
-# Records captures/demo.ndjson.gz again (scripts/make-capture.sh, docs/capture.md): 30 s of the exchange feeds'
-# recorded sessions and the built-in feeds' mocks, from the debug build.
+# Records captures/demo.ndjson.gz again (scripts/make-capture.sh, docs/capture.md): 5.5 minutes of the exchange feeds'
+# recorded sessions, Bitso's mock websocket market and the built-in feeds' mocks, from the debug build.
 capture:
 	@for product in rates-fetcher tickwire-recorder tickwire-feed exchange-feed; do $(SWIFT) build --product $$product || exit 1; done
 	bash scripts/make-capture.sh "$$($(SWIFT) build --show-bin-path)" captures/demo.ndjson.gz
