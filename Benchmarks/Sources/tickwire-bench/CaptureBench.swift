@@ -171,44 +171,6 @@ enum CaptureBench {
             seqs[index] += 1
             return [templates[index].topic, templates[index].envelope(seq: seqs[index])]
         }
-        let bound = Shared(), go = Shared(), finished = Shared()
-        let receiver = Task {
-            try await onThread("raw-sub") { () -> (Int, ContinuousClock.Instant) in
-                let context = try ZMQContext()
-                let sub = try Socket(context: context, type: .sub)
-                try sub.set(.receiveHighWaterMark, 0)
-                try sub.set(.receiveTimeout, 3000)
-                try sub.subscribe("")
-                try sub.bind(endpoint)
-                bound.flag.store(true, ordering: .releasing)
-                var received = 0, last = ContinuousClock.now
-                while received < count, try sub.receive(dontWait: false) != nil {
-                    received += 1
-                    last = ContinuousClock.now
-                }
-                sub.close()
-                return (received, last)
-            }
-        }
-        while !bound.flag.load(ordering: .acquiring) { try await Task.sleep(for: .milliseconds(5)) }
-        let sender = Task {
-            try await onThread("raw-pub") {
-                let context = try ZMQContext()
-                let pub = try Socket(context: context, type: .pub)
-                try pub.set(.sendHighWaterMark, 0)
-                try pub.connect(endpoint)
-                while !go.flag.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
-                for frames in messages { _ = try pub.send(frames, dontWait: false) }
-                while !finished.flag.load(ordering: .acquiring) { Thread.sleep(forTimeInterval: 0.001) }
-                pub.close()
-            }
-        }
-        try await Task.sleep(for: .milliseconds(300))
-        let start = ContinuousClock.now
-        go.flag.store(true, ordering: .releasing)
-        let (received, last) = try await receiver.value
-        finished.flag.store(true, ordering: .releasing)
-        try await sender.value
-        return Double(received) / (last - start).seconds
+        return try await RawPubSub.run(senders: [messages], endpoint: endpoint).rate
     }
 }

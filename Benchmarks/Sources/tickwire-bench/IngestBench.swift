@@ -138,7 +138,16 @@ enum IngestBench {
                         try publication.envelope(seq: UInt64(index / topicsPerPlugin + 1), time: Date(), source: "bench\(plugin)")]
             }
         }
-        let expected = plugins * perPlugin
+        return try await RawPubSub.run(senders: messages, endpoint: endpoint)
+    }
+}
+
+/// Raw libzmq PUB -> SUB, the limit the hub's rows are judged against.
+enum RawPubSub {
+    /// Sends each sender's prebuilt messages from a PUB socket of its own (in its own context, on its own thread,
+    /// blocking sends) to one SUB bound at `endpoint`, lossless (HWM 0); messages / (first send ... last receive).
+    static func run(senders messages: [[[Data]]], endpoint: String) async throws -> (rate: Double, received: Int) {
+        let expected = messages.reduce(0) { $0 + $1.count }
         let bound = Shared(), go = Shared(), finished = Shared()
         let receiver = Task {
             try await onThread("raw-sub") { () -> (Int, ContinuousClock.Instant) in
