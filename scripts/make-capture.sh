@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Records the shipped demo capture (captures/demo.ndjson.gz; `make capture`): a stack of its own on loopback ports
 # 27101-27103, rates-fetcher with no built-in feed (--feeds none), the two exchange websocket feeds replaying their
-# recorded real sessions as bitso-rec and kraken-rec (`exchange-feed bitso|kraken --variant test --name ...`), Bitso's
-# mock websocket market as bitso-ws (`exchange-feed bitso --variant mock --mock-interval MOCK_MS`, default 1000: the
-# Books screen's moving depth ladder, and trades, so candles), and the built-in feeds fiat, coingecko, bitso and wazirx
-# as plugins on their mocks (`tickwire-feed NAME --variant mock --period 2`, fiat's rates every 30 s), all started
-# after tickwire-recorder follows the hub's stream, which records the feed topics (quote, rate, limits, book, trade,
-# coin) for SECONDS (default 330: a replay of it closes five or six 1-minute candles and one or two 5-minute ones).
+# recorded real sessions as bitso-ws-recorded and kraken-ws-recorded (`exchange-feed bitso|kraken --variant test`),
+# Bitso's mock websocket market as bitso-ws (`exchange-feed bitso --variant mock --mock-interval MOCK_MS`, default
+# 1000: the Books screen's moving depth ladder, and trades, so candles), and the built-in feeds fiat, coingecko, bitso
+# and wazirx as plugins on their mocks (`tickwire-feed NAME --variant mock --period 2`, fiat's rates every 30 s), all
+# started after tickwire-recorder follows the hub's stream, which records the feed topics (quote, rate, limits, book,
+# trade, coin) for SECONDS (default 330: a replay of it closes five or six 1-minute candles and one or two 5-minute
+# ones).
 # Usage: make-capture.sh BIN_DIR OUT_FILE [SECONDS [MOCK_MS]]
 set -euo pipefail
 bin_dir=${1:?usage: make-capture.sh BIN_DIR OUT_FILE [SECONDS [MOCK_MS]]}
@@ -33,7 +34,7 @@ for feed in fiat:30 coingecko:2 bitso:2 wazirx:2; do
     pids+=($!)
 done
 for exchange in bitso kraken; do
-    "$bin_dir/exchange-feed" "$exchange" --variant test --name "$exchange-rec" --ingest "$ingest" >"$work/$exchange-rec.log" 2>&1 &
+    "$bin_dir/exchange-feed" "$exchange" --variant test --name "$exchange-ws-recorded" --ingest "$ingest" >"$work/$exchange-ws-recorded.log" 2>&1 &
     pids+=($!)
 done
 "$bin_dir/exchange-feed" bitso --variant mock --name bitso-ws --mock-interval "$mock_ms" --ingest "$ingest" >"$work/bitso-ws.log" 2>&1 &
