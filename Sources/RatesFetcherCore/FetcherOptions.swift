@@ -105,6 +105,7 @@ public struct FetcherOptions: ParsableArguments {
         let coinIDs = setting(coins, "COINS").map { $0.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) } }
         let stateDirectory = Setting.resolve(stateDirectory, environmentVariable: "TICKWIRE_RATES_FETCHER_STATE", environment: environment)
             ?? Self.defaultStateDirectory(environment: environment)
+        let namedCandlesDatabase = setting(candlesDatabase, "RATES_FETCHER_CANDLES_DB")
         return FetcherConfiguration(
             pub: DefaultEndpoint.ratesFetcherPub.resolve(pub, environment: environment),
             rep: DefaultEndpoint.ratesFetcherRep.resolve(rep, environment: environment),
@@ -115,8 +116,8 @@ public struct FetcherOptions: ParsableArguments {
                 ingest, environmentVariable: FetcherConfiguration.ingestEnvironmentVariable, default: FetcherConfiguration.defaultIngest,
                 environment: environment),
             ingestRate: rate,
-            candlesDatabase: setting(candlesDatabase, "RATES_FETCHER_CANDLES_DB")
-                ?? URL(fileURLWithPath: stateDirectory).appendingPathComponent("candles.sqlite").path,
+            candlesDatabase: namedCandlesDatabase ?? URL(fileURLWithPath: stateDirectory).appendingPathComponent("candles.sqlite").path,
+            candlesDatabaseIsDefault: namedCandlesDatabase == nil,
             candleRetention: retention)
     }
 

@@ -28,6 +28,10 @@ public struct FetcherConfiguration: Sendable {
     public var ingestRate: Int
     /// The SQLite file of closed candles; nil: kept in memory only.
     public var candlesDatabase: String?
+    /// Whether `candlesDatabase` is the state folder's default rather than a file the user named: a default that cannot
+    /// be opened (a read-only or foreign-owned folder) leaves the candles in memory with an error logged, a named one
+    /// stops the start.
+    public var candlesDatabaseIsDefault: Bool
     /// How long candles of each interval are kept.
     public var candleRetention: CandleRetention
 
@@ -45,7 +49,7 @@ public struct FetcherConfiguration: Sendable {
     public init(
         pub: String, rep: String, selection: FeedSelection, coinIDs: [String] = defaultCoinIDs, stateDirectory: String? = nil,
         ingest: String = defaultIngest, ingestRate: Int = defaultIngestRate, candlesDatabase: String? = nil,
-        candleRetention: CandleRetention = .standard
+        candlesDatabaseIsDefault: Bool = false, candleRetention: CandleRetention = .standard
     ) {
         self.pub = pub
         self.rep = rep
@@ -55,6 +59,7 @@ public struct FetcherConfiguration: Sendable {
         self.ingest = ingest
         self.ingestRate = ingestRate
         self.candlesDatabase = candlesDatabase
+        self.candlesDatabaseIsDefault = candlesDatabaseIsDefault
         self.candleRetention = candleRetention
     }
 
@@ -77,10 +82,19 @@ public enum RatesFetcher {
             "file": "\(coins.file?.path ?? "none (not saved)")", "initial": "\(configuration.coinIDs.joined(separator: ","))"])
         let candlesEndpoint = CandleService.endpoint(for: UUID().uuidString)
         let publisher = try runtime.publisher(binding: [candlesEndpoint, configuration.pub])
-        let candleStore = try configuration.candlesDatabase.map { try CandleStore.sqlite(path: $0, retention: configuration.candleRetention) }
-            ?? CandleStore.inMemory(retention: configuration.candleRetention)
+        var candlesDatabase = configuration.candlesDatabase
+        let candleStore: CandleStore
+        do {
+            candleStore = try candlesDatabase.map { try CandleStore.sqlite(path: $0, retention: configuration.candleRetention) }
+                ?? CandleStore.inMemory(retention: configuration.candleRetention)
+        } catch where configuration.candlesDatabaseIsDefault {
+            runtime.logger.error("candles kept in memory only: the default candles database cannot be opened (give --candles-db a writable file)", metadata: [
+                "database": "\(candlesDatabase ?? "")", "error": "\(error)"])
+            candlesDatabase = nil
+            candleStore = try CandleStore.inMemory(retention: configuration.candleRetention)
+        }
         runtime.logger.info("candles", metadata: [
-            "database": "\(configuration.candlesDatabase ?? "none (in memory)")", "retention": "\(configuration.candleRetention)"])
+            "database": "\(candlesDatabase ?? "none (in memory)")", "retention": "\(configuration.candleRetention)"])
         let candles = try CandleService(following: candlesEndpoint, context: runtime.context, publisher: publisher, store: candleStore, logger: runtime.logger)
         try runtime.security.checkExposure(binding: [configuration.ingest])
         let hub = IngestHub(

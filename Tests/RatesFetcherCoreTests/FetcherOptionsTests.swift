@@ -49,6 +49,17 @@ struct FetcherOptionsTests {
         #expect(FetcherConfiguration(pub: "inproc://p", rep: "inproc://r", selection: FeedSelection()).stateDirectory == nil)
     }
 
+    /// The candles' SQLite file: a named one (flag, else `TICKWIRE_RATES_FETCHER_CANDLES_DB`) must open; the state
+    /// folder's default may fall back to memory where the folder cannot be written (a read-only container).
+    @Test func candlesDatabase() throws {
+        let named = try configuration(["--candles-db", "/srv/candles.sqlite"], environment: ["TICKWIRE_RATES_FETCHER_CANDLES_DB": "/env.sqlite"])
+        #expect(named.candlesDatabase == "/srv/candles.sqlite" && !named.candlesDatabaseIsDefault)
+        let fromEnvironment = try configuration(environment: ["TICKWIRE_RATES_FETCHER_CANDLES_DB": "/env.sqlite"])
+        #expect(fromEnvironment.candlesDatabase == "/env.sqlite" && !fromEnvironment.candlesDatabaseIsDefault)
+        let byDefault = try configuration(["--state-dir", "/srv/state"])
+        #expect(byDefault.candlesDatabase == "/srv/state/candles.sqlite" && byDefault.candlesDatabaseIsDefault)
+    }
+
     /// Environment variables choose the variant, and a GNB URL makes GNB live while the rest stay test.
     @Test func environmentVariables() throws {
         let configuration = try configuration(environment: [
