@@ -29,9 +29,10 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
         self = range
     }
 
-    /// The candles it is drawn from, coarsest first, each finer one after the last of the coarser ones (or without
-    /// any): 1D from 5-minute candles, then 1-minute ones, so the last minutes show too and a few minutes of a replay
-    /// draw a line; 7D and 30D from hourly candles; 1Y from daily ones.
+    /// The candles it is drawn from, coarsest first, each finer one after the last of the coarser ones, or instead of
+    /// them while they are fewer than ``fewestCoarse`` (and the finer more): 1D from 5-minute candles, then 1-minute
+    /// ones, so the last minutes show too and a few minutes of a replay draw a line; 7D and 30D from hourly candles;
+    /// 1Y from daily ones.
     public var intervals: [CandleInterval] {
         switch self {
         case .oneDay: [.fiveMinutes, .oneMinute]
@@ -39,6 +40,9 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
         case .oneYear: [.oneDay]
         }
     }
+
+    /// Coarser candles than this many (an hour of 5-minute ones) give way to the finer ones of the whole range.
+    static let fewestCoarse = 12
 
     /// Its length in days.
     public var days: Int {
@@ -61,8 +65,8 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
     }
 
     /// `symbol`'s prices in `currency` over this range up to `now`: the close of each stored candle of the market
-    /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, of each of ``intervals`` in turn after the
-    /// coarser ones' last (all of the first feed that has any), and before the first of them (or without any) the
+    /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, of each of ``intervals`` in turn (after the
+    /// coarser ones' last, or instead of too few of them; all of the first feed that has any), and before the first of them (or without any) the
     /// points of rates-fetcher's `history` of the range's days (CoinGecko's, as it gives them), with a note saying
     /// where the candles came from. Throws the history's error when neither has a point in the range.
     func history(of symbol: String, in currency: String, sources: ViewSources, now: Date) async throws -> (history: PriceHistory, note: String?) {
@@ -72,16 +76,18 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
         var drawn: [CandleInterval] = []
         for interval in intervals {
             let length = TimeInterval(interval.seconds)
-            let after = candles.last?.time
+            // Fewer coarser candles than that: the finer ones of the whole range instead, if they are more.
+            let few = candles.count < Self.fewestCoarse
+            let after = few ? nil : candles.last?.time
             let request = CandlesRequest(market: "\(symbol)-\(currency)", interval: interval, source: source,
                                          start: (after ?? since).addingTimeInterval(-length))
             guard let series = try? await sources.candles(request) else { continue }
             let points = series.candles.map { PricePoint(time: $0.start.addingTimeInterval(length), price: $0.close) }
                 .filter { point in point.time <= now && after.map { point.time > $0 } ?? (point.time >= since) }
-            guard !points.isEmpty else { continue }
-            candles += points
+            guard points.count > (few ? candles.count : 0) else { continue }
+            candles = few ? points : candles + points
+            drawn = few ? [interval] : drawn + [interval]
             source = source ?? series.source
-            drawn.append(interval)
         }
         var earlier: [PricePoint] = []
         var failure: (any Error)?

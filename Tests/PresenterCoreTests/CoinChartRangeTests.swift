@@ -54,13 +54,40 @@ struct CoinChartRangeTests {
         #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
     }
 
-    /// 1D's last minutes: after the last 5-minute candle's end (09:55), the 1-minute candles of the same feed closing
-    /// later (09:56, 09:57; not the 09:55 one, nor one past now), asked from 09:54 of that feed alone.
+    /// 1D's last minutes: after the last of an hour of 5-minute candles (ending 09:00 to 09:55), the 1-minute candles
+    /// of the same feed closing later (09:56, 09:57; not the 09:55 one, nor one past now), asked from 09:54 of that
+    /// feed alone.
     @Test func oneMinuteCandlesAfterTheLastFiveMinuteOne() async throws {
         let asked = Mutex<[CandlesRequest]>([])
         let candles: @Sendable (CandlesRequest) async throws -> CandleSeries = { request in
             asked.withLock { $0.append(request) }
+            let interval = request.interval
+            let candle = { (minutes: Double, close: String) in
+                Candle(source: "bitso-ws", market: Self.btcUSD, interval: interval, start: Self.now.addingTimeInterval(minutes * 60),
+                       open: 1, high: try ExactDecimal(close), low: 1, close: try ExactDecimal(close), volume: 1, count: 2)
+            }
+            let series = interval == .fiveMinutes
+                ? try (0..<12).map { try candle(Double(-65 + 5 * $0), "\(90_100 + $0)") }
+                : [try candle(-6, "90190"), try candle(-5, "90210.25"), try candle(-4, "90230"), try candle(0, "90300")]
+            return CandleSeries(source: "bitso-ws", market: Self.btcUSD, interval: interval, candles: series)
+        }
+        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        #expect(history.points.suffix(14).map(\.price.description) == (0..<12).map { "\(90_100 + $0)" } + ["90210.25", "90230"])
+        #expect(history.points.suffix(3).map(\.time) == [-300, -240, -180].map { Self.now.addingTimeInterval($0) })
+        #expect(history.points.count == 29 + 14)
+        #expect(note == "From bitso-ws's 5m and 1m candles since 2026-11-26T09:00:00Z; before, rates-fetcher's price history.")
+        let requests = asked.withLock { $0 }
+        #expect(requests.map(\.interval) == [.fiveMinutes, .oneMinute])
+        #expect(requests.map(\.source) == [nil, "bitso-ws"])
+        #expect(requests.map(\.start) == [Self.now.addingTimeInterval(-86_400 - 300), Self.now.addingTimeInterval(-360)])
+    }
+
+    /// Fewer than an hour of 5-minute candles (two, ending 09:50 and 09:55) give way to the same feed's 1-minute
+    /// candles of the whole day when those are more (09:55, 09:56, 09:57).
+    @Test func fewFiveMinuteCandlesGiveWayToOneMinuteOnes() async throws {
+        let candles: @Sendable (CandlesRequest) async throws -> CandleSeries = { request in
             guard request.interval == .oneMinute else { return try Self.candles(request) }
+            #expect(request.source == "bitso-ws" && request.start == Self.now.addingTimeInterval(-86_400 - 60))
             let candle = { (minutes: Double, close: String) in
                 Candle(source: "bitso-ws", market: Self.btcUSD, interval: .oneMinute, start: Self.now.addingTimeInterval(minutes * 60),
                        open: 1, high: try ExactDecimal(close), low: 1, close: try ExactDecimal(close), volume: 1, count: 2)
@@ -70,14 +97,10 @@ struct CoinChartRangeTests {
             ])
         }
         let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
-        #expect(history.points.suffix(4).map(\.price.description) == ["90100.5", "90200", "90210.25", "90230"])
-        #expect(history.points.suffix(4).map(\.time) == [-600, -300, -240, -180].map { Self.now.addingTimeInterval($0) })
-        #expect(history.points.count == 30 + 4)
-        #expect(note == "From bitso-ws's 5m and 1m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
-        let requests = asked.withLock { $0 }
-        #expect(requests.map(\.interval) == [.fiveMinutes, .oneMinute])
-        #expect(requests.map(\.source) == [nil, "bitso-ws"])
-        #expect(requests.map(\.start) == [Self.now.addingTimeInterval(-86_400 - 300), Self.now.addingTimeInterval(-360)])
+        #expect(history.points.suffix(3).map(\.price.description) == ["90190", "90210.25", "90230"])
+        #expect(history.points.suffix(3).map(\.time) == [-300, -240, -180].map { Self.now.addingTimeInterval($0) })
+        #expect(history.points.count == 30 + 3)
+        #expect(note == "From bitso-ws's 1m candles since 2026-11-26T09:55:00Z; before, rates-fetcher's price history.")
     }
 
     /// A replay's first minutes: no 5-minute candle has closed, so 1D is the 1-minute candles after the history.
