@@ -23,7 +23,7 @@ extension CandleStore {
         }
         guard let series else {
             let feed = request.source.map { " from \($0)" } ?? ""
-            throw RPCError.notFound("no \(request.interval.rawValue) candles of \(market)\(feed): the hub has seen no trade or quote of it")
+            throw RPCError.notFound("no closed \(request.interval.rawValue) candle of \(market)\(feed) is stored: none has closed yet, or the hub has seen no trade or quote of it")
         }
         return series
     }

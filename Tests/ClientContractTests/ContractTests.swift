@@ -83,7 +83,7 @@ struct ContractTests {
                 #expect(candle.volume == .zero && candle.count >= 1 && Int(candle.start.timeIntervalSince1970) % 86_400 == 0)
             }
             #expect(await rpcError { try await fetcher.candles(CandlesRequest(market: "NOPE-USD", interval: .oneHour)) }
-                == RPCError.notFound("no 1h candles of NOPE-USD: the hub has seen no trade or quote of it"))
+                == RPCError.notFound("no closed 1h candle of NOPE-USD is stored: none has closed yet, or the hub has seen no trade or quote of it"))
             #expect(await code { try await fetcher.candles(CandlesRequest(market: "BTCUSD", interval: .oneHour)) } == RPCError.Code.invalidParams)
             let backwards = CandlesRequest(
                 market: "BTC-USD", interval: .oneDay, start: Date(timeIntervalSince1970: 86_400), end: Date(timeIntervalSince1970: 0))

@@ -62,7 +62,7 @@ struct CandleServiceTests {
         let rpc = LocalRPC(methods)
         #expect(try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "BTC-MXN", interval: .oneMinute, start: Self.ten.addingTimeInterval(60))).candles.count == 1)
         let unknown = await rpcError { try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "ETH-MXN", interval: .oneMinute)) }
-        #expect(unknown == RPCError.notFound("no 1m candles of ETH-MXN: the hub has seen no trade or quote of it"))
+        #expect(unknown == RPCError.notFound("no closed 1m candle of ETH-MXN is stored: none has closed yet, or the hub has seen no trade or quote of it"))
         let malformed = await rpcError { try await rpc.call(RatesFetcherAPI.candles, CandlesRequest(market: "BTCMXN", interval: .oneMinute)) }
         #expect(malformed?.code == RPCError.Code.invalidParams)
         let backwards = await rpcError {
