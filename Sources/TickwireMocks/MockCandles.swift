@@ -12,6 +12,13 @@ import TickwireContract
 final class MockCandles: Sendable {
     let store: CandleStore
     private let state = Mutex<(builder: CandleBuilder, closed: [Candle])>((CandleBuilder(closeDelay: CandleBuilder.hubCloseDelay), []))
+    private let pastLoad = Mutex<(load: (@Sendable () async -> Void)?, task: Task<Void, Never>?)>((nil, nil))
+
+    /// What stores the past (``backfill(from:coins:now:)``), run once, when `candles` is first asked.
+    var past: (@Sendable () async -> Void)? {
+        get { pastLoad.withLock { $0.load } }
+        set { pastLoad.withLock { $0.load = newValue } }
+    }
 
     init() throws {
         store = try CandleStore.inMemory()
@@ -58,6 +65,11 @@ final class MockCandles: Sendable {
 
     /// What `candles` answers: the store's answer once every closed candle is stored.
     func answer(_ request: CandlesRequest) async throws -> CandleSeries {
+        let loading = pastLoad.withLock { state -> Task<Void, Never>? in
+            if state.task == nil, let load = state.load { state.task = Task { await load() } }
+            return state.task
+        }
+        await loading?.value
         await tick()
         return try await store.answer(request)
     }

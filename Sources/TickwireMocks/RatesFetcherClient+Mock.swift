@@ -131,8 +131,9 @@ final class MockFetcher: Sendable {
         self.candles = candles
         firstPolls = Task {
             for runner in engine.runners { await runner.poll() }
-            await candles.backfill(from: engine, coins: coins)
         }
+        // A month of candles costs more CPU than most tests that make a mock ever use: built on the first question.
+        candles.past = { await candles.backfill(from: engine, coins: coins) }
     }
 
     /// The polls due at `tick` mock seconds: each feed every ``BuiltInFeed/mockPeriod`` seconds.
