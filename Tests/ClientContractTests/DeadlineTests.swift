@@ -34,7 +34,8 @@ struct DeadlineTests {
 
         let presenterRuntime = try Runtime(service: "presenter", logger: logger)
         let portfolio = try PortfolioClient.live(presenterRuntime.connection(), rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub"))
-        #expect(await eventually { try await !portfolio.assets().assets.isEmpty })
+        // The mock rates-fetcher's masterdata reaches the portfolio within seconds; more on a 2-core machine under load.
+        #expect(await eventually(within: .seconds(30)) { try await !portfolio.assets().assets.isEmpty })
         _ = try await portfolio.addTrade(AddTradeRequest(
             asset: "ETH", amount: 1, price: 20_000, currency: "SEK", date: Date(timeIntervalSinceNow: -3_600), requestId: "deadline"))
 

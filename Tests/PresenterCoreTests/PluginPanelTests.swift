@@ -231,7 +231,14 @@ struct PluginPanelTests {
                 plugin.publish(topic: "note.first")
                 return heard.withLock { $0 } > 0
             })
-            try await Task.sleep(for: .milliseconds(300))
+            // The note.first messages published while polling may still be arriving: count again once none came for 300 ms.
+            var settled = heard.withLock { $0 }
+            while true {
+                try await Task.sleep(for: .milliseconds(300))
+                let now = heard.withLock { $0 }
+                if now == settled { break }
+                settled = now
+            }
             heard.withLock { $0 = 0 }
             plugin.publish(topic: "other.1")
             try await Task.sleep(for: .milliseconds(500))
