@@ -132,12 +132,13 @@ import TickwireFeeds
         let feed = try ExchangeFeed.kraken(
             client: .test(url: server.url, logger: testLogger), sink: recording.sink(name: "kraken-ws"),
             markets: [MarketPair(base: "ALGO", quote: "USD")], settings: settings, logger: testLogger)
-        try await running(feed) {
+        // Read while the feed runs: stopping it may count one more event of its own.
+        let counters = try await running(feed) {
             let reconnected = try await eventually { try recording.payloads("book.kraken-ws.ALGO-USD", as: BookDepth.self).count >= 2 }
             #expect(reconnected)
+            return await feed.counters
         }
         await server.stop()
-        let counters = await feed.counters
         #expect(counters.reconnects >= 1)
         #expect(counters[.disconnected] == counters.reconnects || counters[.disconnected] == counters.reconnects + 1)
         #expect(counters.last?.message.hasPrefix("no message for") == true)
