@@ -117,6 +117,8 @@ struct ConverterPortfolioEndToEndTests {
         let stack = try await ThreeServices()
         let rpc = stack.portfolioRPC
 
+        // GNB's transactions reach the portfolio with rates-fetcher's snapshot, which may follow the first prices.
+        #expect(await eventually { (try? await rpc.call("products", as: [ProductSummary].self))?.isEmpty == false })
         let products = try await rpc.call("products", as: [ProductSummary].self)
         #expect(products.first { $0.sku == "T2006" }?.transactions == 2)
         let product = try await rpc.call("product", params: ProductRequest(sku: "T2006"), as: ProductDetail.self)
