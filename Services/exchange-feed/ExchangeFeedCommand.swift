@@ -16,12 +16,17 @@ struct ExchangeFeedCommand: AsyncParsableCommand {
         discussion: "e.g. exchange-feed bitso --variant mock --ingest tcp://127.0.0.1:7103 --depth 10 --markets BTC-MXN,ETH-MXN",
         version: buildVersion)
 
-    @Argument(help: "the exchange: bitso or kraken")
-    var exchange: String
+    /// The exchanges it speaks to.
+    enum Exchange: String, ExpressibleByArgument, CaseIterable { case bitso, kraken }
+    /// Where its market comes from.
+    enum Variant: String, ExpressibleByArgument, CaseIterable { case mock, test, live }
+
+    @Argument(help: "the exchange")
+    var exchange: Exchange
     @Option(help: "the hub's ingest endpoint to connect to (env TICKWIRE_RATES_FETCHER_INGEST; default tcp://127.0.0.1:7103)")
     var ingest: String?
     @Option(help: "mock|test|live: a synthetic market in process, the recorded session through a local websocket server, or the exchange (default mock)")
-    var variant: String = "mock"
+    var variant: Variant = .mock
     @Option(help: "the source name it publishes under (default bitso-ws or kraken-ws)")
     var name: String?
     @Option(help: "levels of each side published in book.<name>.<M> (default 10)")
@@ -37,16 +42,14 @@ struct ExchangeFeedCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
-        guard exchange == "bitso" || exchange == "kraken" else { throw ValidationError("the exchange must be bitso or kraken; got \(exchange.debugDescription)") }
-        guard ["mock", "test", "live"].contains(variant) else { throw ValidationError("--variant must be mock, test or live; got \(variant.debugDescription)") }
         guard (1...100).contains(depth) else { throw ValidationError("--depth must be 1...100; got \(depth)") }
-        let name = name ?? "\(exchange)-ws"
+        let name = name ?? "\(exchange.rawValue)-ws"
         guard FeedName.isValid(name) else { throw ValidationError(FeedError.invalidName(name).description) }
         let defaults = switch (exchange, variant) {
-        case ("bitso", "test"): "BTC-MXN"
-        case ("kraken", "test"): "ALGO-USD,BTC-USDT"
-        case ("bitso", _): "BTC-MXN,ETH-MXN"
-        default: "BTC-USD,ETH-USD"
+        case (.bitso, .test): "BTC-MXN"
+        case (.kraken, .test): "ALGO-USD,BTC-USDT"
+        case (.bitso, _): "BTC-MXN,ETH-MXN"
+        case (.kraken, _): "BTC-USD,ETH-USD"
         }
         let symbols = (markets ?? defaults).split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
         let pairs = try symbols.map { symbol in
@@ -61,30 +64,31 @@ struct ExchangeFeedCommand: AsyncParsableCommand {
             context: runtime.context, name: name, endpoint: endpoint,
             security: try runtime.clientSecurity(connectingTo: "rates-fetcher"), logger: logger)
         var replay: ReplayServer?
-        if variant == "test" {
-            let session = exchange == "bitso" ? try ExchangeFixtures.bitsoSession() : try ExchangeFixtures.krakenSession()
+        if variant == .test {
+            let session = exchange == .bitso ? try ExchangeFixtures.bitsoSession() : try ExchangeFixtures.krakenSession()
             replay = try await ReplayServer.start(logger: logger) { _ in session.map(ReplayStep.send) }
         }
         let settings = ExchangeFeedSettings(depth: depth)
         let interval = Duration.milliseconds(max(mockInterval, 1))
         let feed: ExchangeFeed
-        if exchange == "bitso" {
+        switch exchange {
+        case .bitso:
             let client: BitsoStreamClient = switch variant {
-            case "live": .live(http: HTTPClient.shared, websocketURL: websocketURL ?? BitsoStreamClient.websocketURL, logger: logger)
-            case "test": .test(url: replay?.url ?? "", logger: logger)
-            default: .mock(seed: seed, interval: interval)
+            case .live: .live(http: HTTPClient.shared, websocketURL: websocketURL ?? BitsoStreamClient.websocketURL, logger: logger)
+            case .test: .test(url: replay?.url ?? "", logger: logger)
+            case .mock: .mock(seed: seed, interval: interval)
             }
             feed = try ExchangeFeed.bitso(client: client, sink: .connection(connection), markets: pairs, settings: settings, logger: logger)
-        } else {
+        case .kraken:
             let client: KrakenStreamClient = switch variant {
-            case "live": .live(websocketURL: websocketURL ?? KrakenStreamClient.websocketURL, logger: logger)
-            case "test": .test(url: replay?.url ?? "", logger: logger)
-            default: .mock(seed: seed, interval: interval)
+            case .live: .live(websocketURL: websocketURL ?? KrakenStreamClient.websocketURL, logger: logger)
+            case .test: .test(url: replay?.url ?? "", logger: logger)
+            case .mock: .mock(seed: seed, interval: interval)
             }
             feed = try ExchangeFeed.kraken(client: client, sink: .connection(connection), markets: pairs, settings: settings, logger: logger)
         }
         logger.info("feeding", metadata: [
-            "exchange": "\(exchange)", "name": "\(name)", "ingest": "\(endpoint)", "variant": "\(variant)",
+            "exchange": "\(exchange.rawValue)", "name": "\(name)", "ingest": "\(endpoint)", "variant": "\(variant.rawValue)",
             "markets": "\(symbols.joined(separator: ","))", "depth": "\(depth)",
         ])
         try await runtime.run([connection, feed])
