@@ -49,8 +49,9 @@ public struct BooksView: Codable, Sendable, Equatable {
     public var depthChoices: [DepthChoice]
 
     /// Builds the list. Amounts are in the book's quote currency with its digits (MXN 2, BTC 8); `tickers`
-    /// add each book's last price. `asOf` is when the books were fetched. The ladder is of `selected` among `depths`
-    /// (else of the first by feed and market), with its `trades`.
+    /// add each book's last price. The ladder is of `selected` among `depths` (else of the first by feed and market),
+    /// with its `trades`. The screen's age is that of its freshest data: `asOf` (when the books' limits last came, which
+    /// Bitso sends seldom), the tickers', the ladder's book's and its trades' times, whichever is newest.
     public static func make(
         books: [BookInfo], tickers: [Quote] = [], depths: [BookDepth] = [], trades: [MarketTrade] = [], selected: DepthChoice? = nil,
         context: ViewContext, asOf: Date? = nil, notices: [String] = []
@@ -73,19 +74,21 @@ public struct BooksView: Codable, Sendable, Equatable {
                 last: lastPrices[info.market].map { DisplayAmount.price($0, code: quote, locale: locale) }
             )
         }
-        let age = asOf.map { DataAge(asOf: $0, now: context.now, locale: locale) }
-        var allNotices = notices + Notices.staleness(age, what: "Books")
-        if rows.isEmpty { allNotices.append("No books to show.") }
+        var missing: [String] = rows.isEmpty ? ["No books to show."] : []
         let choices = depths.map { DepthChoice(feed: $0.source, market: "\($0.market.base)-\($0.market.quote)") }.sorted {
             ($0.feed, $0.market) < ($1.feed, $1.market)
         }
         let chosen = choices.first { $0 == selected } ?? choices.first
         if let selected, !choices.contains(selected) {
-            allNotices.append("No order book of \(selected.market) from \(selected.feed).")
+            missing.append("No order book of \(selected.market) from \(selected.feed).")
         }
         let depth = chosen.flatMap { chosen in
             depths.first { $0.source == chosen.feed && "\($0.market.base)-\($0.market.quote)" == chosen.market }
         }
+        let ladderTrades = trades.filter { trade in depth.map { trade.source == $0.source && trade.market == $0.market } ?? false }
+        let newest = ([asOf, depth?.time] + tickers.map(\.time) + ladderTrades.map(\.time)).compactMap { $0 }.max()
+        let age = newest.map { DataAge(asOf: $0, now: context.now, locale: locale) }
+        let allNotices = notices + Notices.staleness(age, what: "Books") + missing
         return BooksView(
             rows: rows, locale: locale, currency: nil, notices: allNotices, dataAge: age,
             depth: depth.map { DepthLadder.make(depth: $0, trades: trades, context: context) }, depthChoices: choices)

@@ -30,10 +30,13 @@ public struct ChartData: Codable, Sendable, Equatable {
     public var last: Point
     /// The change from first to last in percent, when it can be computed (the first price is not zero).
     public var change: DisplayAmount?
+    /// The first point of the candles that follow older history points (a backfill, or a mock's history): the join the
+    /// chart marks, as the two need not meet at the same price; nil when the points are of one kind.
+    public var candlesFrom: Point?
 
     /// The chart of `history` for `locale`, or nil when it has no points. Every price gets the same digits:
-    /// those the lowest price needs.
-    public static func make(history: PriceHistory, locale: String) -> ChartData? {
+    /// those the lowest price needs. `candlesFrom` is when the history's candles begin, after its older points.
+    public static func make(history: PriceHistory, locale: String, candlesFrom: Date? = nil) -> ChartData? {
         let sorted = history.points.enumerated().sorted { $0.element.time == $1.element.time ? $0.offset < $1.offset : $0.element.time < $1.element.time }.map(\.element)
         guard let firstPoint = sorted.first, let lastPoint = sorted.last,
               let lowest = sorted.min(by: { $0.price < $1.price }),
@@ -47,10 +50,11 @@ public struct ChartData: Codable, Sendable, Equatable {
             )
         }
         let change = PercentChange.between(firstPoint.price, lastPoint.price)
+        let join = candlesFrom.flatMap { start in sorted.firstIndex { $0.time >= start } }.flatMap { $0 > 0 ? sorted[$0] : nil }
         return ChartData(
             currency: history.currency, points: sorted.map(point), min: point(lowest), max: point(highest),
             first: point(firstPoint), last: point(lastPoint),
-            change: change.map { DisplayAmount.percent($0, locale: locale) }
+            change: change.map { DisplayAmount.percent($0, locale: locale) }, candlesFrom: join.map(point)
         )
     }
 }

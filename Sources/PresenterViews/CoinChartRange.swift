@@ -68,8 +68,11 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
     /// `SYMBOL-CURRENCY` (rates-fetcher's `candles`) at the candle's end, of each of ``intervals`` in turn (after the
     /// coarser ones' last, or instead of too few of them; all of the first feed that has any), and before the first of them (or without any) the
     /// points of rates-fetcher's `history` of the range's days (CoinGecko's, as it gives them), with a note saying
-    /// where the candles came from. Throws the history's error when neither has a point in the range.
-    func history(of symbol: String, in currency: String, sources: ViewSources, now: Date) async throws -> (history: PriceHistory, note: String?) {
+    /// where the candles came from, and the time of the first candle's point when history points come before it (the
+    /// join the chart marks: recorded candles and a backfilled or mock history may not meet at the same price).
+    /// Throws the history's error when neither has a point in the range.
+    func history(of symbol: String, in currency: String, sources: ViewSources, now: Date) async throws
+        -> (history: PriceHistory, note: String?, candlesFrom: Date?) {
         let since = now.addingTimeInterval(-TimeInterval(days) * 86_400)
         var candles: [PricePoint] = []
         var source: String?
@@ -109,6 +112,6 @@ public enum CoinChartRange: String, Sendable, CaseIterable {
             let what = "\(source)'s \(drawn.map(\.rawValue).joined(separator: " and ")) candles"
             note = earlier.isEmpty ? "From \(what)." : "From \(what) since \(DisplayDate.iso(firstCandle)); before, rates-fetcher's price history."
         }
-        return (PriceHistory(asset: symbol, currency: currency, points: earlier + candles), note)
+        return (PriceHistory(asset: symbol, currency: currency, points: earlier + candles), note, earlier.isEmpty ? nil : firstCandle)
     }
 }

@@ -79,10 +79,11 @@ public struct CoinView: Codable, Sendable, Equatable {
     /// `holding` must be valued in it (ask the portfolio with that currency). The price is the converter's,
     /// else the quote's last price; the 24 h change the price's, else the quote's, else the coin's.
     /// `marketNote` and `chartNote` say how the quote and history were converted, `tradePrices` what the trade
-    /// form suggests in each currency; `holding` is of `portfolio`.
+    /// form suggests in each currency; `holding` is of `portfolio`. `candlesFrom` is where the history's candles
+    /// follow its older points, which the chart marks.
     public static func make(
         coin: CoinSnapshot, quote: Quote?, history: PriceHistory?, holding: Holding?,
-        context: ViewContext, notices: [String] = [], marketNote: String? = nil, chartNote: String? = nil,
+        context: ViewContext, notices: [String] = [], marketNote: String? = nil, chartNote: String? = nil, candlesFrom: Date? = nil,
         tradePrices: [String: ExactDecimal] = [:], portfolio: String = PortfolioView.mainPortfolio
     ) -> CoinView {
         let locale = context.locale
@@ -99,7 +100,7 @@ public struct CoinView: Codable, Sendable, Equatable {
         let price = priceValue.map { DisplayAmount.price($0, code: currency, locale: locale) }
         var chart: ChartData?
         if let history {
-            chart = chartData(history, symbol: coin.symbol, context: context, notices: &allNotices)
+            chart = chartData(history, symbol: coin.symbol, candlesFrom: candlesFrom, context: context, notices: &allNotices)
         } else {
             allNotices.append("No price history for \(coin.symbol) yet.")
         }
@@ -132,12 +133,12 @@ public struct CoinView: Codable, Sendable, Equatable {
         )
     }
 
-    private static func chartData(_ history: PriceHistory, symbol: String, context: ViewContext, notices: inout [String]) -> ChartData? {
+    private static func chartData(_ history: PriceHistory, symbol: String, candlesFrom: Date?, context: ViewContext, notices: inout [String]) -> ChartData? {
         guard history.currency.uppercased() == context.currency.uppercased() else {
             notices.append("The price history of \(symbol) is in \(history.currency), not \(context.currency); it is not shown.")
             return nil
         }
-        guard let chart = ChartData.make(history: history, locale: context.locale) else {
+        guard let chart = ChartData.make(history: history, locale: context.locale, candlesFrom: candlesFrom) else {
             notices.append("The price history of \(symbol) has no points yet.")
             return nil
         }

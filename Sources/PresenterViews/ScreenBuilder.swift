@@ -254,14 +254,15 @@ public struct ScreenBuilder: Sendable {
     /// rates-fetcher's history before them): as the source has it, else in a source's currency converted point by point
     /// by the converter at each day's rate (today's where it has none), with a note saying which. Throws the first
     /// failure when no source has one.
-    private func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws -> (history: PriceHistory, note: String?) {
+    private func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws
+        -> (history: PriceHistory, note: String?, candlesFrom: Date?) {
         var firstError: (any Error)?
         for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
             do {
-                let (history, origin) = try await range.history(of: symbol, in: candidate, sources: sources, now: Date())
-                guard history.currency.uppercased() != currency.uppercased() else { return (history, origin) }
+                let (history, origin, candlesFrom) = try await range.history(of: symbol, in: candidate, sources: sources, now: Date())
+                guard history.currency.uppercased() != currency.uppercased() else { return (history, origin, candlesFrom) }
                 let (converted, note) = try await converted(history, to: currency.uppercased())
-                return (converted, [origin, note].compactMap { $0 }.joined(separator: " "))
+                return (converted, [origin, note].compactMap { $0 }.joined(separator: " "), candlesFrom)
             } catch {
                 firstError = firstError ?? error
             }
@@ -322,8 +323,9 @@ public struct ScreenBuilder: Sendable {
         guard price != nil || quote != nil else { throw RPCError.notFound("No prices for \(symbol).") }
         var history: PriceHistory?
         var chartNote: String?
+        var candlesFrom: Date?
         do {
-            (history, chartNote) = try await self.history(of: symbol, currency: context.currency, priced: priced, range: range)
+            (history, chartNote, candlesFrom) = try await self.history(of: symbol, currency: context.currency, priced: priced, range: range)
         } catch {
             notices.append("No \(range.title) history in \(context.currency): \(ScreenBuilder.describe(error))")
         }
@@ -334,7 +336,7 @@ public struct ScreenBuilder: Sendable {
         return CoinView.make(
             coin: CoinSnapshot(symbol: symbol, name: name, image: image, price: price, watched: watched, change24h: change),
             quote: market, history: history, holding: valuation?.holdings.first { $0.asset == symbol }, context: context, notices: notices,
-            marketNote: marketNote, chartNote: chartNote, tradePrices: await state.prices(of: symbol), portfolio: portfolio)
+            marketNote: marketNote, chartNote: chartNote, candlesFrom: candlesFrom, tradePrices: await state.prices(of: symbol), portfolio: portfolio)
     }
 
     /// The currency of the market the converter priced a coin from: the second step of its price's path

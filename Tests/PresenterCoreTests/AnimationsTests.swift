@@ -30,7 +30,7 @@ struct AnimationsTests {
         let points = [PricePoint(time: SampleData.now, price: 1), PricePoint(time: SampleData.now.addingTimeInterval(86_400), price: 2)]
         let chart = try #require(ChartData.make(history: PriceHistory(asset: "BTC", currency: "USD", points: points), locale: "en_US"))
         let svg = Chart.svg(chart, title: "BTC")
-        #expect(svg.contains("<path class=\"line\" d=\"M110.0,260.0 L704.0,16.0\" pathLength=\"1\"/>"))
+        #expect(svg.contains("<path class=\"line\" d=\"M56.0,260.0 L704.0,16.0\" pathLength=\"1\"/>"))
         #expect(Stylesheet.css.contains("stroke-dasharray: 1 1; stroke-dashoffset: 0;"), "drawn when the animation is off")
     }
 

@@ -1,6 +1,7 @@
 import PresenterViews
 import Foundation
 import Market
+import Money
 import Testing
 @testable import PresenterCore
 
@@ -30,6 +31,31 @@ struct BooksViewTests {
     @Test func staleBooks() throws {
         let view = BooksView.make(books: try SampleData.books(), context: SampleData.context(), asOf: SampleData.now.addingTimeInterval(-900))
         #expect(view.notices == ["Books are 15 min old."])
+    }
+
+    /// Limits that came only at the start (a replay's, Bitso's seldom ones) do not make live books stale: the age is
+    /// of the freshest of limits, ladder book and its trades.
+    @Test func agedByFreshestData() throws {
+        let market = MarketPair(base: "BTC", quote: "MXN")
+        let depth = BookDepth(
+            source: "bitso-ws", market: market, sequence: 7,
+            bids: [BookLevel(price: try ExactDecimal("1262000"), size: try ExactDecimal("0.5"))],
+            asks: [BookLevel(price: try ExactDecimal("1262100"), size: try ExactDecimal("0.4"))],
+            time: SampleData.now.addingTimeInterval(-600))
+        let trade = MarketTrade(
+            source: "bitso-ws", market: market, id: "t1", price: try ExactDecimal("1262050"), size: try ExactDecimal("0.01"),
+            side: .buy, time: SampleData.now.addingTimeInterval(-12))
+        let otherFeed = MarketTrade(
+            source: "kraken-ws", market: market, id: "t2", price: try ExactDecimal("1262050"), size: try ExactDecimal("0.01"),
+            side: .buy, time: SampleData.now.addingTimeInterval(-1))
+        let live = BooksView.make(books: try SampleData.books(), depths: [depth], trades: [trade, otherFeed], context: SampleData.context(),
+                                  asOf: SampleData.now.addingTimeInterval(-1_200))
+        #expect(live.notices.isEmpty)
+        #expect(live.dataAge?.seconds == 12)
+        let quiet = BooksView.make(books: try SampleData.books(), depths: [depth], context: SampleData.context(),
+                                   asOf: SampleData.now.addingTimeInterval(-1_200))
+        #expect(quiet.notices == ["Books are 10 min old."])
+        #expect(quiet.dataAge?.seconds == 600)
     }
 
     /// The ticker detail: volume, high, low, last, change, VWAP, ask and bid.

@@ -47,8 +47,9 @@ struct CoinChartRangeTests {
     /// 1D: the history's points (as many as it gives) before the first candle's end (not its 10:00 one), then each
     /// candle's close at its end.
     @Test func candlesAfterTheBackfill() async throws {
-        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(), now: Self.now)
+        let (history, note, candlesFrom) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(), now: Self.now)
         #expect(history.currency == "USD" && history.asset == "BTC")
+        #expect(candlesFrom == Self.now.addingTimeInterval(-600), "the join the chart marks: the first candle's point")
         #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\(89_000 + $0)" } + ["90100.5", "90200"])
         #expect(history.points.suffix(2).map(\.time) == [Self.now.addingTimeInterval(-600), Self.now.addingTimeInterval(-300)])
         #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
@@ -71,7 +72,7 @@ struct CoinChartRangeTests {
                 : [try candle(-6, "90190"), try candle(-5, "90210.25"), try candle(-4, "90230"), try candle(0, "90300")]
             return CandleSeries(source: "bitso-ws", market: Self.btcUSD, interval: interval, candles: series)
         }
-        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        let (history, note, _) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
         #expect(history.points.suffix(14).map(\.price.description) == (0..<12).map { "\(90_100 + $0)" } + ["90210.25", "90230"])
         #expect(history.points.suffix(3).map(\.time) == [-300, -240, -180].map { Self.now.addingTimeInterval($0) })
         #expect(history.points.count == 29 + 14)
@@ -96,7 +97,7 @@ struct CoinChartRangeTests {
                 try candle(-6, "90190"), try candle(-5, "90210.25"), try candle(-4, "90230"), try candle(0, "90300"),
             ])
         }
-        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        let (history, note, _) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
         #expect(history.points.suffix(3).map(\.price.description) == ["90190", "90210.25", "90230"])
         #expect(history.points.suffix(3).map(\.time) == [-300, -240, -180].map { Self.now.addingTimeInterval($0) })
         #expect(history.points.count == 30 + 3)
@@ -112,7 +113,7 @@ struct CoinChartRangeTests {
                        open: 1, high: 2, low: 1, close: try ExactDecimal("90001.75"), volume: 1, count: 3),
             ])
         }
-        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
+        let (history, note, _) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: candles), now: Self.now)
         #expect(history.points.last == PricePoint(time: Self.now.addingTimeInterval(-60), price: try ExactDecimal("90001.75")))
         #expect(history.points.count == 30 + 1)
         #expect(note == "From replayed's 1m candles since 2026-11-26T09:59:00Z; before, rates-fetcher's price history.")
@@ -122,8 +123,8 @@ struct CoinChartRangeTests {
     /// history's error.
     @Test func historyAloneAndNeither() async throws {
         let none: @Sendable (CandlesRequest) async throws -> CandleSeries = { _ in throw RPCError.notFound("no candles") }
-        let (history, note) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: none), now: Self.now)
-        #expect(history.points.count == 31 && note == nil)
+        let (history, note, candlesFrom) = try await CoinChartRange.oneDay.history(of: "BTC", in: "USD", sources: Self.sources(candles: none), now: Self.now)
+        #expect(history.points.count == 31 && note == nil && candlesFrom == nil)
         await #expect(throws: RPCError.self) {
             try await CoinChartRange.oneDay.history(of: "ETH", in: "EUR", sources: ViewSources(
                 wallets: { throw RPCError.unavailable("") }, holdings: { _ in throw RPCError.unavailable("") }, trades: { _ in [] }, products: { [] },

@@ -1,6 +1,7 @@
 import PresenterViews
 import Foundation
 import Market
+import Money
 import TickwireContract
 import Testing
 @testable import PresenterCore
@@ -92,7 +93,7 @@ struct PagesTests {
         let path = try #require(svg.range(of: "<path class=\"line\" d=\"").flatMap { start in
             svg[start.upperBound...].firstIndex(of: "\"").map { String(svg[start.upperBound..<$0]) }
         })
-        #expect(path.hasPrefix("M110.0,"))
+        #expect(path.hasPrefix("M84.0,"), "the plot starts after the longest price label ($71,246.95)")
         #expect(count("M", in: path) + count("L", in: path) == 3)
         #expect(count("<circle class=\"point\"", in: svg) == 3)
         #expect(svg.contains("<title>Apr 1, 2024 at 3:01\u{202F}PM: $68,887.75</title>"))
@@ -105,6 +106,59 @@ struct PagesTests {
         for field in ["amount", "price", "currency"] { #expect(html.contains("name=\"\(field)\"")) }
         #expect(html.contains("<a href=\"/coins\" aria-current=\"page\">Coins</a>"))
         #expect(html.contains("<tr class=\"holding-row\" data-asset=\"BTC\">"))
+    }
+
+    /// The room left of the chart follows its longest price label, in every locale: a million pesos' label starts inside
+    /// the drawing (it was cut at its left edge), a short one leaves the plot wide.
+    @Test(arguments: ["en_US", "de_DE", "es_MX", "sv_SE"]) func chartLabelsFitTheirRoom(locale: String) throws {
+        func left(_ low: String, _ high: String, _ currency: String) throws -> (axis: Double, labels: [String]) {
+            let points = [PricePoint(time: SampleData.now, price: try ExactDecimal(low)),
+                          PricePoint(time: SampleData.now.addingTimeInterval(300), price: try ExactDecimal(high))]
+            let chart = try #require(ChartData.make(history: PriceHistory(asset: "BTC", currency: currency, points: points), locale: locale))
+            let svg = Chart.svg(chart, title: "BTC")
+            let axis = try #require(svg.range(of: "<line class=\"axis y-axis\" x1=\"").flatMap { start in
+                svg[start.upperBound...].firstIndex(of: "\"").flatMap { Double(svg[start.upperBound..<$0]) }
+            })
+            #expect(svg.contains("<text class=\"y-label max-label\" x=\"\(String(format: "%.1f", axis - Chart.labelGap))\""))
+            return (axis, [chart.max.price.text, chart.min.price.text])
+        }
+        let (wide, labels) = try left("1187300.5", "1287300.25", "MXN")
+        for label in labels {
+            #expect(wide - Chart.labelGap - Chart.labelWidth(label) >= 4, "\(label) starts inside the drawing")
+            #expect(Chart.labelWidth(label) >= Double(label.count) * 7, "\(label) is not under-estimated")
+        }
+        let (narrow, _) = try left("1.5", "2.25", "USD")
+        #expect(narrow >= Chart.minimumLeft && narrow < wide)
+        if locale == "en_US" {
+            #expect(labels == ["MX$1,287,300.25", "MX$1,187,300.50"])
+            #expect(wide > 110, "the old fixed room (110) cut these labels")
+            #expect(narrow == Chart.minimumLeft, "$2.25 needs less than the least room")
+        }
+    }
+
+    /// Where candles follow an older history (a backfill or a mock's, which need not meet them at one price), the chart
+    /// marks the join with a dashed line through the first candle's point; a history of one kind has no mark.
+    @Test func chartMarksWhereCandlesBegin() throws {
+        let prices = ["70010", "70020", "69808", "71348.1", "71961.9"]
+        let points = try prices.enumerated().map { index, price in
+            PricePoint(time: SampleData.now.addingTimeInterval(Double(index - prices.count) * 600), price: try ExactDecimal(price))
+        }
+        let history = PriceHistory(asset: "BTC", currency: "USD", points: points)
+        let chart = try #require(ChartData.make(history: history, locale: "en_US", candlesFrom: points[3].time))
+        #expect(chart.candlesFrom?.price.text == "$71,348.10")
+        let svg = Chart.svg(chart, title: "BTC")
+        let circle = try #require(svg.range(of: "data-raw=\"71348.1\"").map { svg[..<$0.lowerBound] })
+        let cx = try #require(circle.range(of: "cx=\"", options: .backwards).flatMap { start in
+            circle[start.upperBound...].firstIndex(of: "\"").map { String(circle[start.upperBound..<$0]) }
+        })
+        #expect(svg.contains("<line class=\"guide join-guide\" x1=\"\(cx)\" y1=\"16.0\" x2=\"\(cx)\" y2=\"260.0\""))
+        #expect(svg.contains(">candles →</text>"))
+        for unmarked in [ChartData.make(history: history, locale: "en_US"),
+                         ChartData.make(history: history, locale: "en_US", candlesFrom: points[0].time)] {
+            let chart = try #require(unmarked)
+            #expect(chart.candlesFrom == nil)
+            #expect(!Chart.svg(chart, title: "BTC").contains("join-guide"))
+        }
     }
 
     /// A fresh page context gets a UUID for its forms.

@@ -13,8 +13,10 @@ enum Chart {
     static let width = 720.0
     /// The drawing's height in SVG user units.
     static let height = 300.0
-    /// Room left of the plot, for the price labels.
-    static let left = 110.0
+    /// The least room left of the plot; the price labels may need more (``left(for:)``).
+    static let minimumLeft = 56.0
+    /// The gap between a price label's end and the plot.
+    static let labelGap = 8.0
     /// Room right of the plot.
     static let right = 16.0
     /// Room above the plot.
@@ -24,7 +26,8 @@ enum Chart {
 
     /// The SVG for `chart`; `title` names it for assistive technology.
     static func svg(_ chart: ChartData, title: String) -> String {
-        let positions = place(chart)
+        let left = left(for: chart)
+        let positions = place(chart, left: left)
         let plotRight = width - right
         let plotBottom = height - bottom
         let path = positions.enumerated().map { index, position in
@@ -37,6 +40,7 @@ enum Chart {
                 + "<title>\(escapeHTML(label))</title></circle>"
         }.joined()
         let middle = chart.points.isEmpty ? chart.first : chart.points[chart.points.count / 2]
+        let join = chart.candlesFrom.flatMap { join in zip(chart.points, positions).first { $0.0 == join }.map { joinMark(join, x: $0.1.x, left: left) } }
         return """
             <svg id="price-chart" class="chart" viewBox="0 0 \(coordinate(width)) \(coordinate(height))" role="img" \
             aria-labelledby="chart-title" xmlns="http://www.w3.org/2000/svg" data-points="\(chart.points.count)">
@@ -49,15 +53,27 @@ enum Chart {
             <text class="x-label first-label" x="\(coordinate(left))" y="\(coordinate(height - 14))" text-anchor="start">\(escapeHTML(chart.first.day))</text>
             <text class="x-label middle-label" x="\(coordinate((left + plotRight) / 2))" y="\(coordinate(height - 14))" text-anchor="middle">\(escapeHTML(middle.day))</text>
             <text class="x-label last-label" x="\(coordinate(plotRight))" y="\(coordinate(height - 14))" text-anchor="end">\(escapeHTML(chart.last.day))</text>
-            <path class="line" d="\(path)" pathLength="1"/>
+            \(join ?? "")<path class="line" d="\(path)" pathLength="1"/>
             <g class="points">\(circles)</g>
             </svg>
             """
     }
 
+    /// The mark of where candles follow the older history (a dashed vertical line, "candles →" beside it, right of the
+    /// line in the plot's left half, left of it in its right half): recorded candles and a backfilled or mock history
+    /// need not meet at one price, and the reader should see that a step there is where one series meets the other.
+    private static func joinMark(_ join: ChartData.Point, x: Double, left: Double) -> String {
+        let rightHalf = x > (left + width - right) / 2
+        let label = "candles from \(join.label); before, price history"
+        return "<line class=\"guide join-guide\" x1=\"\(coordinate(x))\" y1=\"\(coordinate(top))\" x2=\"\(coordinate(x))\" "
+            + "y2=\"\(coordinate(height - bottom))\" data-time=\"\(escapeHTML(join.time))\"><title>\(escapeHTML(label))</title></line>"
+            + "<text class=\"join-label\" x=\"\(coordinate(rightHalf ? x - 4 : x + 4))\" y=\"\(coordinate(top - 4))\" "
+            + "text-anchor=\"\(rightHalf ? "end" : "start")\">candles →</text>"
+    }
+
     /// Screen positions of the points: x by time (by order if a time cannot be read), y by price
     /// between the lowest (bottom) and highest (top); a flat history runs through the middle.
-    private static func place(_ chart: ChartData) -> [(x: Double, y: Double)] {
+    private static func place(_ chart: ChartData, left: Double) -> [(x: Double, y: Double)] {
         let plotWidth = width - left - right
         let plotHeight = height - top - bottom
         let times = chart.points.compactMap { try? Date.ISO8601FormatStyle().parse($0.time).timeIntervalSince1970 }
@@ -72,6 +88,28 @@ enum Chart {
             let level = high > low ? (price - low) / (high - low) : 0.5
             return (left + fraction * plotWidth, top + (1 - level) * plotHeight)
         }
+    }
+
+    /// Room left of the plot for `chart`'s price labels: the longer one's ``labelWidth(_:)``, the gap and a margin, at
+    /// least ``minimumLeft``, so a long label (MX$1,287,300.00, 1.287.300,00 MX$) is never cut at the drawing's edge.
+    static func left(for chart: ChartData) -> Double {
+        let longest = [chart.max.price.text, chart.min.price.text].map(labelWidth).max() ?? 0
+        return max(minimumLeft, (longest + labelGap + 4).rounded(.up))
+    }
+
+    /// The width of `text` in SVG units at the stylesheet's 12-unit chart labels, over-estimated from generous widths
+    /// per character (those of DejaVu Sans, wider than most sans fonts): the server cannot measure the reader's font.
+    static func labelWidth(_ text: String) -> Double {
+        let ems = text.unicodeScalars.reduce(0.0) { sum, scalar in
+            switch scalar {
+            case ",", ".", ":", "'", " ", "\u{A0}", "\u{202F}", "\u{2009}": sum + 0.34
+            case "M", "W", "m", "w": sum + 0.92
+            case "A"..."Z": sum + 0.78
+            case "a"..."z": sum + 0.62
+            default: sum + 0.66
+            }
+        }
+        return ems * 12
     }
 
     /// A coordinate with one decimal, "123.4", independent of any locale.

@@ -59,6 +59,7 @@ enum Stylesheet {
         .chart { width: 100%; height: auto; background: var(--panel); border-radius: .5rem; }
         .chart .axis { stroke: var(--muted); stroke-width: 1; }
         .chart .guide { stroke: var(--line); stroke-dasharray: 4 4; }
+        .chart .join-guide { stroke: var(--muted); stroke-dasharray: 2 3; }
         .chart .line { fill: none; stroke: var(--accent); stroke-width: 2; stroke-linejoin: round; stroke-linecap: round;
           stroke-dasharray: 1 1; stroke-dashoffset: 0; animation: draw-line 1.4s cubic-bezier(.3, .1, .2, 1) both; }
         .chart text { fill: var(--muted); font-size: 12px; }
