@@ -82,6 +82,7 @@ public final class CaptureReplay: Service, Sendable {
             }
         } onGracefulShutdown: {
             self.stopped.store(true, ordering: .relaxed)
+            self.connection.wakeWaiters()
         }
         let summary = done
         switch outcome {
@@ -151,17 +152,11 @@ public final class CaptureReplay: Service, Sendable {
         }
     }
 
-    /// Sends `publication`, waiting while the hub's queue is full.
+    /// Sends `publication`; while the hub's queue is full, waits until the connection's socket thread sees room (or the
+    /// replay is stopped).
     private func send(_ publication: FeedPublication) throws {
-        var waited = false
-        while try connection.publishIfRoom(publication) == nil {
-            if stopped.load(ordering: .relaxed) { return }
-            if !waited {
-                waited = true
-                summary.withLock { $0.waits += 1 }
-            }
-            Thread.sleep(forTimeInterval: 0.0002)
-        }
+        guard let (_, waited) = try connection.publish(waitingForRoom: publication, stop: { stopped.load(ordering: .relaxed) }) else { return }
+        if waited { summary.withLock { $0.waits += 1 } }
         sentCounter.increment()
         summary.withLock { $0.sent += 1 }
     }

@@ -88,17 +88,36 @@ public final class FeedConnection: Service, Sendable {
         }
     }
 
-    /// Publishes `publication` numbered as its topic's next message if the hub's queue has room now; else sends
-    /// nothing, numbers and counts nothing, and returns nil: for a sender that waits and tries again rather than
-    /// lose a message (a replay at full speed). Never skips an unchanged value.
+    /// Publishes `publication` numbered as its topic's next message, waiting while the hub's queue is full: the calling
+    /// thread, a dedicated one (never a thread of Swift's cooperative pool), sleeps until the socket's own thread sees
+    /// libzmq's signal that the hub took queued messages (or anything else changed on the socket), tries again, and so on.
+    /// Each wait ends after `timeout` at the latest (a safety net), and at once on ``wakeWaiters()``: then, and before
+    /// every try, `stop` says whether to give up. Never skips an unchanged value.
+    /// - Returns: its sequence number and whether it waited, or nil when `stop` said to give up (nothing sent).
     /// - Throws: as ``publish(_:onlyIfChanged:)``.
-    public func publishIfRoom(_ publication: FeedPublication) throws -> UInt64? {
+    public func publish(
+        waitingForRoom publication: FeedPublication, timeout: Duration = .seconds(1), stop: () -> Bool = { false }
+    ) throws -> (seq: UInt64, waited: Bool)? {
         let source = try sourceName(of: publication)
-        return try state.withLock { state -> UInt64? in
-            try send(publication, source: source, entry: &state.topics[publication.topic, default: TopicState(publication.topic)],
-                     onlyIfChanged: false, countRefusal: false)
+        var waited = false
+        while !stop() {
+            let attempt = try state.withLock { state -> Attempt in
+                try attemptSend(publication, source: source, entry: &state.topics[publication.topic, default: TopicState(publication.topic)])
+            }
+            switch attempt {
+            case .sent(let seq):
+                return (seq, waited)
+            case .full(let mark):
+                waited = true
+                if stop() { return nil }
+                socket.waitForChange(after: mark, timeout: timeout)
+            }
         }
+        return nil
     }
+
+    /// Ends every wait of ``publish(waitingForRoom:timeout:stop:)`` now (a sender being stopped: its `stop` then says so).
+    public func wakeWaiters() { socket.wakeWaiters() }
 
     /// The name of ``names`` that `publication`'s topic gives, else ``FeedError/topicOfAnotherFeed(topic:feed:)``.
     private func sourceName(of publication: FeedPublication) throws(FeedError) -> String {
@@ -120,11 +139,8 @@ public final class FeedConnection: Service, Sendable {
     public var droppedMessages: Int { unsent.load(ordering: .relaxed) + socket.droppedSends }
 
     /// Under the lock: numbers, encodes and sends `publication` as `source`, and keeps it as its topic's last value. A
-    /// message the hub's full queue refused is counted (its number is used: the hub sees a gap, which it accepts), or
-    /// without `countRefusal` left unnumbered and unkept (nil).
-    private func send(
-        _ publication: FeedPublication, source: String, entry: inout TopicState, onlyIfChanged: Bool, countRefusal: Bool = true
-    ) throws -> UInt64? {
+    /// message the hub's full queue refused is counted (its number is used: the hub sees a gap, which it accepts).
+    private func send(_ publication: FeedPublication, source: String, entry: inout TopicState, onlyIfChanged: Bool) throws -> UInt64? {
         if onlyIfChanged, let last = entry.last, last.hasSamePayload(as: publication) { return nil }
         let seq = entry.seq + 1
         let body = try publication.envelope(seq: seq, time: Date(), source: source)
@@ -134,7 +150,6 @@ public final class FeedConnection: Service, Sendable {
         } catch {
             throw FeedError.closed(name)
         }
-        if !sent && !countRefusal { return nil }
         if !sent {
             unsent.add(1, ordering: .relaxed)
             lost.increment()
@@ -142,6 +157,31 @@ public final class FeedConnection: Service, Sendable {
         entry.seq = seq
         entry.last = publication
         return seq
+    }
+
+    /// What one try of ``publish(waitingForRoom:timeout:stop:)`` did.
+    private enum Attempt {
+        /// Sent, with this number.
+        case sent(UInt64)
+        /// The hub's queue was full: nothing sent, numbered or kept; the socket's state at the refusal.
+        case full(OwnedSocket.StateMark)
+    }
+
+    /// Under the lock: numbers, encodes and sends `publication` as `source` if the hub's queue has room, and keeps it as
+    /// its topic's last value.
+    private func attemptSend(_ publication: FeedPublication, source: String, entry: inout TopicState) throws -> Attempt {
+        let seq = entry.seq + 1
+        let body = try publication.envelope(seq: seq, time: Date(), source: source)
+        let refusal: OwnedSocket.StateMark?
+        do {
+            refusal = try socket.sendOrMark([entry.frame, body])
+        } catch {
+            throw FeedError.closed(name)
+        }
+        if let refusal { return .full(refusal) }
+        entry.seq = seq
+        entry.last = publication
+        return .sent(seq)
     }
 
     /// How many times a hub's subscription arrived (the first connection, and each reconnection of a restarted hub).

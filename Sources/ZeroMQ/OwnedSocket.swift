@@ -1,4 +1,5 @@
 import DequeModule
+import Dispatch
 import Foundation
 import ReaderQueue
 import Synchronization
@@ -148,6 +149,34 @@ public final class OwnedSocket: Sendable {
         try perform { try $0.send(frames) }
     }
 
+    /// A count of the times the socket's state may have changed (libzmq signalled its receiving thread, a call used
+    /// the socket, ``wakeWaiters()``), taken when a send was refused: what ``waitForChange(after:timeout:)`` waits past.
+    public struct StateMark: Sendable, Equatable {
+        let changes: UInt64
+    }
+
+    /// Sends `frames` as ``send(_:)`` does; nil when the socket took them, else (its high-water mark reached) the mark
+    /// of its state at the refusal, to wait for room with ``waitForChange(after:timeout:)``.
+    public func sendOrMark(_ frames: [Data]) throws -> StateMark? {
+        try shared.sendOrMark(frames)
+    }
+
+    /// Blocks the calling thread, a dedicated one (never a thread of Swift's cooperative pool), until the socket's
+    /// state changed after `mark`: its receiving thread woke for what libzmq signalled (a peer that took queued messages
+    /// sends the command that makes room again), another call used the socket, ``wakeWaiters()`` was called or the
+    /// socket closed. Returns false when `timeout` passed first. Only a socket that receives (an XPUB, a DEALER...) has
+    /// its receiving thread watch libzmq's signal.
+    @discardableResult
+    public func waitForChange(after mark: StateMark, timeout: Duration) -> Bool {
+        shared.waitForChange(after: mark, timeout: timeout)
+    }
+
+    /// Ends every ``waitForChange(after:timeout:)`` now, and those whose mark is older than now at once (a sender that
+    /// is being stopped).
+    public func wakeWaiters() {
+        shared.wakeWaiters()
+    }
+
     /// Runs `body` with the socket under its lock, on the caller's thread: for quick, non-blocking calls
     /// (options, ``Socket/lastEndpoint()``). Throws `ENOTSOCK` once the socket is closed.
     public func perform<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
@@ -202,11 +231,24 @@ private final class Shared: Sendable {
         /// How long the receiving thread sleeps: `.none` while it is not sleeping, `.some(nil)` while it sleeps
         /// with no timeout.
         var sleepingUntil: ContinuousClock.Instant??
+        /// The times the socket's state may have changed (``OwnedSocket/StateMark``).
+        var changes: UInt64 = 0
+        /// Who waits in ``OwnedSocket/waitForChange(after:timeout:)``.
+        var waiters: [DispatchSemaphore] = []
+
+        /// Counts a change of the socket's state and wakes every waiter.
+        mutating func changed() {
+            changes &+= 1
+            guard !waiters.isEmpty else { return }
+            for waiter in waiters { waiter.signal() }
+            waiters.removeAll()
+        }
 
         /// Closes the socket, if it is open; calls on it fail from then on.
         mutating func closeSocket() {
             socket?.close()
             socket = nil
+            changed()
         }
     }
 
@@ -240,9 +282,54 @@ private final class Shared: Sendable {
     func withSocket<T: Sendable>(_ body: (Socket) throws -> T) throws -> T {
         try state.withLock { state in
             guard let socket = state.socket else { throw Self.closed }
-            defer { wakeIfInputWaits(&state, socket) }
+            defer {
+                wakeIfInputWaits(&state, socket)
+                state.changed()
+            }
             return try body(socket)
         }
+    }
+
+    /// ``OwnedSocket/sendOrMark(_:)``: the send and the mark under one hold of the lock, so no change after the
+    /// refusal goes unseen. A refused send is tried once more after libzmq's pending commands are processed (asking
+    /// for input does, unthrottled, where a send does at most once a millisecond), since one of them may be the peer's
+    /// "room again"; after a second refusal no call processes commands, so the next command signals the receiving
+    /// thread, whose round counts the change.
+    func sendOrMark(_ frames: [Data]) throws -> OwnedSocket.StateMark? {
+        try state.withLock { state in
+            guard let socket = state.socket else { throw Self.closed }
+            var sent = try socket.send(frames)
+            if !sent {
+                if (try? socket.hasInput()) != false { wake(&state) }
+                sent = try socket.send(frames)
+            }
+            if sent { wakeIfInputWaits(&state, socket) }
+            state.changed()
+            return sent ? nil : OwnedSocket.StateMark(changes: state.changes)
+        }
+    }
+
+    /// ``OwnedSocket/waitForChange(after:timeout:)``.
+    func waitForChange(after mark: OwnedSocket.StateMark, timeout: Duration) -> Bool {
+        let waiter = DispatchSemaphore(value: 0)
+        let registered = state.withLock { state -> Bool in
+            guard state.changes == mark.changes, state.socket != nil else { return false }
+            state.waiters.append(waiter)
+            return true
+        }
+        guard registered else { return true }
+        let nanoseconds = max(0, timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        if waiter.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success { return true }
+        return state.withLock { state in
+            guard let index = state.waiters.firstIndex(where: { $0 === waiter }) else { return true }
+            state.waiters.remove(at: index)
+            return false
+        }
+    }
+
+    /// ``OwnedSocket/wakeWaiters()``.
+    func wakeWaiters() {
+        state.withLock { $0.changed() }
     }
 
     /// Replaces the socket by a fresh one, configured again.
@@ -335,6 +422,8 @@ private final class Shared: Sendable {
         guard receives else { return .drained }
         return state.withLock { state -> Received in
             guard let socket = state.socket else { return .closed }
+            // Receiving processes libzmq's commands, among them the one that gives a full queue room again.
+            defer { state.changed() }
             do throws(ZMQError) {
                 for _ in 0..<limit {
                     if try !Self.receiveOne(into: &batch, from: socket, property: peerProperty) { return try socket.hasInput() ? .more : .drained }

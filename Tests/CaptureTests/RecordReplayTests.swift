@@ -116,6 +116,71 @@ struct RecordReplayTests {
         }
     }
 
+    /// A replay at full speed into a hub whose queue is full (it reads nothing at first; high-water marks of 1): the
+    /// replay holds, sending nothing once the sockets' buffers are full, until the hub reads; then every quote arrives in capture order, numbered 1, 2,
+    /// 3..., and the replay finishes. Its waits' safety net is a second, so the 5,000 quotes come only through the
+    /// socket thread's wake-ups within the test's time.
+    @Test func replayIntoAFullHubLosesNothingAndFinishes() async throws {
+        try await withDirectoryAsync { directory in
+            let count = 5_000
+            let writer = try CaptureWriter(directory: directory, endpoints: ["e"], prefixes: [])
+            for index in 1...count {
+                try writer.append(CaptureRecord(received: Int64(index), topic: "quote.kraken.XMR-USD",
+                                                envelope: try quoteEnvelope(feed: "kraken", base: "XMR", last: "\(100 + index)", seq: UInt64(index))))
+            }
+            try writer.close()
+            let context = try ZMQContext()
+            let endpoint = ipcEndpoint("full-hub")
+            let hub = try Socket(context: context, type: .sub)
+            defer { hub.close() }
+            try hub.set(.receiveHighWaterMark, Int32(1))
+            try hub.subscribe("")
+            try hub.bind(endpoint)
+            let connection = try FeedConnection(
+                context: context, name: "kraken", endpoint: endpoint, heartbeatInterval: .seconds(600), highWaterMark: 1, logger: logger)
+            let heartbeats = Task { try await connection.run() }
+            let replay = CaptureReplay(files: writer.files, connection: connection, speed: .max, hold: .zero, logger: logger)
+            let playing = Task { try await replay.run() }
+            // A bare socket takes in its connection (and so sends its subscription) only when called.
+            let subscribed = ContinuousClock.now + .seconds(30)
+            while connection.subscriptions == 0, ContinuousClock.now < subscribed {
+                _ = try hub.receive(dontWait: true)
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            // Held once the socket buffers are full too: nothing sent for 100 ms, well short of the end.
+            var last = -1
+            #expect(await waitFor {
+                let sent = replay.done.sent
+                defer { last = sent }
+                return sent > 0 && sent == last
+            })
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(replay.done.sent == last && last < count, "sent \(replay.done.sent) while the hub read nothing")
+            #expect(replay.done.waits > 0)
+
+            var received: [(seq: UInt64, last: String)] = []
+            let deadline = ContinuousClock.now + .seconds(60)
+            while received.count < count, ContinuousClock.now < deadline {
+                if let frames = try hub.receive(dontWait: true) {
+                    let message = try BusMessage(frames: frames)
+                    if message.topic.rawValue.hasPrefix("quote.") {
+                        received.append((message.header.seq, try message.decode(Quote.self).data.last.description))
+                    }
+                } else {
+                    try await Task.sleep(for: .milliseconds(1))
+                }
+            }
+            #expect(received.count == count)
+            let misplaced = received.enumerated().first { $0.element.seq != UInt64($0.offset + 1) || $0.element.last != "\(101 + $0.offset)" }
+            #expect(misplaced == nil, "not numbered in capture order: \(String(describing: misplaced))")
+            try await playing.value
+            #expect(replay.finished)
+            #expect(replay.done.sent == count)
+            heartbeats.cancel()
+            try await heartbeats.value
+        }
+    }
+
     /// A capture whose third record is corrupt: the replay sends the two before it and stops, naming the record and its offset.
     @Test func replayStopsAtABadRecord() async throws {
         try await withDirectoryAsync { directory in

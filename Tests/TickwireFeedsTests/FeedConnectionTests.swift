@@ -134,6 +134,119 @@ struct FeedConnectionTests {
         try await running.value
     }
 
+    /// `publish(waitingForRoom:)` on a thread of its own into a hub that does not read: it stops once the queue and the
+    /// socket buffers are full and sleeps (its safety-net timeout is a minute, so only the socket thread's wake-ups can
+    /// move it on); once the hub reads, every message arrives, in order and numbered 1, 2, 3..., none counted dropped.
+    @Test func publishWaitingForRoomHoldsAtAFullHubAndLosesNothing() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("wait")
+        let (hub, connection, running) = try await Self.connectBareHub(context: context, endpoint: endpoint, logger: logger)
+        defer { hub.close() }
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        let published = 5_000
+        let publications = try (1...published).map { FeedPublication(try xmr("116.\($0)"), on: topic) }
+        let progress = SenderProgress()
+        let droppedBefore = connection.droppedMessages
+        let publisher = Thread {
+            for publication in publications {
+                guard let (_, waited) = try? connection.publish(waitingForRoom: publication, timeout: .seconds(60)) else { break }
+                progress.state.withLock {
+                    $0.sent += 1
+                    if waited { $0.waits += 1 }
+                }
+            }
+            progress.state.withLock { $0.done = true }
+        }
+        publisher.start()
+        // Held once the socket buffers are full too: nothing sent for 100 ms, well short of the end.
+        var held = -1
+        #expect(await eventually {
+            let sent = progress.state.withLock { $0.sent }
+            defer { held = sent }
+            return sent > 0 && sent == held
+        })
+        try await Task.sleep(for: .milliseconds(100))
+        #expect(progress.state.withLock { $0.sent } == held && held < published, "it sent while the hub read nothing")
+        #expect(progress.state.withLock { $0.waits } > 0)
+
+        var seqs: [UInt64] = []
+        let deadline = ContinuousClock.now + .seconds(30)
+        while seqs.count < published, ContinuousClock.now < deadline {
+            if let frames = try hub.receive(dontWait: true) {
+                let message = try BusMessage(frames: frames)
+                if message.topic.rawValue.hasPrefix("quote.") { seqs.append(message.header.seq) }
+            } else {
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+        #expect(seqs.count == published)
+        #expect(seqs.elementsEqual(1...UInt64(published)), "first out of order: \(String(describing: seqs.enumerated().first { $0.element != UInt64($0.offset + 1) }))")
+        #expect(await eventually { progress.state.withLock { $0.done } })
+        #expect(progress.state.withLock { $0.sent } == published)
+        #expect(connection.droppedMessages == droppedBefore)
+        running.cancel()
+        try await running.value
+    }
+
+    /// A sender held by a full queue returns nil at once when its `stop` says so and `wakeWaiters()` is called, with no
+    /// wait for its (minute-long) timeout; nothing more is sent.
+    @Test func wakeWaitersEndsAWaitForRoom() async throws {
+        let context = try ZMQContext()
+        let endpoint = ipcEndpoint("stop")
+        let (hub, connection, running) = try await Self.connectBareHub(context: context, endpoint: endpoint, logger: logger)
+        defer { hub.close() }
+        let topic = try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD"))
+        let publications = try (1...100_000).map { FeedPublication(try xmr("116.\($0)"), on: topic) }
+        let progress = SenderProgress()
+        let publisher = Thread {
+            for publication in publications {
+                let stop = { progress.state.withLock { $0.stopped } }
+                if (try? connection.publish(waitingForRoom: publication, timeout: .seconds(60), stop: stop)) == nil { break }
+                progress.state.withLock { $0.sent += 1 }
+            }
+            progress.state.withLock { $0.done = true }
+        }
+        publisher.start()
+        // Held: nothing sent for 100 ms.
+        var last = -1
+        #expect(await eventually {
+            let sent = progress.state.withLock { $0.sent }
+            defer { last = sent }
+            return sent > 0 && sent == last
+        })
+        let stoppedAt = ContinuousClock.now
+        progress.state.withLock { $0.stopped = true }
+        connection.wakeWaiters()
+        #expect(await eventually { progress.state.withLock { $0.done } })
+        #expect(ContinuousClock.now - stoppedAt < .seconds(20), "it waited for its timeout")
+        #expect(progress.state.withLock { $0.sent } < publications.count)
+        running.cancel()
+        try await running.value
+    }
+
+    /// A bare SUB socket bound at `endpoint` with a receive high-water mark of 1, and a running connection to it with
+    /// a send high-water mark of 1 (heartbeats every 10 minutes), once the hub's subscription has arrived; the hub has
+    /// read nothing of the feed's.
+    static func connectBareHub(
+        context: ZMQContext, endpoint: String, logger: Logger
+    ) async throws -> (Socket, FeedConnection, Task<Void, any Error>) {
+        let hub = try Socket(context: context, type: .sub)
+        try hub.set(.receiveHighWaterMark, Int32(1))
+        try hub.subscribe("")
+        try hub.bind(endpoint)
+        let connection = try FeedConnection(
+            context: context, name: "kraken", endpoint: endpoint, heartbeatInterval: .seconds(600), highWaterMark: 1, logger: logger)
+        let running = Task { try await connection.run() }
+        // A bare socket takes in its connection (and so sends its subscription) only when called.
+        let subscribed = ContinuousClock.now + .seconds(30)
+        while connection.subscriptions == 0, ContinuousClock.now < subscribed {
+            _ = try hub.receive(dontWait: true)
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(connection.subscriptions == 1)
+        return (hub, connection, running)
+    }
+
     /// `heartbeat.<feed>` comes every interval: the feed's name as service, one instance per run, numbered on.
     @Test func heartbeatsNameTheFeedAndItsInstance() async throws {
         let context = try ZMQContext()
@@ -204,4 +317,18 @@ struct FeedConnectionTests {
             try connection.publish(try xmr("1"), on: try Topics.quote(feed: "kraken", market: MarketPair(base: "XMR", quote: "USD")))
         }
     }
+}
+
+/// What a sender on a thread of its own has done, for the test to read.
+final class SenderProgress: Sendable {
+    let state = Mutex((sent: 0, waits: 0, done: false, stopped: false))
+}
+
+/// Polls `condition` every 100 ms for at most 30 s.
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<300 {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(100))
+    }
+    return condition()
 }
