@@ -60,6 +60,24 @@ public final class CaptureRecorder: Service, Sendable {
     private struct Pending: Sendable {
         var batches: [(received: Int64, messages: [[Data]])] = []
         var count = 0
+        /// Socket threads waiting for the writer to take the queue.
+        var waiters: [DispatchSemaphore] = []
+        /// Whether no socket thread may wait any more: the recorder ended, or the writer stopped.
+        var closed = false
+
+        /// A semaphore to wait on for room when more than `limit` messages are queued and the writer still takes them.
+        mutating func waiter(over limit: Int) -> DispatchSemaphore? {
+            guard count > limit, !closed else { return nil }
+            let waiter = DispatchSemaphore(value: 0)
+            waiters.append(waiter)
+            return waiter
+        }
+
+        /// Wakes every socket thread that waits for room.
+        mutating func release() {
+            for waiter in waiters { waiter.signal() }
+            waiters.removeAll()
+        }
     }
 
     /// A recorder of `streams`' topics starting with one of `prefixes` (none: every topic) into `directory`, rotated by
@@ -109,6 +127,10 @@ public final class CaptureRecorder: Service, Sendable {
         }
         for socket in sockets { await socket.close() }
         ended.store(true, ordering: .releasing)
+        queue.withLock { pending in
+            pending.closed = true
+            pending.release()
+        }
         wakeup.signal()
         try await finished.value
         let counts = done
@@ -117,18 +139,19 @@ public final class CaptureRecorder: Service, Sendable {
         ])
     }
 
-    /// On a socket's thread: stamps and queues a batch; waits while the writer is far behind.
+    /// On a socket's thread: stamps and queues a batch; while the writer is far behind, sleeps until it takes the queue
+    /// (or the recorder ends).
     private func enqueue(_ batch: [[Data]]) {
         let received = CaptureTime.now()
-        var backlog = queue.withLock { pending -> Int in
+        var waiter = queue.withLock { pending -> DispatchSemaphore? in
             pending.batches.append((received, batch))
             pending.count += batch.count
-            return pending.count
+            return pending.waiter(over: maxPending)
         }
         wakeup.signal()
-        while backlog > maxPending, !ended.load(ordering: .acquiring) {
-            usleep(1_000)
-            backlog = queue.withLock { $0.count }
+        while let room = waiter {
+            room.wait()
+            waiter = queue.withLock { $0.waiter(over: maxPending) }
         }
     }
 
@@ -136,7 +159,12 @@ public final class CaptureRecorder: Service, Sendable {
     private func runWriter() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
             let thread = Thread {
-                continuation.resume(with: Result { try self.write(into: try self.makeWriter()) })
+                let result = Result { try self.write(into: try self.makeWriter()) }
+                self.queue.withLock { pending in
+                    pending.closed = true
+                    pending.release()
+                }
+                continuation.resume(with: result)
             }
             thread.name = "recorder-writer"
             thread.start()
@@ -153,6 +181,7 @@ public final class CaptureRecorder: Service, Sendable {
                 let taken = pending.batches
                 pending.batches.removeAll(keepingCapacity: true)
                 pending.count = 0
+                pending.release()
                 return taken
             }
             var delta = RecorderCounts()
