@@ -468,6 +468,7 @@ let package = Package(
         .target(name: "FuzzRPCMethods", dependencies: [
             "Bus", "BusContract", "TickwireContract", "TickwireClients", "TickwireMocks", "PresenterViews", "Conversion", "PortfolioEngine",
             "ConverterCore", "PortfolioCore", "RatesFetcherCore", "RatesFetcherEngine", "ServiceSupport", "WireJSON", "WireJSONTesting",
+            "Candles", "Market", "Money",
             .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FuzzTargets/RPCMethods"),
         // The seed corpus and every crash the fuzzers found, replayed through the checks.

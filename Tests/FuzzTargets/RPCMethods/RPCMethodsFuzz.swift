@@ -1,9 +1,12 @@
 import Bus
 import BusContract
+import Candles
 import Conversion
 import ConverterCore
 import Foundation
 import Logging
+import Market
+import Money
 import PortfolioCore
 import PortfolioEngine
 import PresenterViews
@@ -48,9 +51,12 @@ public final class RPCMethodsFuzz: Sendable {
         let engine = RatesFetcher.engine(
             environment: .mock(seed: 7), selection: hourly, coins: CoinTracker(ids: FetcherConfiguration.defaultCoinIDs), publisher: publisher,
             logger: logger)
+        let candles = try CandleStore.inMemory()
+        _ = try await candles.save(try Self.storedCandles())
         fetcher = RatesFetcher.methods(
             engine: engine,
-            standard: fetcherRuntime.standardMethods(publisher: publisher) { Health(service: "rates-fetcher", started: Date(), upstreams: [:]) })
+            standard: fetcherRuntime.standardMethods(publisher: publisher) { Health(service: "rates-fetcher", started: Date(), upstreams: [:]) },
+            candles: candles)
 
         let converterState = ConverterState(currencies: ["USD", "SEK", "EUR", "MXN"], logger: logger)
         if let snapshot = await Self.firstSnapshot(of: fetcherClient.updates([.rate, .quote])) { _ = await converterState.apply(snapshot) }
@@ -73,6 +79,17 @@ public final class RPCMethodsFuzz: Sendable {
         var presenter = presenterRuntime.standardMethods(publisher: nil) { Health(service: "presenter", started: Date(), upstreams: [:]) }
         presenter.register(PresenterAPI.view) { try await builder.view($0) }
         self.presenter = presenter
+    }
+
+    /// What the fetcher's `candles` finds: a day of `bitso`'s hourly BTC-USD candles from 2026-11-25 00:00 UTC.
+    static func storedCandles() throws -> [Candle] {
+        let day = Date(timeIntervalSince1970: 1_795_564_800)
+        return try (0..<24).map { hour in
+            let open = try ExactDecimal("\(95_000 + hour * 10).5")
+            return try Candle(
+                source: "bitso", market: MarketPair(base: "BTC", quote: "USD"), interval: .oneHour, start: day.addingTimeInterval(Double(hour) * 3600),
+                open: open, high: open + 25, low: open - 25, close: open + 5, volume: try ExactDecimal("0.25"), count: 3)
+        }
     }
 
     /// The problems with the answer to `input`: empty when it is one JSON-RPC response.
