@@ -7,7 +7,7 @@ import Testing
 import ZeroMQ
 import BusContract
 
-/// rates-fetcher (test feeds), converter and portfolio as real processes, driven over ZeroMQ.
+/// rates-fetcher (test feeds, or a replay), converter and portfolio as real processes, driven over ZeroMQ.
 final class ThreeServices: @unchecked Sendable {
     let endpoints: Endpoints
     let fetcher: ServiceProcess
@@ -16,16 +16,37 @@ final class ThreeServices: @unchecked Sendable {
     let context: ZMQContext
     let converterRPC: RPCClient
     let portfolioRPC: RPCClient
+    /// The replay feeding the stack, if it is fed by one.
+    let replayed: ReplayStack?
 
-    init() async throws {
-        endpoints = try Endpoints()
-        fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
-        converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
-        portfolio = try await ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
-        context = try ZMQContext()
-        converterRPC = try client(context, endpoints.converterRep)
-        portfolioRPC = try client(context, endpoints.portfolioRep)
+    /// The stack on rates-fetcher's test feeds.
+    convenience init() async throws {
+        let endpoints = try Endpoints()
+        let fetcher = try await ServiceProcess("rates-fetcher", endpoints.fetcherArguments + ["--feeds", "test"], in: endpoints.directory)
+        let converter = try await ServiceProcess("converter", endpoints.converterArguments, in: endpoints.directory)
+        let context = try ZMQContext()
+        let converterRPC = try client(context, endpoints.converterRep)
         try await waitUntilHealthy(converterRPC, converter)
+        try await self.init(endpoints, fetcher, converter, context, converterRPC, replayed: nil)
+    }
+
+    /// The stack fed by `capture` (``ReplayStack``), played to its end before this returns; masterdata, GNB and the
+    /// fiat rates come from rates-fetcher's test feeds: the capture has no assets, wallets or GNB transactions, and its
+    /// fiat rates come under the feed name `fiat`, which the converter does not take as its fiat source (`ecb` or
+    /// `fixer`), so the hub's own fiat feed runs on its recorded ECB rates (and refuses the capture's, its name taken).
+    convenience init(replaying capture: CaptureFile) async throws {
+        let stack = try await ReplayStack(capture: capture, testFeeds: ["masterdata", "gnb", "fiat"])
+        try await self.init(stack.endpoints, stack.fetcher, try #require(stack.converter), stack.context, try #require(stack.converterRPC), replayed: stack)
+        try await stack.playAndHold()
+    }
+
+    private init(
+        _ endpoints: Endpoints, _ fetcher: ServiceProcess, _ converter: ServiceProcess, _ context: ZMQContext, _ converterRPC: RPCClient,
+        replayed: ReplayStack?
+    ) async throws {
+        (self.endpoints, self.fetcher, self.converter, self.context, self.converterRPC, self.replayed) = (endpoints, fetcher, converter, context, converterRPC, replayed)
+        portfolio = try await ServiceProcess("portfolio", endpoints.portfolioArguments, in: endpoints.directory)
+        portfolioRPC = try client(context, endpoints.portfolioRep)
         try await waitUntilHealthy(portfolioRPC, portfolio)
         // The converter publishes prices a moment after it has rates.
         _ = await eventually {
@@ -35,9 +56,14 @@ final class ThreeServices: @unchecked Sendable {
     }
 
     func stop() async {
-        await converterRPC.close()
         await portfolioRPC.close()
-        for service in [portfolio, converter, fetcher] { await service.stop() }
+        await portfolio.stop()
+        if let replayed {
+            await replayed.stop()
+            return
+        }
+        await converterRPC.close()
+        for service in [converter, fetcher] { await service.stop() }
     }
 }
 
@@ -112,9 +138,16 @@ struct ConverterPortfolioEndToEndTests {
     }
 
     /// Products, trades, holdings in USD and SEK, a sell with a fee in EUR and its gains, the history, wallets, the
-    /// watch list; a trade survives kill -9.
+    /// watch list; a trade survives kill -9. The prices come from the shipped capture played to its end: BTC is valued
+    /// at exactly the capture's last CoinGecko BTC-USD quote (the only feed quoting that pair), and in SEK through the
+    /// recorded ECB rate of USD-SEK.
     @Test func portfolioRoundTripAndDurability() async throws {
-        let stack = try await ThreeServices()
+        let capture = try CaptureFile()
+        let stack = try await ThreeServices(replaying: capture)
+        let btcUSD = try capture.last("quote.coingecko.BTC-USD", as: Quote.self).last
+        let btcSEK = try (btcUSD * (try ExactDecimal("9.3295"))).rounded(scale: 8)
+        let replayed = try #require(stack.replayed)
+        try await replayed.waitForPrice("BTC", in: "SEK", toBe: btcSEK)
         let rpc = stack.portfolioRPC
 
         // GNB's transactions reach the portfolio with rates-fetcher's snapshot, which may follow the first prices.
@@ -144,13 +177,14 @@ struct ConverterPortfolioEndToEndTests {
         let holding = try #require(usd.holdings.first)
         #expect(holding.asset == "BTC")
         #expect(holding.cost == (try ExactDecimal("15000.00")))
-        let price = try #require(holding.price)
-        #expect(holding.value == (try (ExactDecimal("0.25") * price).rounded(scale: 2)))
+        #expect(holding.price == btcUSD, "the capture's last BTC-USD quote")
+        #expect(holding.value == (try (ExactDecimal("0.25") * btcUSD).rounded(scale: 2)))
         #expect(usd.totalValue == holding.value)
         let sek = try await rpc.call("holdings", params: HoldingsRequest(currency: "SEK"), as: Valuation.self)
         let sekHolding = try #require(sek.holdings.first)
         #expect(sek.currency == "SEK")
-        #expect(try #require(sekHolding.value) > (try #require(holding.value)), "a BTC holding is worth more SEK than USD")
+        #expect(sekHolding.price == btcSEK, "BTC-USD times the recorded USD-SEK rate")
+        #expect(sekHolding.value == (try (ExactDecimal("0.25") * btcSEK).rounded(scale: 2)))
         #expect(sekHolding.cost != nil, "cost converted through the converter")
 
         let sell = AddTradeRequest(kind: .sell, asset: "BTC", amount: try ExactDecimal("0.05"), price: try ExactDecimal("70000"), currency: "USD",
