@@ -10,8 +10,11 @@ public struct ChartData: Codable, Sendable, Equatable {
         public var time: String
         /// When, for the reader: date and time, e.g. "Jun 15, 2025 at 3:06 PM".
         public var label: String
-        /// The day alone, short, for axis labels, e.g. "Jun 15".
+        /// The day alone, short, e.g. "Jun 15".
         public var day: String
+        /// Its label on the time axis: the day, or the time of day ("3:06 PM") when the whole chart spans at most a day
+        /// (``tickTimesWithin``; a day's chart, or a replay's minutes, would read "Jun 15, Jun 15, Jun 15").
+        public var tick: String
         /// The price then.
         public var price: DisplayAmount
     }
@@ -34,6 +37,9 @@ public struct ChartData: Codable, Sendable, Equatable {
     /// chart marks, as the two need not meet at the same price; nil when the points are of one kind.
     public var candlesFrom: Point?
 
+    /// The longest span whose chart ticks in times of day: a day and the candle or two a 1D chart may hold beyond it.
+    public static let tickTimesWithin: TimeInterval = 26 * 3_600
+
     /// The chart of `history` for `locale`, or nil when it has no points. Every price gets the same digits:
     /// those the lowest price needs. `candlesFrom` is when the history's candles begin, after its older points.
     public static func make(history: PriceHistory, locale: String, candlesFrom: Date? = nil) -> ChartData? {
@@ -42,10 +48,12 @@ public struct ChartData: Codable, Sendable, Equatable {
               let lowest = sorted.min(by: { $0.price < $1.price }),
               let highest = sorted.max(by: { $0.price < $1.price }) else { return nil }
         let digits = Precision.priceDigits(lowest.price, code: history.currency)
+        let withinDays = lastPoint.time.timeIntervalSince(firstPoint.time) <= tickTimesWithin
         func point(_ source: PricePoint) -> Point {
-            Point(
+            let day = DisplayDate.dayMonth(source.time, locale: locale)
+            return Point(
                 time: DisplayDate.iso(source.time), label: DisplayDate.dateTime(source.time, locale: locale),
-                day: DisplayDate.dayMonth(source.time, locale: locale),
+                day: day, tick: withinDays ? DisplayDate.shortTime(source.time, locale: locale) : day,
                 price: .money(source.price, code: history.currency, locale: locale, fractionDigits: digits)
             )
         }

@@ -30,6 +30,11 @@ public enum DisplayDate {
         date.formatted(Date.FormatStyle(date: .omitted, time: .standard, locale: Locale(identifier: locale), calendar: calendar, timeZone: utc))
     }
 
+    /// The time of day without seconds for `locale`, in UTC, e.g. "15:06" (de_AT), "3:06 PM" (en_US): a day's chart axis labels.
+    public static func shortTime(_ date: Date, locale: String) -> String {
+        date.formatted(Date.FormatStyle(date: .omitted, time: .shortened, locale: Locale(identifier: locale), calendar: calendar, timeZone: utc))
+    }
+
     /// Day and month for `locale`, e.g. "15. Juni" (de_AT), "Jun 15" (en_US): chart axis labels.
     public static func dayMonth(_ date: Date, locale: String) -> String {
         date.formatted(Date.FormatStyle(locale: Locale(identifier: locale), calendar: calendar, timeZone: utc).month(.abbreviated).day())

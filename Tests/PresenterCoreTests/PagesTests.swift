@@ -161,6 +161,25 @@ struct PagesTests {
         }
     }
 
+    /// A chart of a day (1D, a replay's minutes) labels its time axis with times of day, not the same day three times; a
+    /// longer one (39 h, 3 days) with days. The read-out names the low's and high's tick too.
+    @Test func dayChartsTickInTimes() throws {
+        func chart(hours: Double, locale: String = "en_US") throws -> ChartData {
+            let points = try [("90100", 0.0), ("90000", 0.5), ("90300", 1.0)].map { price, share in
+                PricePoint(time: SampleData.now.addingTimeInterval(-hours * 3_600 * (1 - share)), price: try ExactDecimal(price))
+            }
+            return try #require(ChartData.make(history: PriceHistory(asset: "BTC", currency: "USD", points: points), locale: locale))
+        }
+        let day = try chart(hours: 24)
+        #expect(day.points.map(\.tick) == ["3:06\u{202F}PM", "3:06\u{202F}AM", "3:06\u{202F}PM"])
+        #expect(day.points.map(\.day) == ["Jun 14", "Jun 15", "Jun 15"])
+        let svg = Chart.svg(day, title: "BTC")
+        #expect(svg.contains("text-anchor=\"start\">3:06\u{202F}PM</text>") && svg.contains("text-anchor=\"end\">3:06\u{202F}PM</text>"))
+        #expect(try chart(hours: 1, locale: "de_DE").points.map(\.tick) == ["14:06", "14:36", "15:06"])
+        #expect(try chart(hours: 72).points.map(\.tick) == ["Jun 12", "Jun 14", "Jun 15"])
+        #expect(try chart(hours: 39).points.map(\.tick) == ["Jun 14", "Jun 14", "Jun 15"])
+    }
+
     /// A fresh page context gets a UUID for its forms.
     @Test func generatedRequestId() {
         let context = PageContext(SampleData.context(), path: "/coins/BTC")

@@ -50,9 +50,9 @@ enum Chart {
             <line class="guide max-guide" x1="\(coordinate(left))" y1="\(coordinate(top))" x2="\(coordinate(plotRight))" y2="\(coordinate(top))"/>
             <text class="y-label max-label" x="\(coordinate(left - 8))" y="\(coordinate(top + 4))" text-anchor="end">\(escapeHTML(chart.max.price.text))</text>
             <text class="y-label min-label" x="\(coordinate(left - 8))" y="\(coordinate(plotBottom))" text-anchor="end">\(escapeHTML(chart.min.price.text))</text>
-            <text class="x-label first-label" x="\(coordinate(left))" y="\(coordinate(height - 14))" text-anchor="start">\(escapeHTML(chart.first.day))</text>
-            <text class="x-label middle-label" x="\(coordinate((left + plotRight) / 2))" y="\(coordinate(height - 14))" text-anchor="middle">\(escapeHTML(middle.day))</text>
-            <text class="x-label last-label" x="\(coordinate(plotRight))" y="\(coordinate(height - 14))" text-anchor="end">\(escapeHTML(chart.last.day))</text>
+            <text class="x-label first-label" x="\(coordinate(left))" y="\(coordinate(height - 14))" text-anchor="start">\(escapeHTML(chart.first.tick))</text>
+            <text class="x-label middle-label" x="\(coordinate((left + plotRight) / 2))" y="\(coordinate(height - 14))" text-anchor="middle">\(escapeHTML(middle.tick))</text>
+            <text class="x-label last-label" x="\(coordinate(plotRight))" y="\(coordinate(height - 14))" text-anchor="end">\(escapeHTML(chart.last.tick))</text>
             \(join ?? "")<path class="line" d="\(path)" pathLength="1"/>
             <g class="points">\(circles)</g>
             </svg>

@@ -64,8 +64,8 @@ extension Pages {
             return """
                 <section id="chart"><h2>\(range.title)\(periodChange)</h2>\(ranges)
                 \(Chart.svg(chart, title: "\(view.symbol) price over \(range.title) in \(chart.currency)"))
-                <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.day))) · \
-                High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day)))</p>\
+                <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.tick))) · \
+                High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.tick)))</p>\
                 \(view.chartNote.map { "<p id=\"chart-note\" class=\"muted small\">\(escapeHTML($0))</p>" } ?? "")</section>
                 """
         } ?? "<section id=\"chart\"><h2>\(range.title)</h2>\(ranges)<p class=\"muted\">No price history to draw.</p></section>"

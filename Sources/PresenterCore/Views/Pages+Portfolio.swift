@@ -117,8 +117,8 @@ extension Pages {
         let chart = section.chart.map { chart in
             """
             \(Chart.svg(chart, title: "Portfolio value over \(section.range) in \(chart.currency)"))
-            <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.day))) · \
-            High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.day))) · Now \(escapeHTML(chart.last.price.text))</p>
+            <p id="chart-readout" class="muted">Low \(escapeHTML(chart.min.price.text)) (\(escapeHTML(chart.min.tick))) · \
+            High \(escapeHTML(chart.max.price.text)) (\(escapeHTML(chart.max.tick))) · Now \(escapeHTML(chart.last.price.text))</p>
             """
         } ?? "<p class=\"muted\" id=\"no-chart\">No value history to draw for \(escapeHTML(section.range)).</p>"
         let notes = section.notes.isEmpty ? "" : "<ul id=\"performance-notes\" class=\"muted small\">\(section.notes.map { "<li>\(escapeHTML($0))</li>" }.joined())</ul>"
