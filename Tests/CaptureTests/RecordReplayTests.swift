@@ -78,6 +78,45 @@ struct RecordReplayTests {
         }
     }
 
+    /// A recorder whose writer may fall only 10 messages behind: its socket thread sleeps until the writer takes the
+    /// queue, again and again through a flood of 20,000, and every message is written, in order, with no gap (a wake-up
+    /// missed would leave the socket thread asleep and the rest unrecorded).
+    @Test(.timeLimit(.minutes(1))) func recorderHeldByItsWriterLosesNothing() async throws {
+        try await withDirectoryAsync { directory in
+            let context = try ZMQContext()
+            let endpoint = ipcEndpoint("recorder-held")
+            let publisher = try OwnedSocket(context: context, type: .pub, name: "pub") { socket in
+                try socket.set(.sendHighWaterMark, Int32(0))
+                try socket.bind(endpoint)
+            }
+            let recorder = CaptureRecorder(
+                context: context, streams: [RecordedStream(endpoint: endpoint)], prefixes: [], directory: directory, maxPending: 10, logger: logger)
+            let running = Task { try await recorder.run() }
+            var connected = false
+            for _ in 0..<500 where !connected {
+                _ = try publisher.send([Data("heartbeat.x".utf8), Data("{\"seq\":1}".utf8)])
+                try await Task.sleep(for: .milliseconds(10))
+                connected = recorder.done.messages > 0
+            }
+            #expect(connected)
+            let before = recorder.done.messages
+            let flood = 20_000
+            for seq in 1...flood {
+                let sent = try publisher.send([Data("quote.kraken.XMR-USD".utf8), try quoteEnvelope(feed: "kraken", base: "XMR", last: "\(seq)", seq: UInt64(seq))])
+                #expect(sent)
+            }
+            #expect(await waitFor { recorder.done.messages - before >= flood })
+            running.cancel()
+            try await running.value
+            await publisher.close()
+            #expect(recorder.done.gaps == 0)
+            let quotes = try readAll(directory).filter { $0.topic.hasPrefix("quote.") }
+            #expect(quotes.count == flood)
+            let misplaced = quotes.enumerated().first { EnvelopeSeqProbe.seq(of: $0.element.envelope) != UInt64($0.offset + 1) }
+            #expect(misplaced == nil, "out of order at \(String(describing: misplaced?.offset))")
+        }
+    }
+
     /// A capture of two feeds (and service output the replay skips) played at full speed into the hub in process: both
     /// feeds' quotes are republished under their own names, in capture order, and both are listed live.
     @Test func replayPlaysEveryFeedOnOneConnection() async throws {
@@ -247,4 +286,11 @@ func withDirectoryAsync(_ body: (URL) async throws -> Void) async throws {
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     try await body(directory)
+}
+
+/// Reads an envelope's `seq` (tests).
+enum EnvelopeSeqProbe {
+    static func seq(of envelope: Data) -> UInt64? {
+        (try? JSONSerialization.jsonObject(with: envelope) as? [String: Any])?["seq"].flatMap { ($0 as? NSNumber)?.uint64Value }
+    }
 }
