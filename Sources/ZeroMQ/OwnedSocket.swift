@@ -171,8 +171,8 @@ public final class OwnedSocket: Sendable {
         shared.waitForChange(after: mark, timeout: timeout)
     }
 
-    /// Ends every ``waitForChange(after:timeout:)`` now, and those whose mark is older than now at once (a sender that
-    /// is being stopped).
+    /// Ends every ``waitForChange(after:timeout:)`` now, and makes one whose mark was taken before this call return at
+    /// once (a sender being stopped).
     public func wakeWaiters() {
         shared.wakeWaiters()
     }
@@ -318,8 +318,7 @@ private final class Shared: Sendable {
             return true
         }
         guard registered else { return true }
-        let nanoseconds = max(0, timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
-        if waiter.wait(timeout: .now() + .nanoseconds(Int(clamping: nanoseconds))) == .success { return true }
+        if waiter.wait(timeout: .now() + .milliseconds(Int(max(0, milliseconds(timeout))))) == .success { return true }
         return state.withLock { state in
             guard let index = state.waiters.firstIndex(where: { $0 === waiter }) else { return true }
             state.waiters.remove(at: index)
