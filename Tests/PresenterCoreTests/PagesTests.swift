@@ -180,6 +180,15 @@ struct PagesTests {
         #expect(try chart(hours: 39).points.map(\.tick) == ["Jun 14", "Jun 14", "Jun 15"])
     }
 
+    /// The currency switch offers every display currency the converter publishes by default, the current one marked.
+    @Test func currencySwitchOffersTheConvertersCurrencies() throws {
+        let html = Pages.coin(try CoinViewTests.make(), context: page("/coins/BTC"))
+        for currency in ["USD", "SEK", "EUR", "MXN"] {
+            #expect(html.contains("data-currency=\"\(currency)\""), "\(currency) is offered")
+        }
+        #expect(html.contains("data-currency=\"MXN\">MXN</a>") && html.contains("data-currency=\"USD\" aria-current=\"true\""))
+    }
+
     /// A fresh page context gets a UUID for its forms.
     @Test func generatedRequestId() {
         let context = PageContext(SampleData.context(), path: "/coins/BTC")

@@ -23,8 +23,8 @@ enum Layout {
     /// The locales the switch offers.
     static let locales = ["de_AT", "en_US", "sv_SE", "es_MX", "de_DE"]
 
-    /// The display currencies the switch offers.
-    static let currencies = ["USD", "SEK"]
+    /// The display currencies the switch offers: the converter's default ones (MXN too: a replay's Bitso markets are in it).
+    static let currencies = ["USD", "SEK", "EUR", "MXN"]
 
     /// A complete HTML5 document around `body`; `head` adds to the head, `scripts` closes the body; the footer
     /// says `withoutAge` when there is no `dataAge`. `fixedCurrency` is the one currency a page shows whatever the
