@@ -22,7 +22,7 @@ struct FeedCommand: AsyncParsableCommand {
     var ingest: String?
     @Option(help: "mock|test|live: the feed's client (default mock)")
     var variant: String = "mock"
-    @Option(help: "the source name it publishes under (default: the feed's name, which a hub running that feed itself refuses as reserved)")
+    @Option(help: "the source name it publishes under (default: the source its values carry, the feed's name but fiat's ecb; a hub running that feed itself refuses it as reserved)")
     var name: String?
     @Option(help: "seconds between polls (default: the feed's period for the variant)")
     var period: Double?
@@ -38,7 +38,7 @@ struct FeedCommand: AsyncParsableCommand {
             throw ValidationError("\(feed.name) publishes nothing a hub's ingest takes (quotes, rates, books, coins)")
         }
         guard let variant = FeedVariant(rawValue: variant) else { throw ValidationError("--variant must be mock, test or live; got \(variant.debugDescription)") }
-        let name = name ?? feed.name
+        let name = name ?? feed.defaultPluginName
         guard FeedName.isValid(name) else { throw ValidationError(FeedError.invalidName(name).description) }
         let endpoint = ingest ?? ProcessInfo.processInfo.environment["TICKWIRE_RATES_FETCHER_INGEST"].flatMap { $0.isEmpty ? nil : $0 }
             ?? "tcp://127.0.0.1:7103"

@@ -47,16 +47,21 @@ public struct BuiltInFeed: Sendable, Identifiable, CustomStringConvertible {
     public let topics: [String]
     /// The sources its values are published under besides its name (fiat: `ecb`, `fixer`): names no plugin may take.
     public let sources: Set<String>
+    /// The name it publishes under as a process of its own (`tickwire-feed`) unless told another: the source its
+    /// values carry, so a consumer takes them as it takes the hub's (fiat run on Frankfurter: `ecb`, the converter's
+    /// fiat source), else its name.
+    public let defaultPluginName: String
     /// Whether a hub's ingest takes anything it publishes (masterdata's assets and wallets it does not).
     public let feedsAHub: Bool
     private let makePoll: @Sendable (FetcherEnvironment, FeedJobContext) -> @Sendable () async throws -> [FeedPublication]
 
     /// A definition.
     public init(
-        name: String, livePeriod: Duration, mockPeriod: Duration, topics: [String], sources: Set<String> = [], feedsAHub: Bool = true,
+        name: String, livePeriod: Duration, mockPeriod: Duration, topics: [String], sources: Set<String> = [], pluginName: String? = nil, feedsAHub: Bool = true,
         poll: @escaping @Sendable (FetcherEnvironment, FeedJobContext) -> @Sendable () async throws -> [FeedPublication]
     ) {
         self.name = name
+        self.defaultPluginName = pluginName ?? name
         self.livePeriod = livePeriod
         self.mockPeriod = mockPeriod
         self.topics = topics
@@ -101,7 +106,7 @@ extension BuiltInFeed {
     /// Fiat reference rates, published under their source (`ecb` through Frankfurter, or `fixer`).
     public static let fiat = BuiltInFeed(
         name: "fiat", livePeriod: .seconds(300), mockPeriod: .seconds(10), topics: ["rate.<ecb|fixer>.<FROM>-<TO>"],
-        sources: ["ecb", "fixer"]
+        sources: ["ecb", "fixer"], pluginName: "ecb"
     ) { environment, context in
         {
             let rates = try await environment.fiat.latest()

@@ -136,6 +136,13 @@ struct FeedJobsTests {
         #expect(BuiltInFeed.named("kraken") == nil)
     }
 
+    /// Run as a plugin without `--name`, a feed publishes under the source its values carry: fiat as `ecb`, the
+    /// converter's fiat source (under `fiat` a replayed stack would have no fiat rates), every other under its name.
+    @Test func defaultPluginNames() {
+        #expect(BuiltInFeed.fiat.defaultPluginName == "ecb")
+        #expect(BuiltInFeed.all.filter { $0.name != "fiat" }.allSatisfy { $0.defaultPluginName == $0.name })
+    }
+
     /// A failing client makes the whole job throw: nothing half-published.
     @Test func failingClientFailsTheJob() async throws {
         var environment = FetcherEnvironment.test
