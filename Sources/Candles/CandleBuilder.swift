@@ -7,7 +7,11 @@ import Money
 ///
 /// A candle covers `[start, start + interval)`, `start` being the message's time floored to a multiple of the interval
 /// since 1970 (UTC). It closes when a message of a later interval of its market arrives, or when ``tick(now:)`` passes
-/// its end plus ``closeDelay``. A message for a candle already closed is late: counted and dropped, never merged. The
+/// its end plus ``closeDelay`` on its market's clock: the wall clock less how far its newest message's time was behind
+/// its arrival. A live market's clock is the wall clock (its messages arrive at about their time); a replay of a past
+/// day runs its markets' clocks from the replayed times, so candles close by what was replayed, not by when (the same
+/// capture gives the same candles at any speed), and a market that goes quiet runs on from its last message's time
+/// with the wall clock. A message for a candle already closed is late: counted and dropped, never merged. The
 /// first trade of a market whose open candles came from quotes drops them (``CandleRefusal/supersededQuotes``): from
 /// then on its candles are built from trades and its quotes are ignored.
 public struct CandleBuilder: Sendable {
@@ -37,6 +41,10 @@ public struct CandleBuilder: Sendable {
         /// The open candles' starts (seconds since 1970), read without copying a candle.
         var openStart: [Int64?]
         var closedUntil: [Int64?]
+        /// The newest message's time (seconds since 1970), and how long after it that message arrived: the market's
+        /// clock is the wall clock less that.
+        var newest: TimeInterval = -.infinity
+        var clockLag: TimeInterval = 0
 
         init(intervals: Int) {
             open = Array(repeating: nil, count: intervals)
@@ -60,11 +68,14 @@ public struct CandleBuilder: Sendable {
         self.maxMarkets = maxMarkets
     }
 
-    /// Adds a trade; returns the candles it closed, or why it was refused.
-    public mutating func add(_ trade: MarketTrade) -> CandleUpdate {
+    /// Adds a trade that arrived at `received` (nil: at its own time); returns the candles it closed, or why it was
+    /// refused.
+    public mutating func add(_ trade: MarketTrade, received: Date? = nil) -> CandleUpdate {
         guard trade.price > .zero else { return refuse(.invalid) }
         guard !trade.size.isNegative else { return refuse(.invalid) }
-        return add(source: trade.source, market: trade.market, price: trade.price, volume: trade.size, time: trade.time, fromTrade: true)
+        return add(
+            source: trade.source, market: trade.market, price: trade.price, volume: trade.size, time: trade.time,
+            received: received ?? trade.time, fromTrade: true)
     }
 
     /// Adds a quote, at its own time or else `received`; returns the candles it closed, or why it was refused (a quote
@@ -72,15 +83,19 @@ public struct CandleBuilder: Sendable {
     public mutating func add(_ quote: Quote, received: Date) -> CandleUpdate {
         guard quote.last > .zero else { return refuse(.invalid) }
         if series[SeriesKey(source: quote.source, market: quote.market)]?.fromTrades == true { return refuse(.tradedMarket) }
-        return add(source: quote.source, market: quote.market, price: quote.last, volume: .zero, time: quote.time ?? received, fromTrade: false)
+        return add(
+            source: quote.source, market: quote.market, price: quote.last, volume: .zero, time: quote.time ?? received, received: received,
+            fromTrade: false)
     }
 
-    /// Closes every open candle whose end plus ``closeDelay`` is at or before `now`; returns them, oldest first.
+    /// Closes every open candle whose end plus ``closeDelay`` is at or before `now` on its market's clock; returns them,
+    /// oldest first.
     public mutating func tick(now: Date) -> [Candle] {
         let delay = closeDelay.components
-        let cutoff = now.timeIntervalSince1970 - Double(delay.seconds) - Double(delay.attoseconds) / 1e18
+        let wallCutoff = now.timeIntervalSince1970 - Double(delay.seconds) - Double(delay.attoseconds) / 1e18
         var closed: [Candle] = []
         for key in series.keys {
+            let cutoff = wallCutoff - (series[key]?.clockLag ?? 0)
             for index in intervals.indices {
                 guard let candle = series[key]?.open[index] else { continue }
                 let end = Self.seconds(candle.start) + candle.interval.seconds
@@ -116,7 +131,9 @@ public struct CandleBuilder: Sendable {
 
     // MARK: Building
 
-    private mutating func add(source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal, time: Date, fromTrade: Bool) -> CandleUpdate {
+    private mutating func add(
+        source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal, time: Date, received: Date, fromTrade: Bool
+    ) -> CandleUpdate {
         let key = SeriesKey(source: source, market: market)
         var found = series.index(forKey: key)
         if found == nil {
@@ -129,7 +146,7 @@ public struct CandleBuilder: Sendable {
         var superseded = false
         let update = Self.add(
             to: &series.values[position], intervals: intervals, source: source, market: market, price: price, volume: volume, time: time,
-            fromTrade: fromTrade, superseded: &superseded)
+            received: received, fromTrade: fromTrade, superseded: &superseded)
         if superseded { refusals[.supersededQuotes, default: 0] += 1 }
         if let refusal = update.refusal, refusal != .supersededQuotes { refusals[refusal, default: 0] += 1 }
         return update
@@ -137,7 +154,7 @@ public struct CandleBuilder: Sendable {
 
     private static func add(
         to current: inout Series, intervals: [CandleInterval], source: String, market: MarketPair, price: ExactDecimal, volume: ExactDecimal,
-        time: Date, fromTrade: Bool, superseded: inout Bool
+        time: Date, received: Date, fromTrade: Bool, superseded: inout Bool
     ) -> CandleUpdate {
         var refusal: CandleRefusal?
         if fromTrade && !current.fromTrades {
@@ -180,6 +197,11 @@ public struct CandleBuilder: Sendable {
             current.open[index] = Candle(
                 source: source, market: market, interval: intervals[index], start: Date(timeIntervalSince1970: TimeInterval(start)),
                 open: price, high: price, low: price, close: price, volume: volume, count: 1)
+        }
+        let taken = time.timeIntervalSince1970
+        if taken >= current.newest {
+            current.newest = taken
+            current.clockLag = received.timeIntervalSince1970 - taken
         }
         return CandleUpdate(closed: closed, refusal: refusal)
     }

@@ -76,7 +76,8 @@ public final class CandleService: Service, Sendable {
         socket.incoming.wake(at: nextTick)
         while !Task.isCancelled, let batch = await socket.incoming.nextBatch() {
             var closed: [Candle] = []
-            for frames in batch { closed += add(frames, to: &builder) }
+            let received = clock()
+            for frames in batch { closed += add(frames, received: received, to: &builder) }
             if ContinuousClock.now >= nextTick {
                 closed += builder.tick(now: clock())
                 nextTick = ContinuousClock.now + tickInterval
@@ -95,16 +96,16 @@ public final class CandleService: Service, Sendable {
     /// Closes the socket without waiting for shutdown (tests and error paths).
     public func close() async { await socket.close() }
 
-    /// Adds one message of the hub's stream; returns the candles it closed.
-    private func add(_ frames: [Data], to builder: inout CandleBuilder) -> [Candle] {
+    /// Adds one message of the hub's stream, received at `received` on the ticks' clock; returns the candles it closed.
+    private func add(_ frames: [Data], received: Date, to builder: inout CandleBuilder) -> [Candle] {
         let update: CandleUpdate
         do {
             let message = try BusMessage(frames: frames)
             if message.isRetraction { return [] }
             if let trade = try message.decode(RatesFetcherAPI.trades) {
-                update = builder.add(trade.data)
+                update = builder.add(trade.data, received: received)
             } else if let quote = try message.decode(RatesFetcherAPI.quotes) {
-                update = builder.add(quote.data, received: quote.time)
+                update = builder.add(quote.data, received: received)
             } else {
                 return []
             }

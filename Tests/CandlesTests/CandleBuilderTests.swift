@@ -64,6 +64,36 @@ struct CandleBuilderTests {
         #expect(builder.refusals == [.late: 2])
     }
 
+    /// A past day replayed a year later closes its candles on the replay's own clock: the first tick does not close
+    /// them all (which would make every later trade of their minute late), a tick past a candle's end on the times
+    /// replayed does, and the same trades give the same candles whatever the pace of their arrival and the ticks.
+    @Test func aReplayedDayClosesOnItsOwnClock() {
+        let aYearLater = tenOClock.addingTimeInterval(365 * 86_400)
+        var builder = CandleBuilder(intervals: [.oneMinute], closeDelay: .seconds(2))
+        _ = builder.add(trade("10", "1", at: 5), received: aYearLater)
+        #expect(builder.tick(now: aYearLater.addingTimeInterval(0.5)).isEmpty, "10:00:05.5 on the replay's clock")
+        #expect(builder.add(trade("11", "1", at: 50), received: aYearLater.addingTimeInterval(0.6)).refusal == nil, "not late")
+        #expect(builder.tick(now: aYearLater.addingTimeInterval(12)).isEmpty, "quiet for 11.4 s: 10:01:01.4")
+        let closed = builder.tick(now: aYearLater.addingTimeInterval(12.6))
+        #expect(closed.map(\.close) == [decimal("11")], "10:01:02 on the replay's clock")
+
+        // 600 trades over ten minutes, replayed at two paces with ticks between them: the same candles.
+        func replay(secondsPerTrade pace: Double, tickEvery: Int) -> [Candle] {
+            var builder = CandleBuilder(intervals: [.oneMinute, .fiveMinutes], closeDelay: .seconds(2))
+            var closed: [Candle] = []
+            for index in 0..<600 {
+                let arrival = aYearLater.addingTimeInterval(Double(index) * pace)
+                closed += builder.add(trade("\(100 + index % 7)", "0.\(index % 9 + 1)", at: Double(index)), received: arrival).closed
+                if index % tickEvery == 0 { closed += builder.tick(now: arrival) }
+            }
+            #expect(builder.refusals.isEmpty)
+            return closed + builder.tick(now: aYearLater.addingTimeInterval(3_600))
+        }
+        let fast = replay(secondsPerTrade: 0.001, tickEvery: 1)
+        #expect(fast.count == 12)
+        #expect(fast == replay(secondsPerTrade: 0.1, tickEvery: 7))
+    }
+
     /// A market whose feed sends no trades gets candles from its quotes' last price, volume 0; once a trade comes, the
     /// quote candles are dropped and its quotes ignored.
     @Test func quotesUntilTradesCome() {

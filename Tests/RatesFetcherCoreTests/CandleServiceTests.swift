@@ -6,6 +6,7 @@ import Market
 import Money
 @testable import RatesFetcherCore
 import TickwireContract
+import Synchronization
 import Testing
 
 @Suite("Candles of the hub's stream")
@@ -15,22 +16,26 @@ struct CandleServiceTests {
     let btcMXN = MarketPair(base: "BTC", quote: "MXN")
 
     /// What the hub publishes on trade.* (and quote.*) makes candles: a later minute's trade closes the first minute, a
-    /// tick past its end the second; each closed candle is published on `candle.<interval>.<feed>.<market>` and stored,
-    /// and `candles` answers them exactly; bad requests are clear errors.
+    /// tick past its end on the market's clock the second; each closed candle is published on
+    /// `candle.<interval>.<feed>.<market>` and stored, and `candles` answers them exactly; bad requests are clear errors.
     @Test func tradesOnTheStreamMakeCandles() async throws {
         let bus = try TestPublisher()
         let store = try CandleStore.inMemory()
+        let now = Mutex(Self.ten.addingTimeInterval(66))
         let service = try CandleService(
             following: bus.publisher.endpoints[0], context: bus.context, publisher: bus.publisher, store: store,
-            tickInterval: .milliseconds(20), clock: { Self.ten.addingTimeInterval(130) }, logger: quietLogger)
+            tickInterval: .milliseconds(20), clock: { now.withLock { $0 } }, logger: quietLogger)
         let running = Task { await service.run() }
         defer { running.cancel() }
 
-        // A quote of long ago is closed by the first tick: once it is stored, the service follows the stream.
-        let probe = Quote(source: "probe", market: MarketPair(base: "ZZZ", quote: "USD"), last: 1, time: Date(timeIntervalSince1970: 0))
+        // A quote of long ago's day is closed by one of the next day: once it is stored, the service follows the stream.
+        let probeMarket = MarketPair(base: "ZZZ", quote: "USD")
         let followed = await eventually {
-            try bus.publisher.publish(probe, on: Topics.quote(feed: "probe", market: probe.market))
-            return try await store.candles(CandleQuery(market: probe.market, interval: .oneDay)) != nil
+            for day in [0.0, 1] {
+                let probe = Quote(source: "probe", market: probeMarket, last: 1, time: Date(timeIntervalSince1970: day * 86_400))
+                try bus.publisher.publish(probe, on: Topics.quote(feed: "probe", market: probeMarket))
+            }
+            return try await store.candles(CandleQuery(market: probeMarket, interval: .oneDay)) != nil
         }
         try #require(followed)
 
@@ -40,6 +45,12 @@ struct CandleServiceTests {
                 side: .sell, time: Self.ten.addingTimeInterval(seconds))
             try bus.publisher.publish(trade, on: Topics.trade(feed: "bitso-ws", market: btcMXN))
         }
+        // The trade of 10:01:05 closes 10:00; received at 10:01:06, the market's clock is a second behind the wall's.
+        try #require(await eventually { try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute))?.candles.count == 1 })
+        now.withLock { $0 = Self.ten.addingTimeInterval(122) }
+        try await Task.sleep(for: .milliseconds(200))
+        #expect(try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute))?.candles.count == 1, "10:01:21 on the market's clock")
+        now.withLock { $0 = Self.ten.addingTimeInterval(123) }
         let closed = await eventually { try await store.candles(CandleQuery(market: btcMXN, interval: .oneMinute))?.candles.count == 2 }
         try #require(closed)
         let series = try await store.answer(CandlesRequest(market: "BTC-MXN", interval: .oneMinute))
