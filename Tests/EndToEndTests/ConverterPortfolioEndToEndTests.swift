@@ -30,12 +30,10 @@ final class ThreeServices: @unchecked Sendable {
         try await self.init(endpoints, fetcher, converter, context, converterRPC, replayed: nil)
     }
 
-    /// The stack fed by `capture` (``ReplayStack``), played to its end before this returns; masterdata, GNB and the
-    /// fiat rates come from rates-fetcher's test feeds: the capture has no assets, wallets or GNB transactions, and its
-    /// fiat rates come under the feed name `fiat`, which the converter does not take as its fiat source (`ecb` or
-    /// `fixer`), so the hub's own fiat feed runs on its recorded ECB rates (and refuses the capture's, its name taken).
+    /// The stack fed by `capture` (``ReplayStack``), played to its end before this returns; masterdata and GNB come
+    /// from rates-fetcher's test feeds: the capture has no assets, wallets or GNB transactions.
     convenience init(replaying capture: CaptureFile) async throws {
-        let stack = try await ReplayStack(capture: capture, testFeeds: ["masterdata", "gnb", "fiat"])
+        let stack = try await ReplayStack(capture: capture, testFeeds: ["masterdata", "gnb"])
         try await self.init(stack.endpoints, stack.fetcher, try #require(stack.converter), stack.context, try #require(stack.converterRPC), replayed: stack)
         try await stack.playAndHold()
     }
@@ -140,12 +138,13 @@ struct ConverterPortfolioEndToEndTests {
     /// Products, trades, holdings in USD and SEK, a sell with a fee in EUR and its gains, the history, wallets, the
     /// watch list; a trade survives kill -9. The prices come from the shipped capture played to its end: BTC is valued
     /// at exactly the capture's last CoinGecko BTC-USD quote (the only feed quoting that pair), and in SEK through the
-    /// recorded ECB rate of USD-SEK.
+    /// capture's last ECB rate of USD-SEK.
     @Test func portfolioRoundTripAndDurability() async throws {
         let capture = try CaptureFile()
         let stack = try await ThreeServices(replaying: capture)
         let btcUSD = try capture.last("quote.coingecko.BTC-USD", as: Quote.self).last
-        let btcSEK = try (btcUSD * (try ExactDecimal("9.3295"))).rounded(scale: 8)
+        let usdSEK = try capture.last("rate.ecb.USD-SEK", as: ExchangeRate.self).rate
+        let btcSEK = try (btcUSD * usdSEK).rounded(scale: 8)
         let replayed = try #require(stack.replayed)
         try await replayed.waitForPrice("BTC", in: "SEK", toBe: btcSEK)
         let rpc = stack.portfolioRPC
@@ -183,7 +182,7 @@ struct ConverterPortfolioEndToEndTests {
         let sek = try await rpc.call("holdings", params: HoldingsRequest(currency: "SEK"), as: Valuation.self)
         let sekHolding = try #require(sek.holdings.first)
         #expect(sek.currency == "SEK")
-        #expect(sekHolding.price == btcSEK, "BTC-USD times the recorded USD-SEK rate")
+        #expect(sekHolding.price == btcSEK, "BTC-USD times the capture's last ECB USD-SEK rate")
         #expect(sekHolding.value == (try (ExactDecimal("0.25") * btcSEK).rounded(scale: 2)))
         #expect(sekHolding.cost != nil, "cost converted through the converter")
 
