@@ -254,12 +254,29 @@ public struct ScreenBuilder: Sendable {
     /// rates-fetcher's history before them): as the source has it, else in a source's currency converted point by point
     /// by the converter at each day's rate (today's where it has none), with a note saying which. Throws the first
     /// failure when no source has one.
-    private func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws
+    func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws
         -> (history: PriceHistory, note: String?, candlesFrom: Date?) {
         var firstError: (any Error)?
-        for candidate in await historyCurrencies(of: symbol, display: currency, priced: priced) {
+        let candidates = await historyCurrencies(of: symbol, display: currency, priced: priced)
+        // The candles' backfill in the candidate's currency, else another's converted: a market of the display currency
+        // with candles of its own (a replay's Bitso BTC-MXN) is backfilled from CoinGecko's USD history too.
+        var backfilled = sources
+        backfilled.history = { request in
             do {
-                let (history, origin, candlesFrom) = try await range.history(of: symbol, in: candidate, sources: sources, now: Date())
+                return try await self.sources.history(request)
+            } catch {
+                guard let wanted = request.currency else { throw error }
+                for other in candidates where other != wanted {
+                    guard let history = try? await self.sources.history(HistoryRequest(asset: request.asset, currency: other, days: request.days)),
+                          let (converted, _) = try? await self.converted(history, to: wanted) else { continue }
+                    return converted
+                }
+                throw error
+            }
+        }
+        for candidate in candidates {
+            do {
+                let (history, origin, candlesFrom) = try await range.history(of: symbol, in: candidate, sources: backfilled, now: Date())
                 guard history.currency.uppercased() != currency.uppercased() else { return (history, origin, candlesFrom) }
                 let (converted, note) = try await converted(history, to: currency.uppercased())
                 return (converted, [origin, note].compactMap { $0 }.joined(separator: " "), candlesFrom)

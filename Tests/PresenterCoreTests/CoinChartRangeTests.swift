@@ -1,5 +1,6 @@
 import BusContract
 import Foundation
+import Logging
 import Market
 import Money
 import Synchronization
@@ -53,6 +54,32 @@ struct CoinChartRangeTests {
         #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\(89_000 + $0)" } + ["90100.5", "90200"])
         #expect(history.points.suffix(2).map(\.time) == [Self.now.addingTimeInterval(-600), Self.now.addingTimeInterval(-300)])
         #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
+    }
+
+    /// A market of the display currency with candles of its own (a replay's Bitso BTC-MXN) but no history in it: the
+    /// candles follow CoinGecko's USD history converted into MXN (by the converter's `convert.series`), not alone.
+    @Test func candlesInTheDisplayCurrencyAreBackfilledFromAnotherConverted() async throws {
+        let btcMXN = MarketPair(base: "BTC", quote: "MXN")
+        var sources = Self.sources(candles: { request in
+            guard request.market == "BTC-MXN" else { throw RPCError.notFound("no candles of \(request.market)") }
+            let candle = Candle(source: "bitso-ws", market: btcMXN, interval: .fiveMinutes, start: Self.now.addingTimeInterval(-600),
+                                open: 1, high: 1_800_000, low: 1, close: 1_800_000, volume: 1, count: 1)
+            return CandleSeries(source: "bitso-ws", market: btcMXN, interval: request.interval, candles: [candle])
+        })
+        sources.history = { request in
+            guard request.currency == "USD" else { throw RPCError.notFound("no history of BTC in \(request.currency ?? "")") }
+            return try Self.history(request)
+        }
+        sources.convertSeries = { request in
+            let points = try request.history.points.map { PricePoint(time: $0.time, price: try $0.price * 20) }
+            return ConvertSeriesResult(history: PriceHistory(asset: "BTC", currency: request.to, points: points), kind: .daily, source: "ecb", days: [])
+        }
+        let builder = ScreenBuilder(state: PresenterState(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })), sources: sources)
+        let (history, note, candlesFrom) = try await builder.history(of: "BTC", currency: "MXN", priced: "MXN", range: .oneDay)
+        #expect(history.currency == "MXN")
+        #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\((89_000 + $0) * 20)" } + ["1800000"])
+        #expect(candlesFrom == Self.now.addingTimeInterval(-300))
+        #expect(note?.hasPrefix("From bitso-ws's 5m candles since") == true)
     }
 
     /// 1D's last minutes: after the last of an hour of 5-minute candles (ending 09:00 to 09:55), the 1-minute candles
