@@ -254,29 +254,37 @@ public struct ScreenBuilder: Sendable {
     /// rates-fetcher's history before them): as the source has it, else in a source's currency converted point by point
     /// by the converter at each day's rate (today's where it has none), with a note saying which. Throws the first
     /// failure when no source has one.
-    func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange) async throws
+    func history(of symbol: String, currency: String, priced: String?, range: CoinChartRange, now: Date = Date()) async throws
         -> (history: PriceHistory, note: String?, candlesFrom: Date?) {
         var firstError: (any Error)?
         let candidates = await historyCurrencies(of: symbol, display: currency, priced: priced)
-        // The candles' backfill in the candidate's currency, else another's converted: a market of the display currency
-        // with candles of its own (a replay's Bitso BTC-MXN) is backfilled from CoinGecko's USD history too.
+        // The candles' backfill in the candidate's currency, and before its first point (or without one) another
+        // currency's converted: a market of the display currency with candles and a short history of its own (a replay's
+        // Bitso BTC-MXN, which the hub has kept since the replay began) is backfilled from CoinGecko's USD history too.
         var backfilled = sources
         backfilled.history = { request in
+            let own: Result<PriceHistory, any Error>
             do {
-                return try await self.sources.history(request)
+                own = .success(try await self.sources.history(request))
             } catch {
-                guard let wanted = request.currency else { throw error }
-                for other in candidates where other != wanted {
-                    guard let history = try? await self.sources.history(HistoryRequest(asset: request.asset, currency: other, days: request.days)),
-                          let (converted, _) = try? await self.converted(history, to: wanted) else { continue }
-                    return converted
-                }
-                throw error
+                own = .failure(error)
             }
+            let days = TimeInterval(request.days ?? range.days)
+            let since = now.addingTimeInterval(-days * 86_400 + days * 3_600)
+            let ownPoints = (try? own.get())?.points ?? []
+            if let first = ownPoints.first?.time, first <= since { return try own.get() }
+            guard let wanted = request.currency else { return try own.get() }
+            for other in candidates where other != wanted {
+                guard let history = try? await self.sources.history(HistoryRequest(asset: request.asset, currency: other, days: request.days)),
+                      let (converted, _) = try? await self.converted(history, to: wanted) else { continue }
+                let start = ownPoints.first?.time ?? .distantFuture
+                return PriceHistory(asset: request.asset, currency: wanted, points: converted.points.filter { $0.time < start } + ownPoints)
+            }
+            return try own.get()
         }
         for candidate in candidates {
             do {
-                let (history, origin, candlesFrom) = try await range.history(of: symbol, in: candidate, sources: backfilled, now: Date())
+                let (history, origin, candlesFrom) = try await range.history(of: symbol, in: candidate, sources: backfilled, now: now)
                 guard history.currency.uppercased() != currency.uppercased() else { return (history, origin, candlesFrom) }
                 let (converted, note) = try await converted(history, to: currency.uppercased())
                 return (converted, [origin, note].compactMap { $0 }.joined(separator: " "), candlesFrom)

@@ -56,8 +56,9 @@ struct CoinChartRangeTests {
         #expect(note == "From bitso-ws's 5m candles since 2026-11-26T09:50:00Z; before, rates-fetcher's price history.")
     }
 
-    /// A market of the display currency with candles of its own (a replay's Bitso BTC-MXN) but no history in it: the
-    /// candles follow CoinGecko's USD history converted into MXN (by the converter's `convert.series`), not alone.
+    /// A market of the display currency with candles of its own (a replay's Bitso BTC-MXN) and a history in it of only
+    /// the last minutes (the hub's, since the replay began): before that history, CoinGecko's USD history converted into
+    /// MXN (by the converter's `convert.series`), so the day is drawn, not the replay's minutes alone.
     @Test func candlesInTheDisplayCurrencyAreBackfilledFromAnotherConverted() async throws {
         let btcMXN = MarketPair(base: "BTC", quote: "MXN")
         var sources = Self.sources(candles: { request in
@@ -67,17 +68,17 @@ struct CoinChartRangeTests {
             return CandleSeries(source: "bitso-ws", market: btcMXN, interval: request.interval, candles: [candle])
         })
         sources.history = { request in
-            guard request.currency == "USD" else { throw RPCError.notFound("no history of BTC in \(request.currency ?? "")") }
-            return try Self.history(request)
+            guard request.currency == "MXN" else { return try Self.history(request) }
+            return PriceHistory(asset: "BTC", currency: "MXN", points: [PricePoint(time: Self.now.addingTimeInterval(-1_200), price: 1_790_000)])
         }
         sources.convertSeries = { request in
             let points = try request.history.points.map { PricePoint(time: $0.time, price: try $0.price * 20) }
             return ConvertSeriesResult(history: PriceHistory(asset: "BTC", currency: request.to, points: points), kind: .daily, source: "ecb", days: [])
         }
         let builder = ScreenBuilder(state: PresenterState(logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })), sources: sources)
-        let (history, note, candlesFrom) = try await builder.history(of: "BTC", currency: "MXN", priced: "MXN", range: .oneDay)
+        let (history, note, candlesFrom) = try await builder.history(of: "BTC", currency: "MXN", priced: "MXN", range: .oneDay, now: Self.now)
         #expect(history.currency == "MXN")
-        #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\((89_000 + $0) * 20)" } + ["1800000"])
+        #expect(history.points.map(\.price.description) == (1...30).reversed().map { "\((89_000 + $0) * 20)" } + ["1790000", "1800000"])
         #expect(candlesFrom == Self.now.addingTimeInterval(-300))
         #expect(note?.hasPrefix("From bitso-ws's 5m candles since") == true)
     }
