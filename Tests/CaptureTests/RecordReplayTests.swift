@@ -46,14 +46,7 @@ struct RecordReplayTests {
             let recorder = CaptureRecorder(
                 context: context, streams: [RecordedStream(endpoint: endpoint)], prefixes: ["quote.", "heartbeat."], directory: directory, logger: logger)
             let running = Task { try await recorder.run() }
-            // Connected once a heartbeat gets through.
-            var connected = false
-            for _ in 0..<500 where !connected {
-                _ = try publisher.send([Data("heartbeat.x".utf8), Data("{\"seq\":1}".utf8)])
-                try await Task.sleep(for: .milliseconds(10))
-                connected = recorder.done.messages > 0
-            }
-            #expect(connected)
+            try await waitUntilRecording(recorder, from: publisher)
             var sent: [CaptureRecord] = []
             for seq in 1...500 where seq != 250 {
                 let envelope = try quoteEnvelope(feed: "kraken", base: "XMR", last: "\(100 + seq)", seq: UInt64(seq))
@@ -92,13 +85,7 @@ struct RecordReplayTests {
             let recorder = CaptureRecorder(
                 context: context, streams: [RecordedStream(endpoint: endpoint)], prefixes: [], directory: directory, maxPending: 10, logger: logger)
             let running = Task { try await recorder.run() }
-            var connected = false
-            for _ in 0..<500 where !connected {
-                _ = try publisher.send([Data("heartbeat.x".utf8), Data("{\"seq\":1}".utf8)])
-                try await Task.sleep(for: .milliseconds(10))
-                connected = recorder.done.messages > 0
-            }
-            #expect(connected)
+            try await waitUntilRecording(recorder, from: publisher)
             let before = recorder.done.messages
             let flood = 20_000
             for seq in 1...flood {
@@ -293,4 +280,15 @@ enum EnvelopeSeqProbe {
     static func seq(of envelope: Data) -> UInt64? {
         (try? JSONSerialization.jsonObject(with: envelope) as? [String: Any])?["seq"].flatMap { ($0 as? NSNumber)?.uint64Value }
     }
+}
+
+/// Sends heartbeats until `recorder` has recorded one (its subscription took effect), for at most 5 s.
+func waitUntilRecording(_ recorder: CaptureRecorder, from publisher: OwnedSocket) async throws {
+    var connected = false
+    for _ in 0..<500 where !connected {
+        _ = try publisher.send([Data("heartbeat.x".utf8), Data("{\"seq\":1}".utf8)])
+        try await Task.sleep(for: .milliseconds(10))
+        connected = recorder.done.messages > 0
+    }
+    #expect(connected, "the recorder's subscription did not take effect")
 }

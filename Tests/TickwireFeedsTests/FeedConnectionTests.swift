@@ -87,22 +87,8 @@ struct FeedConnectionTests {
     /// silently, and counted; everything published either reached the hub or was counted, and the heartbeats say so.
     @Test func whatTheHubsFullQueueRefusesIsCounted() async throws {
         let context = try ZMQContext()
-        let endpoint = ipcEndpoint("full")
-        let hub = try Socket(context: context, type: .sub)
+        let (hub, connection, running) = try await Self.connectBareHub(context: context, endpoint: ipcEndpoint("full"), logger: logger)
         defer { hub.close() }
-        try hub.set(.receiveHighWaterMark, Int32(1))
-        try hub.subscribe("")
-        try hub.bind(endpoint)
-        let connection = try FeedConnection(
-            context: context, name: "kraken", endpoint: endpoint, heartbeatInterval: .seconds(600), highWaterMark: 1, logger: logger)
-        let running = Task { try await connection.run() }
-        // A bare socket takes in its connection (and so sends its subscription) only when called.
-        let subscribed = ContinuousClock.now + .seconds(30)
-        while connection.subscriptions == 0, ContinuousClock.now < subscribed {
-            _ = try hub.receive(dontWait: true)
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        #expect(connection.subscriptions == 1)
         try await Task.sleep(for: .milliseconds(100))
         while try hub.receive(dontWait: true) != nil {}
         let droppedBefore = connection.droppedMessages
