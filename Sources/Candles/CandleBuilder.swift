@@ -8,10 +8,11 @@ import Money
 /// A candle covers `[start, start + interval)`, `start` being the message's time floored to a multiple of the interval
 /// since 1970 (UTC). It closes when a message of a later interval of its market arrives, or when ``tick(now:)`` passes
 /// its end plus ``closeDelay`` on its market's clock: the wall clock less how far its newest message's time was behind
-/// its arrival. A live market's clock is the wall clock (its messages arrive at about their time); a replay of a past
-/// day runs its markets' clocks from the replayed times, so candles close by what was replayed, not by when (the same
-/// capture gives the same candles at any speed), and a market that goes quiet runs on from its last message's time
-/// with the wall clock. A message for a candle already closed is late: counted and dropped, never merged. The
+/// its arrival, while its time moves; the wall clock once its time has stood still for ``quietLimit``. A live market's
+/// clock is the wall clock (its messages arrive at about their time); a replay of a past day runs its markets' clocks
+/// from the replayed times, so candles close by what was replayed, not by when (the same capture gives the same
+/// candles at any speed); a replay that ended, or a feed repeating one old time, closes them on the wall clock. A
+/// message for a candle already closed is late: counted and dropped, never merged. The
 /// first trade of a market whose open candles came from quotes drops them (``CandleRefusal/supersededQuotes``): from
 /// then on its candles are built from trades and its quotes are ignored.
 public struct CandleBuilder: Sendable {
@@ -19,6 +20,8 @@ public struct CandleBuilder: Sendable {
     public let intervals: [CandleInterval]
     /// How long past its end a candle waits for late messages before a tick closes it.
     public let closeDelay: Duration
+    /// How long a market's time may stand still (no message of a later time) before its clock is the wall clock.
+    public let quietLimit: Duration
     /// At most this many markets (one feed's market is one) are followed; a new one past it is refused.
     public let maxMarkets: Int
     /// What was refused so far, by reason.
@@ -41,10 +44,11 @@ public struct CandleBuilder: Sendable {
         /// The open candles' starts (seconds since 1970), read without copying a candle.
         var openStart: [Int64?]
         var closedUntil: [Int64?]
-        /// The newest message's time (seconds since 1970), and how long after it that message arrived: the market's
-        /// clock is the wall clock less that.
+        /// The newest message's time (seconds since 1970), how long after it that message arrived (the market's clock
+        /// is the wall clock less that) and when it arrived.
         var newest: TimeInterval = -.infinity
         var clockLag: TimeInterval = 0
+        var movedAt: TimeInterval = -.infinity
 
         init(intervals: Int) {
             open = Array(repeating: nil, count: intervals)
@@ -61,10 +65,15 @@ public struct CandleBuilder: Sendable {
     /// little after its time.
     public static let hubCloseDelay: Duration = .seconds(2)
 
-    /// A builder of `intervals` whose ticks close a candle `closeDelay` after its end.
-    public init(intervals: [CandleInterval] = CandleInterval.allCases, closeDelay: Duration = .zero, maxMarkets: Int = defaultMaxMarkets) {
+    /// A builder of `intervals` whose ticks close a candle `closeDelay` after its end on its market's clock, the wall
+    /// clock once the market's time has stood still for `quietLimit`.
+    public init(
+        intervals: [CandleInterval] = CandleInterval.allCases, closeDelay: Duration = .zero, quietLimit: Duration = .seconds(5),
+        maxMarkets: Int = defaultMaxMarkets
+    ) {
         self.intervals = intervals
         self.closeDelay = closeDelay
+        self.quietLimit = quietLimit
         self.maxMarkets = maxMarkets
     }
 
@@ -91,11 +100,13 @@ public struct CandleBuilder: Sendable {
     /// Closes every open candle whose end plus ``closeDelay`` is at or before `now` on its market's clock; returns them,
     /// oldest first.
     public mutating func tick(now: Date) -> [Candle] {
-        let delay = closeDelay.components
-        let wallCutoff = now.timeIntervalSince1970 - Double(delay.seconds) - Double(delay.attoseconds) / 1e18
+        let wall = now.timeIntervalSince1970
+        let wallCutoff = wall - Self.seconds(closeDelay)
+        let quiet = Self.seconds(quietLimit)
         var closed: [Candle] = []
         for key in series.keys {
-            let cutoff = wallCutoff - (series[key]?.clockLag ?? 0)
+            let moving = series[key].map { wall - $0.movedAt < quiet } ?? false
+            let cutoff = wallCutoff - (moving ? series[key]?.clockLag ?? 0 : 0)
             for index in intervals.indices {
                 guard let candle = series[key]?.open[index] else { continue }
                 let end = Self.seconds(candle.start) + candle.interval.seconds
@@ -199,9 +210,10 @@ public struct CandleBuilder: Sendable {
                 open: price, high: price, low: price, close: price, volume: volume, count: 1)
         }
         let taken = time.timeIntervalSince1970
-        if taken >= current.newest {
+        if taken > current.newest {
             current.newest = taken
             current.clockLag = received.timeIntervalSince1970 - taken
+            current.movedAt = received.timeIntervalSince1970
         }
         return CandleUpdate(closed: closed, refusal: refusal)
     }
@@ -219,6 +231,10 @@ public struct CandleBuilder: Sendable {
     }
 
     private static func seconds(_ date: Date) -> Int64 { Int64(date.timeIntervalSince1970.rounded(.down)) }
+
+    private static func seconds(_ duration: Duration) -> TimeInterval {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
 
     /// `seconds` floored to a multiple of `interval`.
     private static func floor(_ seconds: Int64, _ interval: CandleInterval) -> Int64 {

@@ -17,6 +17,21 @@ public struct ChartData: Codable, Sendable, Equatable {
         public var tick: String
         /// The price then.
         public var price: DisplayAmount
+
+        /// A point.
+        public init(time: String, label: String, day: String, tick: String, price: DisplayAmount) {
+            (self.time, self.label, self.day, self.tick, self.price) = (time, label, day, tick, price)
+        }
+
+        /// Decodes a point; one of a presenter older than `tick` ticks on its day.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            time = try container.decode(String.self, forKey: .time)
+            label = try container.decode(String.self, forKey: .label)
+            day = try container.decode(String.self, forKey: .day)
+            tick = try container.decodeIfPresent(String.self, forKey: .tick) ?? day
+            price = try container.decode(DisplayAmount.self, forKey: .price)
+        }
     }
 
     /// The currency of every price.

@@ -64,18 +64,29 @@ struct CandleBuilderTests {
         #expect(builder.refusals == [.late: 2])
     }
 
-    /// A past day replayed a year later closes its candles on the replay's own clock: the first tick does not close
-    /// them all (which would make every later trade of their minute late), a tick past a candle's end on the times
-    /// replayed does, and the same trades give the same candles whatever the pace of their arrival and the ticks.
+    /// A past day replayed a year later closes its candles on the replay's own clock while its time moves: the first
+    /// tick does not close them all (which would make every later trade of their minute late), a trade past a candle's
+    /// end does; once the replayed time stands still for the quiet limit (the replay ended), the wall clock closes the
+    /// rest. The same trades give the same candles whatever the pace of their arrival and the ticks.
     @Test func aReplayedDayClosesOnItsOwnClock() {
         let aYearLater = tenOClock.addingTimeInterval(365 * 86_400)
-        var builder = CandleBuilder(intervals: [.oneMinute], closeDelay: .seconds(2))
+        var builder = CandleBuilder(intervals: [.oneMinute, .oneHour], closeDelay: .seconds(2), quietLimit: .seconds(5))
         _ = builder.add(trade("10", "1", at: 5), received: aYearLater)
         #expect(builder.tick(now: aYearLater.addingTimeInterval(0.5)).isEmpty, "10:00:05.5 on the replay's clock")
         #expect(builder.add(trade("11", "1", at: 50), received: aYearLater.addingTimeInterval(0.6)).refusal == nil, "not late")
-        #expect(builder.tick(now: aYearLater.addingTimeInterval(12)).isEmpty, "quiet for 11.4 s: 10:01:01.4")
-        let closed = builder.tick(now: aYearLater.addingTimeInterval(12.6))
-        #expect(closed.map(\.close) == [decimal("11")], "10:01:02 on the replay's clock")
+        #expect(builder.tick(now: aYearLater.addingTimeInterval(5.5)).isEmpty, "quiet for 4.9 s: 10:00:54.9")
+        #expect(builder.add(trade("12", "1", at: 61), received: aYearLater.addingTimeInterval(5.6)).closed.map(\.close) == [decimal("11")])
+        let rest = builder.tick(now: aYearLater.addingTimeInterval(10.6))
+        #expect(rest.map(\.interval) == [.oneHour, .oneMinute], "its time stood still for 5 s: the wall clock")
+
+        // A feed repeating one old time (a recorded response polled again) closes on the wall clock after the limit.
+        var frozen = CandleBuilder(intervals: [.oneDay], closeDelay: .seconds(2), quietLimit: .seconds(5))
+        for poll in 0..<4 {
+            let quote = Quote(source: "coingecko", market: btcMXN, last: decimal("100"), time: tenOClock)
+            _ = frozen.add(quote, received: aYearLater.addingTimeInterval(Double(poll)))
+        }
+        #expect(frozen.tick(now: aYearLater.addingTimeInterval(4.9)).isEmpty)
+        #expect(frozen.tick(now: aYearLater.addingTimeInterval(5)).map(\.count) == [4])
 
         // 600 trades over ten minutes, replayed at two paces with ticks between them: the same candles.
         func replay(secondsPerTrade pace: Double, tickEvery: Int) -> [Candle] {
