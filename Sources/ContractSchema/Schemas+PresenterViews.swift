@@ -160,7 +160,8 @@ extension ChartData.Point: JSONSchemaDescribable {
         .object("One point of the history.", [
             "time": .required(.string, "When, ISO 8601 UTC."),
             "label": .required(.string, "When, for the reader: date and time, e.g. \"Jun 15, 2025 at 3:06 PM\"."),
-            "day": .required(.string, "The day alone, short, for axis labels, e.g. \"Jun 15\"."),
+            "day": .required(.string, "The day alone, short, e.g. \"Jun 15\"."),
+            "tick": .optional(.string, "Its label on the time axis: the day, or the time of day (\"3:06 PM\") when the whole chart spans at most 26 hours. A presenter older than it leaves it out: then the day."),
             "price": .required(.ref(DisplayAmount.self), "The price then."),
         ])
     }
@@ -176,6 +177,7 @@ extension ChartData: JSONSchemaDescribable {
             "first": .required(.ref(ChartData.Point.self), "The oldest point."),
             "last": .required(.ref(ChartData.Point.self), "The newest point."),
             "change": .optional(.ref(DisplayAmount.self), "The change from first to last in percent, when it can be computed (the first price is not zero)."),
+            "candlesFrom": .optional(.ref(ChartData.Point.self), "The first point of stored candles after older history points (backfilled or mock), the join the chart marks; absent when the points are of one kind."),
         ])
     }
 }
