@@ -104,16 +104,17 @@ public struct CandleBuilder: Sendable {
         let wallCutoff = wall - Self.seconds(closeDelay)
         let quiet = Self.seconds(quietLimit)
         var closed: [Candle] = []
-        for key in series.keys {
-            let moving = series[key].map { wall - $0.movedAt < quiet } ?? false
-            let cutoff = wallCutoff - (moving ? series[key]?.clockLag ?? 0 : 0)
+        // Changed in place through the dictionary's storage: no look-up by key, no copy of a series.
+        for position in series.indices {
+            let moving = wall - series.values[position].movedAt < quiet
+            let cutoff = wallCutoff - (moving ? series.values[position].clockLag : 0)
             for index in intervals.indices {
-                guard let candle = series[key]?.open[index] else { continue }
+                guard let candle = series.values[position].open[index] else { continue }
                 let end = Self.seconds(candle.start) + candle.interval.seconds
                 if Double(end) <= cutoff {
-                    series[key]?.open[index] = nil
-                    series[key]?.openStart[index] = nil
-                    series[key]?.closedUntil[index] = end
+                    series.values[position].open[index] = nil
+                    series.values[position].openStart[index] = nil
+                    series.values[position].closedUntil[index] = end
                     closed.append(candle)
                 }
             }
