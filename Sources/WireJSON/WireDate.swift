@@ -8,7 +8,12 @@ import Foundation
 /// .45499…, would print as `.454`), so parse-then-format would not give back the same text.
 public enum WireDate {
     /// The length of ``format(_:)``'s text for the years 0000 to 9999.
-    static let canonicalLength = 24
+    @inlinable
+    static var canonicalLength: Int { 24 }
+
+    /// The most bytes ``format(_:)``'s text takes (a sign, 19 year digits and the rest).
+    @inlinable
+    static var maxLength: Int { 40 }
 
     /// `date` as the wire writes it, rounded to the nearest millisecond.
     public static func format(_ date: Date) -> String {
@@ -129,12 +134,89 @@ public enum WireDate {
         return Date(timeIntervalSince1970: Double(seconds) + Double(fraction) / scale)
     }
 
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    /// ``write(_:_:)``'s bytes at `out` (room for ``maxLength`` bytes); returns their count. `cache` holds the
+    /// text of the last minute written, so a date in that minute costs its seconds and milliseconds only.
+    @inlinable
+    static func write(_ date: Date, cache: inout WireDateCache, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        let scaled = (date.timeIntervalSince1970 * 1000).rounded()
+        let milliseconds = scaled.isNaN ? 0 : Int64(max(min(scaled, 9.2e18), -9.2e18))
+        var intoMinute = UInt64(bitPattern: milliseconds &- cache.minuteStart)
+        if _slowPath(intoMinute >= 60_000) {
+            guard cache.refill(milliseconds: milliseconds) else { return writeUncached(date, to: out) }
+            intoMinute = UInt64(bitPattern: milliseconds &- cache.minuteStart)
+        }
+        let raw = UnsafeMutableRawPointer(out)
+        raw.storeBytes(of: cache.prefix.0, as: UInt64.self)
+        raw.storeBytes(of: cache.prefix.1, toByteOffset: 8, as: UInt64.self)
+        out[16] = cache.prefix.2
+        let second = intoMinute / 1000, millisecond = intoMinute % 1000
+        out[17] = UInt8(truncatingIfNeeded: second / 10) &+ 48
+        out[18] = UInt8(truncatingIfNeeded: second % 10) &+ 48
+        out[19] = UInt8(ascii: ".")
+        out[20] = UInt8(truncatingIfNeeded: millisecond / 100) &+ 48
+        out[21] = UInt8(truncatingIfNeeded: millisecond / 10 % 10) &+ 48
+        out[22] = UInt8(truncatingIfNeeded: millisecond % 10) &+ 48
+        out[23] = UInt8(ascii: "Z")
+        return canonicalLength
+    }
+
+    /// ``write(_:_:)``'s bytes at `out`, for a year that the cache does not hold (before 0 or after 9999).
+    @usableFromInline
+    static func writeUncached(_ date: Date, to out: UnsafeMutablePointer<UInt8>) -> Int {
+        var length = 0
+        write(date) { bytes in
+            out.update(from: bytes.baseAddress!, count: bytes.count)
+            length = bytes.count
+        }
+        return length
+    }
+
+    /// The date of exactly `YYYY-MM-DDTHH:MM:SS.mmmZ` (24 bytes) at `p`, the same `Date` as ``parse(utf8:)``
+    /// gives; nil for any other text, impossible dates included.
+    @inlinable
+    static func parseCanonical(_ p: UnsafePointer<UInt8>) -> Date? {
+        let raw = UnsafeRawPointer(p)
+        let first = UInt64(littleEndian: raw.loadUnaligned(as: UInt64.self))
+        let second = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self))
+        let third = UInt64(littleEndian: raw.loadUnaligned(fromByteOffset: 16, as: UInt64.self))
+        // Separators where they belong (little-endian: byte 0 is the lowest), digits everywhere else.
+        // `YYYY-MM-`, `DDTHH:MM`, `:SS.mmmZ`.
+        let firstDigits: UInt64 = 0x00FF_FF00_FFFF_FFFF, secondDigits: UInt64 = 0xFFFF_00FF_FF00_FFFF
+        let thirdDigits: UInt64 = 0x00FF_FFFF_00FF_FF00
+        guard first & ~firstDigits == 0x2D00_002D_0000_0000, second & ~secondDigits == 0x0000_3A00_0054_0000,
+            third & ~thirdDigits == 0x5A00_0000_2E00_003A,
+            isDigits(first, firstDigits), isDigits(second, secondDigits), isDigits(third, thirdDigits)
+        else { return nil }
+        @inline(__always) func digit(_ index: Int) -> Int64 { Int64(p[index] &- 48) }
+        let year = digit(0) &* 1000 &+ digit(1) &* 100 &+ digit(2) &* 10 &+ digit(3)
+        let month = digit(5) &* 10 &+ digit(6), day = digit(8) &* 10 &+ digit(9)
+        let hour = digit(11) &* 10 &+ digit(12), minute = digit(14) &* 10 &+ digit(15)
+        let seconds = digit(17) &* 10 &+ digit(18)
+        let milliseconds = digit(20) &* 100 &+ digit(21) &* 10 &+ digit(22)
+        guard month >= 1, month <= 12, day >= 1, day <= daysIn(month: month, year: year), hour < 24, minute < 60, seconds < 60
+        else { return nil }
+        let total = days(fromYear: year, month: month, day: day) &* 86_400 &+ hour &* 3600 &+ minute &* 60 &+ seconds
+        return Date(timeIntervalSince1970: Double(total &* 1000 &+ milliseconds) / 1000)
+    }
+
+    /// Whether every byte of `word` that `mask` selects is an ASCII digit (the others must be 0 in `mask`).
+    @inlinable @inline(__always)
+    static func isDigits(_ word: UInt64, _ mask: UInt64) -> Bool {
+        let highs: UInt64 = 0xF0F0_F0F0_F0F0_F0F0 & mask
+        let digits = word & mask
+        // A digit is 0x30…0x39: its high nibble is 3, and adding 6 keeps it 3. A carry out of a byte comes only
+        // from a byte that fails on its own.
+        return (digits & highs) | (((digits &+ (0x0606_0606_0606_0606 & mask)) & highs) >> 4) == 0x3333_3333_3333_3333 & mask
+    }
+
+    @usableFromInline
+    static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let (quotient, remainder) = value.quotientAndRemainder(dividingBy: divisor)
         return remainder < 0 ? (quotient - 1, remainder + divisor) : (quotient, remainder)
     }
 
-    private static func daysIn(month: Int64, year: Int64) -> Int64 {
+    @inlinable
+    static func daysIn(month: Int64, year: Int64) -> Int64 {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -143,6 +225,7 @@ public enum WireDate {
     }
 
     /// Days since 1970-01-01 of a proleptic Gregorian date.
+    @inlinable
     static func days(fromYear year: Int64, month: Int64, day: Int64) -> Int64 {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
@@ -163,5 +246,51 @@ public enum WireDate {
         let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+}
+
+/// The text of the current minute (`YYYY-MM-DDTHH:MM:`) for ``WireBuffer/appendDate(_:cache:)``: a date of that
+/// minute costs its seconds and milliseconds only. Keep one per writer (a publisher's state, a benchmark's loop).
+public struct WireDateCache: Sendable {
+    /// The first millisecond since 1970 of the minute held; `.min` while none is.
+    @usableFromInline
+    var minuteStart: Int64 = .min
+    /// The 17 bytes of the minute's text.
+    @usableFromInline
+    var prefix: (UInt64, UInt64, UInt8) = (0, 0, 0)
+
+    /// An empty cache: the first date fills it.
+    public init() {}
+
+    /// Holds the minute of `milliseconds`; false, leaving the cache as it was, for a year outside 0…9999.
+    @usableFromInline
+    mutating func refill(milliseconds: Int64) -> Bool {
+        let (days, dayMilliseconds) = WireDate.floorDivision(milliseconds, 86_400_000)
+        let (year, month, day) = WireDate.civil(fromDays: days)
+        guard year >= 0, year <= 9999 else { return false }
+        let hour = dayMilliseconds / 3_600_000, minute = dayMilliseconds / 60_000 % 60
+        var bytes: (UInt64, UInt64, UInt8) = (0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { raw in
+            func put(_ value: Int64, _ digits: Int, at offset: Int) {
+                var value = value
+                for index in (offset..<offset + digits).reversed() {
+                    raw[index] = UInt8(value % 10) + 48
+                    value /= 10
+                }
+            }
+            put(year, 4, at: 0)
+            raw[4] = UInt8(ascii: "-")
+            put(month, 2, at: 5)
+            raw[7] = UInt8(ascii: "-")
+            put(day, 2, at: 8)
+            raw[10] = UInt8(ascii: "T")
+            put(hour, 2, at: 11)
+            raw[13] = UInt8(ascii: ":")
+            put(minute, 2, at: 14)
+            raw[16] = UInt8(ascii: ":")
+        }
+        prefix = bytes
+        minuteStart = milliseconds - dayMilliseconds % 60_000
+        return true
     }
 }

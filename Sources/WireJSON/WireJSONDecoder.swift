@@ -22,15 +22,18 @@ public struct WireJSONDecoder: Sendable {
 
     /// Decodes `type` from the JSON text `data`.
     public func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-        try data.withUnsafeBytes { bytes in
-            let tape: JSONTape
-            do {
-                tape = try JSONTape(bytes: bytes, limits: limits, userInfo: info.values)
-            } catch {
-                throw Self.invalid(error)
-            }
-            return try JSONTape.lend(consume tape) { try $0.decode(T.self, at: 0) }
+        try data.withUnsafeBytes { try decode(type, from: $0) }
+    }
+
+    /// Decodes `type` from the JSON text `bytes`, which the caller owns (no `Data` copy): as ``decode(_:from:)-(_,Data)``.
+    public func decode<T: Decodable>(_ type: T.Type, from bytes: UnsafeRawBufferPointer) throws -> T {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(bytes: bytes, limits: limits, userInfo: info.values)
+        } catch {
+            throw Self.invalid(error)
         }
+        return try JSONTape.lend(consume tape) { try $0.decode(T.self, at: 0) }
     }
 
     /// Parses the JSON text `data` once, for any number of decodes from it (an envelope's header,
