@@ -64,3 +64,17 @@ func quietLogger() -> Logger {
     logger.logLevel = .warning
     return logger
 }
+
+/// Runs `body` on a detached task while the main thread waits on a semaphore, not in an `await`: valgrind crashes
+/// once the main thread parks in libdispatch's `sigsuspend` (the async main's idle loop), so a profiling mode's run
+/// happens before it ever gets there.
+func waitingOnSemaphore<T: Sendable>(_ body: @escaping @Sendable () async throws -> T) throws -> T {
+    let done = DispatchSemaphore(value: 0)
+    let outcome = Unsafe<Result<T, any Error>?>(nil)
+    Task.detached {
+        do { outcome.value = .success(try await body()) } catch { outcome.value = .failure(error) }
+        done.signal()
+    }
+    done.wait()
+    return try outcome.value!.get()
+}

@@ -18,6 +18,7 @@ import ZeroMQ
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
+//   tickwire-bench profile-rpc N        N `convert` round trips in process, no socket (for callgrind)
 //   tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]
 //                                       one throughput run of benchmark 1 (for perf record -e cpu-clock)
 //   tickwire-bench portfolio-files DIR  writes benchmarks 8 and 9's activities.csv and prices.json into DIR
@@ -45,9 +46,7 @@ if arguments.first == "profile-bus" {
     exit(0)
 }
 if arguments.first == "profile-throughput", arguments.count >= 2 {
-    // One throughput run on its own, for a sampling profiler (`perf record -e cpu-clock -g`) or callgrind. The main
-    // thread waits on a semaphore rather than in an `await`: valgrind crashes once the main thread parks in
-    // libdispatch's `sigsuspend` (the async main's idle loop), so the run happens before it ever gets there.
+    // One throughput run on its own, for a sampling profiler (`perf record -e cpu-clock -g`) or callgrind.
     let count = Int(arguments.dropFirst(2).first ?? "") ?? 200_000
     let run: @Sendable () async throws -> BusBench.Result
     switch arguments[1] {
@@ -59,15 +58,15 @@ if arguments.first == "profile-throughput", arguments.count >= 2 {
         print("usage: tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]")
         exit(2)
     }
-    let done = DispatchSemaphore(value: 0)
-    let outcome = Unsafe<Result<BusBench.Result, any Error>?>(nil)
-    Task.detached {
-        do { outcome.value = .success(try await run()) } catch { outcome.value = .failure(error) }
-        done.signal()
-    }
-    done.wait()
-    let result = try outcome.value!.get()
+    let result = try waitingOnSemaphore(run)
     print("profile-throughput \(arguments[1]) \(count): \(Int(result.messagesPerSecond)) msg/s, CPU \(fmt(result.cpuMicrosecondsPerMessage, 2)) us/msg")
+    exit(0)
+}
+if arguments.first == "profile-rpc" {
+    // N `convert` round trips in process, no socket (issue 31, stage 3): see `RPCProfile`.
+    let count = Int(arguments.dropFirst().first ?? "") ?? 4_000
+    let checksum = try waitingOnSemaphore { try await RPCProfile.run(count: count) }
+    print("profile-rpc \(count) checksum \(checksum)")
     exit(0)
 }
 if arguments.first == "rpc-floor-server", arguments.count == 2 {
@@ -315,6 +314,22 @@ if only.contains("rpc") {
                         peer: "\(rounds.text("python \(label)", 1, " us")) (pyzmq REQ/ROUTER+orjson+decimal); floor \(rounds.text("floor \(label)", 1, " us")) (raw libzmq REQ <-> REP, Swift)",
                         ratio: "\(rounds.text("tickwire / python \(label)", 2, "x")) pyzmq; \(rounds.text("tickwire / floor \(label)", 2, "x")) floor",
                         target: target, met: met))
+    }
+    if !runCallgrind {
+        notes.append("RPC instructions per call (2b): not counted, the run had `--no-callgrind`.")
+    } else if let reason = await Callgrind.unavailable() {
+        notes.append("RPC instructions per call (2b): not counted, \(reason).")
+    } else {
+        // Stage 3's evidence (issue 31): the CPU of the RPC path itself, which the round trip's wake-ups hide.
+        let (small, large) = quick ? (1_000, 2_000) : (2_000, 4_000)
+        do {
+            let perCall = try await Callgrind.perMessage(["profile-rpc"], small: small, large: large)
+            say("callgrind profile-rpc: \(fmt(perCall)) instructions per call (margin between \(small) and \(large) calls)")
+            rows.append(Row(benchmark: "2b. RPC `convert` in process, instructions per call (callgrind, `profile-rpc`: request encode, `RPCMethods.handle`, reply decode; no socket)",
+                            tickwire: fmt(perCall), peer: "-", ratio: "-", target: "-", met: "-"))
+        } catch {
+            say("callgrind profile-rpc: \(error)")
+        }
     }
 }
 
