@@ -63,11 +63,22 @@ public final class LockedSocket: Sendable {
     /// behind. It is then sent again without NODROP: every other subscriber gets it and the ones behind lose
     /// their copy, as a plain PUB does silently, but here it counts (``lossySends``).
     public func sendReportingLoss(_ frames: [Data]) -> Delivery {
+        sendReportingLoss { (try? $0.send(frames, dontWait: true)) ?? false }
+    }
+
+    /// ``sendReportingLoss(_:)`` of the two frames `first` and `second` straight from memory the caller owns, for
+    /// the whole of the call: nothing is allocated on the way (no `Data`, no array of frames).
+    public func sendReportingLoss(parts first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> Delivery {
+        sendReportingLoss { (try? $0.send(parts: first, second, dontWait: true)) ?? false }
+    }
+
+    /// ``sendReportingLoss(_:)`` with `send` sending the message once, without blocking (true when queued).
+    private func sendReportingLoss(by send: (Socket) -> Bool) -> Delivery {
         let delivery = socket.withLock { socket -> Delivery in
-            if (try? socket.send(frames, dontWait: true)) == true { return .sent }
+            if send(socket) { return .sent }
             guard (try? socket.set(.xpubNoDrop, false)) != nil else { return .refused }
             defer { try? socket.set(.xpubNoDrop, true) }
-            return (try? socket.send(frames, dontWait: true)) == true ? .lossy : .refused
+            return send(socket) ? .lossy : .refused
         }
         switch delivery {
         case .sent: break

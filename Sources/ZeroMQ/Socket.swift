@@ -106,19 +106,39 @@ public final class Socket {
     @discardableResult
     public func send(_ frames: [Data], dontWait: Bool = true) throws(ZMQError) -> Bool {
         let handle = try live("zmq_send")
-        let base = dontWait ? ZMQ_DONTWAIT : 0
         for (index, frame) in frames.enumerated() {
-            let flags = index < frames.count - 1 ? base | ZMQ_SNDMORE : base
-            let sent = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
-            if sent < 0 {
-                let error = ZMQError.last("zmq_send")
-                // libzmq queues a multipart message atomically once its first frame is in,
-                // so only a refusal of the first frame can be "would block".
-                if error.wouldBlock && index == 0 { return false }
-                throw error
-            }
+            let flags = Self.flags(more: index < frames.count - 1, dontWait: dontWait)
+            let status = frame.withUnsafeBytes { zmq_send(handle, $0.baseAddress, $0.count, flags) }
+            guard try Self.sent(status, first: index == 0) else { return false }
         }
         return true
+    }
+
+    /// Sends `first` and `second` as one two-frame message, straight from memory the caller owns: libzmq copies
+    /// them, so nothing is allocated on the way (no `Data`, no array of frames).
+    ///
+    /// - Returns: `false` when the message could not be queued without blocking, as ``send(_:dontWait:)``.
+    @discardableResult
+    public func send(parts first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, dontWait: Bool = true) throws(ZMQError) -> Bool {
+        let handle = try live("zmq_send")
+        guard try Self.sent(zmq_send(handle, first.baseAddress, first.count, Self.flags(more: true, dontWait: dontWait)), first: true)
+        else { return false }
+        return try Self.sent(zmq_send(handle, second.baseAddress, second.count, Self.flags(more: false, dontWait: dontWait)), first: false)
+    }
+
+    /// `zmq_send`'s flags for a frame.
+    private static func flags(more: Bool, dontWait: Bool) -> Int32 {
+        (dontWait ? ZMQ_DONTWAIT : 0) | (more ? ZMQ_SNDMORE : 0)
+    }
+
+    /// Whether `zmq_send` queued a frame, from its `status`: false when it would block on the `first` frame of a
+    /// message (libzmq queues a multipart message atomically once its first frame is in, so only a refusal of the
+    /// first frame can be "would block"); any other failure throws.
+    private static func sent(_ status: Int32, first: Bool) throws(ZMQError) -> Bool {
+        if status >= 0 { return true }
+        let error = ZMQError.last("zmq_send")
+        if error.wouldBlock && first { return false }
+        throw error
     }
 
     /// Receives one whole multipart message of any size, or `nil` when none is waiting
