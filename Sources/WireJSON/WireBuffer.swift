@@ -5,13 +5,16 @@ import Foundation
 ///
 /// It writes exactly the bytes of ``WireJSONEncoder``: strings escaped as it escapes them, integers in
 /// decimal, ``WireText`` values (money) as quoted plain text, dates as ``WireDate`` text.
-public struct WireBuffer: ~Copyable {
+///
+/// Sendable, unchecked: it is not copyable, so its storage has one owner, and only that owner's exclusive access
+/// writes to it.
+public struct WireBuffer: ~Copyable, @unchecked Sendable {
     @usableFromInline
     var base: UnsafeMutablePointer<UInt8>
     @usableFromInline
     var count: Int
-    @usableFromInline
-    var capacity: Int
+    /// How many bytes fit before the buffer grows again (an owner may drop a buffer that grew large).
+    public internal(set) var capacity: Int
 
     /// An empty buffer with room for `capacity` bytes before it first grows.
     public init(capacity: Int = 512) {
