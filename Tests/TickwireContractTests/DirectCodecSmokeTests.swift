@@ -189,6 +189,30 @@ struct DirectCodecSmokeTests {
         }
     }
 
+    @Test func converterRPC() throws {
+        try Self.check(ConvertRequest(amount: Self.money("1298.990"), from: "USD", to: "EUR", source: "gnb"),
+                       #"{"amount":"1298.990","from":"USD","to":"EUR","source":"gnb"}"#)
+        try Self.check(ConvertRequest(amount: Self.money("-0.5"), from: "SEK", to: "BTC"), #"{"amount":"-0.5","from":"SEK","to":"BTC"}"#)
+        try Self.check(
+            ConvertResult(amount: Self.money("7.36"), currency: "EUR", rate: Self.money("0.736"), rateExact: true, path: ["USD", "EUR"], source: "gnb"),
+            #"{"amount":"7.36","currency":"EUR","rate":"0.736","rateExact":true,"path":["USD","EUR"],"source":"gnb"}"#)
+        try Self.check(
+            ConvertResult(amount: Self.money("1"), currency: "EUR", rate: Self.money("0.333333333333333333"), rateExact: false, path: [], source: ""),
+            #"{"amount":"1","currency":"EUR","rate":"0.333333333333333333","rateExact":false,"path":[],"source":""}"#)
+        try Self.check(
+            TotalRequest(items: [CurrencyAmount(amount: Self.money("10.00"), currency: "USD"), CurrencyAmount(amount: Self.money("-1"), currency: "SEK")],
+                         to: "EUR", source: "ecb"),
+            #"{"items":[{"amount":"10.00","currency":"USD"},{"amount":"-1","currency":"SEK"}],"to":"EUR","source":"ecb"}"#)
+        try Self.check(TotalRequest(items: [], to: "EUR"), #"{"items":[],"to":"EUR"}"#)
+        Self.declines(ConvertRequest.self, #"{"amount":"1","from":"USD","to":"EUR","source":null}"#)
+        Self.declines(ConvertRequest.self, #"{"from":"USD","amount":"1","to":"EUR"}"#)
+        Self.declines(ConvertRequest.self, #"{"amount":1,"from":"USD","to":"EUR"}"#)
+        Self.declines(ConvertResult.self, #"{"amount":"1","currency":"EUR","rate":"1","rateExact":1,"path":[],"source":""}"#)
+        Self.declines(ConvertResult.self, #"{"amount":"1","currency":"EUR","rate":"1","rateExact":truex,"path":[],"source":""}"#)
+        Self.declines(TotalRequest.self, #"{"items":[{"currency":"USD","amount":"1"}],"to":"EUR"}"#)
+        Self.declines(TotalRequest.self, #"{"items":[{"amount":"1","currency":"USD"},],"to":"EUR"}"#)
+    }
+
     /// The header's prefix leaves the cursor at the data's first byte; text off its path is declined.
     @Test func headerPrefix() throws {
         let text = #"{"version":1,"type":"rate","seq":42,"time":"2026-11-26T21:58:10.123Z","source":"ecb","tracestate":"a=b","data":{"x":1}}"#
