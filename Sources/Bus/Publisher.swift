@@ -5,6 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import ZeroMQ
 import BusContract
+import WireJSON
 
 /// A stream publisher: numbers messages per topic, keeps each topic's last value for
 /// late joiners (``snapshot(prefix:)``), and sends a heartbeat every second.
@@ -32,23 +33,94 @@ public final class Publisher: Service, Sendable {
     private let published: Counter
     private let lost: Counter
 
-    private struct State {
+    private struct State: ~Copyable {
         var topics: [Topic: TopicState] = [:]
         var heartbeatSeq: UInt64 = 0
-        /// How many ``publishingTogether(_:)`` calls are running; while any is, messages wait in `held`.
-        var together = 0
-        var held: [[Data]] = []
+        var outbox = Outbox()
+        /// Where a direct payload's envelope is written, message after message.
+        var buffer = WireBuffer()
+        /// The text of the current minute, for the envelopes' times.
+        var dates = WireDateCache()
         /// The retractions in the order they were made, from `retractionsStart` on: the topic and its seq then.
         var retractions: [(topic: Topic, seq: UInt64)] = []
         var retractionsStart = 0
 
-        /// Sends `frames` now, or holds them for the end of the running ``publishingTogether(_:)``.
-        mutating func send(_ frames: [Data], by publisher: Publisher) {
-            if together > 0 {
-                held.append(frames)
-            } else {
-                publisher.send(frames)
+        /// Under the lock: see ``Publisher/publish(on:retain:onlyIfChanged:unchanged:keep:write:)``. `encode` writes the
+        /// envelope into the buffer (given the date cache, the sequence number, the topic's kind and source) and returns
+        /// nil, or returns it as `Data`.
+        mutating func publish(
+            on topic: Topic, retain: Bool, onlyIfChanged: Bool, unchanged: @Sendable (any AnyObject & Sendable) -> Bool, keep: @Sendable (inout (any AnyObject & Sendable)?) -> Void,
+            encode: @Sendable (inout WireBuffer, inout WireDateCache, UInt64, String, String?) throws -> Data?, by publisher: Publisher
+        ) throws -> UInt64? {
+            // One hash look-up: the entry is changed in place, made first for a new topic.
+            let seq = try Self.publish(
+                on: &topics[topic, default: TopicState(topic)], outbox: &outbox, buffer: &buffer, dates: &dates, retain: retain,
+                onlyIfChanged: onlyIfChanged, unchanged: unchanged, keep: keep, encode: encode, by: publisher)
+            // One large message does not keep its size for the rest of the run.
+            if buffer.capacity > 64 * 1024 { buffer = WireBuffer() }
+            return seq
+        }
+
+        /// ``publish(on:retain:onlyIfChanged:unchanged:keep:encode:by:)`` with `entry` the topic's state.
+        private static func publish(
+            on entry: inout TopicState, outbox: inout Outbox, buffer: inout WireBuffer, dates: inout WireDateCache, retain: Bool,
+            onlyIfChanged: Bool, unchanged: @Sendable (any AnyObject & Sendable) -> Bool, keep: @Sendable (inout (any AnyObject & Sendable)?) -> Void,
+            encode: @Sendable (inout WireBuffer, inout WireDateCache, UInt64, String, String?) throws -> Data?, by publisher: Publisher
+        ) throws -> UInt64? {
+            if onlyIfChanged, entry.isCompared, let kept = entry.kept, unchanged(kept) { return nil }
+            let seq = entry.seq + 1
+            buffer.removeAll()
+            let encoded = try encode(&buffer, &dates, seq, entry.kind, entry.source)
+            entry.seq = seq
+            if retain {
+                entry.isCompared = onlyIfChanged
+                if onlyIfChanged { keep(&entry.kept) }
             }
+            func send(_ bytes: UnsafeRawBufferPointer) {
+                if retain { entry.retain(bytes) }
+                outbox.send(frame: entry.frame, body: bytes, by: publisher)
+            }
+            if let encoded {
+                encoded.withUnsafeBytes(send)
+            } else {
+                buffer.withBytes(send)
+            }
+            return seq
+        }
+    }
+
+    /// Where messages go: to the socket, or held while a ``publishingTogether(_:)`` runs.
+    private struct Outbox {
+        /// How many ``publishingTogether(_:)`` calls are running; while any is, messages wait in `held`.
+        var together = 0
+        /// The held messages' frames, end to end: no allocation per message once it has the burst's size.
+        var held: [UInt8] = []
+        /// Where each held message's topic frame and body end in `held`.
+        var ends: [(topic: Int, body: Int)] = []
+
+        /// Sends a message now, or holds it for the end of the running ``publishingTogether(_:)``.
+        mutating func send(frame: Data, body: UnsafeRawBufferPointer, by publisher: Publisher) {
+            if together > 0 {
+                held.append(contentsOf: frame)
+                let topicEnd = held.count
+                held.append(contentsOf: body)
+                ends.append((topicEnd, held.count))
+            } else {
+                frame.withUnsafeBytes { publisher.send($0, body) }
+            }
+        }
+
+        /// Sends the held messages, in order, and empties the outbox (keeping its capacity).
+        mutating func sendHeld(by publisher: Publisher) {
+            held.withUnsafeBytes { bytes in
+                var start = 0
+                for end in ends {
+                    publisher.send(UnsafeRawBufferPointer(rebasing: bytes[start..<end.topic]), UnsafeRawBufferPointer(rebasing: bytes[end.topic..<end.body]))
+                    start = end.body
+                }
+            }
+            held.removeAll(keepingCapacity: true)
+            ends.removeAll(keepingCapacity: true)
         }
     }
 
@@ -59,20 +131,37 @@ public final class Publisher: Service, Sendable {
         let frame: Data
         let kind: String
         let source: String?
-        var retained: Retained?
+        /// Whether `body` is the topic's retained value: false before one, and once retracted.
+        var isRetained = false
+        /// The retained envelope, overwritten in place by the next one (no allocation once it has the size).
+        var body: [UInt8] = []
+        /// The payload the next `onlyIfChanged` publish compares with, a ``Kept`` made on the topic's first such
+        /// publish and updated in place; it counts only while `isCompared`.
+        var kept: (any AnyObject & Sendable)?
+        /// Whether the retained value was published with `onlyIfChanged`, so `kept` is its payload; without it the
+        /// next such publish compares with nothing and goes out.
+        var isCompared = false
 
         init(_ topic: Topic) {
             frame = Data(topic.rawValue.utf8)
             kind = String(topic.kind)
             source = topic.source.map(String.init)
         }
-    }
 
-    private struct Retained {
-        var body: Data
-        /// Kept only when published with `onlyIfChanged` (boxing a payload costs an allocation);
-        /// without it the next such publish compares with nothing and goes out.
-        var kept: ComparedPayload?
+        /// Keeps `bytes` as the retained value.
+        mutating func retain(_ bytes: UnsafeRawBufferPointer) {
+            body.removeAll(keepingCapacity: true)
+            body.append(contentsOf: bytes)
+            isRetained = true
+        }
+
+        /// Drops the retained value.
+        mutating func retract() {
+            body = []
+            isRetained = false
+            isCompared = false
+            kept = nil
+        }
     }
 
     /// Binds a PUB socket to each of `endpoints`, with `security` (CURVE server, message size limit), keeping the
@@ -121,7 +210,7 @@ public final class Publisher: Service, Sendable {
     /// the trace it was published in; without a `ServiceContext` or a tracer it carries none.
     ///
     /// Inlinable: only the envelope's encoding is generic, and specialized where the payload's type is
-    /// known it runs without conformance look-ups; the bookkeeping stays in ``publish(on:retain:comparing:encode:)``.
+    /// known it runs without conformance look-ups; the bookkeeping stays in ``publish(on:retain:onlyIfChanged:unchanged:keep:encode:)``.
     @inlinable
     @discardableResult
     public func publish<Payload: Codable & Sendable & Equatable>(
@@ -129,9 +218,31 @@ public final class Publisher: Service, Sendable {
         onlyIfChanged: Bool = false, retain: Bool = true
     ) throws -> UInt64? {
         // The trace context is read in `encode`, only once the publish goes ahead: an unchanged payload skips it.
-        try publish(on: topic, retain: retain, comparing: onlyIfChanged ? ComparedPayload(data) : nil) { seq, kind, topicSource in
+        try publish(
+            on: topic, retain: retain, onlyIfChanged: onlyIfChanged,
+            unchanged: { Kept<Payload>.holds(data, in: $0) }, keep: { Kept.keep(data, in: &$0) }
+        ) { seq, kind, topicSource in
             try Wire.encode(Envelope(
                 type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, trace: .current, data: data))
+        }
+    }
+
+    /// Publishes `data`, a payload with a direct wire codec, as ``publish(_:on:type:source:onlyIfChanged:retain:)``
+    /// does, writing its envelope straight into the publisher's buffer: the same bytes, with no Codable container
+    /// and no `Data` on the way to the socket. More specific, so such a payload takes it wherever its type is known.
+    @inlinable
+    @discardableResult
+    public func publish<Payload: DirectWireEncodable & Codable & Sendable & Equatable>(
+        _ data: Payload, on topic: Topic, type: String? = nil, source: String? = nil,
+        onlyIfChanged: Bool = false, retain: Bool = true
+    ) throws -> UInt64? {
+        // The trace context is read in `write`, only once the publish goes ahead: an unchanged payload skips it.
+        publish(
+            on: topic, retain: retain, onlyIfChanged: onlyIfChanged,
+            unchanged: { Kept<Payload>.holds(data, in: $0) }, keep: { Kept.keep(data, in: &$0) }
+        ) { out, dates, seq, kind, topicSource in
+            Envelope(type: type ?? kind, seq: seq, time: Date(), source: source ?? topicSource ?? service, trace: .current, data: data)
+                .writeWire(to: &out, dates: &dates)
         }
     }
 
@@ -146,56 +257,82 @@ public final class Publisher: Service, Sendable {
         try publish(data, on: topic.topic, type: type, source: source, onlyIfChanged: onlyIfChanged, retain: retain)
     }
 
-    /// A payload kept to compare the next one of its topic with (`onlyIfChanged`).
-    @usableFromInline
-    struct ComparedPayload: Sendable {
-        @usableFromInline
-        let payload: any Sendable
-        /// Whether `payload` equals another topic value.
-        @usableFromInline
-        let equals: @Sendable (any Sendable) -> Bool
+    /// Publishes `data`, a payload with a direct wire codec, on a topic of its stream (see the overload for a ``Topic``).
+    @inlinable
+    @discardableResult
+    public func publish<Payload: DirectWireEncodable & Codable & Sendable & Equatable>(
+        _ data: Payload, on topic: StreamTopic<Payload>, type: String? = nil, source: String? = nil,
+        onlyIfChanged: Bool = false, retain: Bool = true
+    ) throws -> UInt64? {
+        try publish(data, on: topic.topic, type: type, source: source, onlyIfChanged: onlyIfChanged, retain: retain)
+    }
 
+    /// The payload a topic's next `onlyIfChanged` publish compares with: one box per topic, made on its first such
+    /// publish and updated in place (no allocation per publish). Only read and written under the publisher's lock.
+    @usableFromInline
+    final class Kept<Payload: Equatable & Sendable>: @unchecked Sendable {
+        @usableFromInline
+        var value: Payload
+
+        @usableFromInline
+        init(_ value: Payload) { self.value = value }
+
+        /// Whether `kept` is a box of this payload type holding a value equal (`==`) to `payload`.
         @inlinable
-        init<Payload: Equatable & Sendable>(_ payload: Payload) {
-            self.payload = payload
-            self.equals = { ($0 as? Payload) == payload }
+        static func holds(_ payload: Payload, in kept: any AnyObject & Sendable) -> Bool {
+            (kept as? Kept<Payload>)?.value == payload
+        }
+
+        /// Puts `payload` in `kept`, in place when it is a box of this payload type.
+        @inlinable
+        static func keep(_ payload: Payload, in kept: inout (any AnyObject & Sendable)?) {
+            if let box = kept as? Kept<Payload> {
+                box.value = payload
+            } else {
+                kept = Kept(payload)
+            }
         }
     }
 
-    /// The bookkeeping of ``publish(_:on:type:source:onlyIfChanged:retain:)``: under the lock, skips an
-    /// unchanged payload, numbers the message, has `encode` write its envelope (given the sequence number,
-    /// the topic's kind and source), retains and sends it.
+    /// The bookkeeping of ``publish(_:on:type:source:onlyIfChanged:retain:)``: under the lock, skips a payload
+    /// that `unchanged` finds equal to the topic's kept one (with `onlyIfChanged`), numbers the message, has `encode`
+    /// write its envelope (given the sequence number, the topic's kind and source), retains it (with `keep` putting
+    /// the payload in the topic's box) and sends it.
     @usableFromInline
     func publish(
-        on topic: Topic, retain: Bool, comparing: ComparedPayload?,
-        encode: (UInt64, String, String?) throws -> Data
+        on topic: Topic, retain: Bool, onlyIfChanged: Bool, unchanged: @Sendable (any AnyObject & Sendable) -> Bool, keep: @Sendable (inout (any AnyObject & Sendable)?) -> Void,
+        encode: @Sendable (UInt64, String, String?) throws -> Data
     ) throws -> UInt64? {
         try state.withLock { state -> UInt64? in
-            // One hash look-up: the entry is changed in place, made first for a new topic.
-            guard let (seq, frames) = try send(on: &state.topics[topic, default: TopicState(topic)], retain: retain, comparing: comparing, encode: encode)
-            else { return nil }
-            state.send(frames, by: self)
-            return seq
+            try state.publish(
+                on: topic, retain: retain, onlyIfChanged: onlyIfChanged, unchanged: unchanged, keep: keep,
+                encode: { _, _, seq, kind, source in try encode(seq, kind, source) }, by: self)
         }.map { seq in
             published.increment()
             return seq
         }
     }
 
-    /// Under the lock, with `entry` the topic's state: see ``publish(on:retain:comparing:encode:)``; returns the
-    /// sequence number and the frames to send.
-    private func send(
-        on entry: inout TopicState, retain: Bool, comparing: ComparedPayload?,
-        encode: (UInt64, String, String?) throws -> Data
-    ) throws -> (UInt64, [Data])? {
-        if let comparing, let retained = entry.retained?.kept, comparing.equals(retained.payload) {
-            return nil
+    /// ``publish(on:retain:onlyIfChanged:unchanged:keep:encode:)`` for a direct payload: `write` writes the envelope
+    /// into the publisher's buffer (given its date cache, the sequence number, the topic's kind and source), from which
+    /// it is retained and sent with no `Data` made.
+    @usableFromInline
+    func publish(
+        on topic: Topic, retain: Bool, onlyIfChanged: Bool, unchanged: @Sendable (any AnyObject & Sendable) -> Bool, keep: @Sendable (inout (any AnyObject & Sendable)?) -> Void,
+        write: @Sendable (inout WireBuffer, inout WireDateCache, UInt64, String, String?) -> Void
+    ) -> UInt64? {
+        state.withLock { state -> UInt64? in
+            // Nothing in it throws: `encode` writes and returns nil.
+            try? state.publish(
+                on: topic, retain: retain, onlyIfChanged: onlyIfChanged, unchanged: unchanged, keep: keep,
+                encode: { buffer, dates, seq, kind, source in
+                    write(&buffer, &dates, seq, kind, source)
+                    return nil
+                }, by: self)
+        }.map { seq in
+            published.increment()
+            return seq
         }
-        let seq = entry.seq + 1
-        let body = try encode(seq, entry.kind, entry.source)
-        entry.seq = seq
-        if retain { entry.retained = Retained(body: body, kept: comparing) }
-        return (seq, [entry.frame, body])
     }
 
     /// Retracts `topic` (the Clone pattern's delete): drops its retained value, so snapshots leave it out of
@@ -211,15 +348,15 @@ public final class Publisher: Service, Sendable {
     public func retract(_ topic: Topic, source: String? = nil) throws -> UInt64? {
         let trace = TraceContext.current
         return try state.withLock { state -> UInt64? in
-            guard var entry = state.topics[topic], entry.retained != nil else { return nil }
+            guard var entry = state.topics[topic], entry.isRetained else { return nil }
             let seq = entry.seq + 1
             let none: String? = nil
             let body = try Wire.encode(Envelope(
                 type: BusMessage.deletedType, seq: seq, time: Date(), source: source ?? entry.source ?? service, trace: trace, data: none))
             entry.seq = seq
-            entry.retained = nil
+            entry.retract()
             state.topics[topic] = entry
-            state.send([entry.frame, body], by: self)
+            body.withUnsafeBytes { state.outbox.send(frame: entry.frame, body: $0, by: self) }
             forgetOldRetractions(after: (topic, seq), in: &state)
             return seq
         }.map { seq in
@@ -235,7 +372,7 @@ public final class Publisher: Service, Sendable {
         while state.retractions.count - state.retractionsStart > maxRetracted {
             let oldest = state.retractions[state.retractionsStart]
             state.retractionsStart += 1
-            if let entry = state.topics[oldest.topic], entry.retained == nil, entry.seq == oldest.seq {
+            if let entry = state.topics[oldest.topic], !entry.isRetained, entry.seq == oldest.seq {
                 state.topics[oldest.topic] = nil
             }
         }
@@ -258,10 +395,10 @@ public final class Publisher: Service, Sendable {
         var retracted: [Topic: UInt64] = [:]
         state.withLock { state in
             for (topic, entry) in state.topics where entry.seq > 0 && topic.rawValue.hasPrefix(prefix) {
-                if let retained = entry.retained {
+                if entry.isRetained {
                     // The topic's own seq, not the retained message's: messages published with `retain: false`
                     // since are covered, so a subscriber reset to this entry takes the next message as the next.
-                    entries.append(Snapshot.Entry(topic: topic, seq: entry.seq, body: String(decoding: retained.body, as: UTF8.self)))
+                    entries.append(Snapshot.Entry(topic: topic, seq: entry.seq, body: String(decoding: entry.body, as: UTF8.self)))
                 } else {
                     retracted[topic] = entry.seq
                 }
@@ -287,7 +424,7 @@ public final class Publisher: Service, Sendable {
     func sendHeartbeat(on topic: Topic) {
         let (seq, topics) = state.withLock { state in
             state.heartbeatSeq += 1
-            return (state.heartbeatSeq, state.topics.values.reduce(0) { $0 + ($1.retained == nil ? 0 : 1) })
+            return (state.heartbeatSeq, state.topics.values.reduce(0) { $0 + ($1.isRetained ? 1 : 0) })
         }
         let heartbeat = Heartbeat(
             service: service, instance: instance, topics: topics, dropped: droppedMessages,
@@ -295,7 +432,7 @@ public final class Publisher: Service, Sendable {
                 + heartbeatInterval.components.attoseconds / 1_000_000_000_000_000))
         let envelope = Envelope(type: "heartbeat", seq: seq, time: Date(), source: service, data: heartbeat)
         if let body = try? Wire.encode(envelope) {
-            send([Data(topic.rawValue.utf8), body])
+            Data(topic.rawValue.utf8).withUnsafeBytes { frame in body.withUnsafeBytes { send(frame, $0) } }
         }
     }
 
@@ -304,22 +441,21 @@ public final class Publisher: Service, Sendable {
     /// woken once for the burst and writes it in few system calls, rather than being woken, and writing, per message
     /// (the feed hub republishing what it read in one go).
     public func publishingTogether<T>(_ body: () throws -> T) rethrows -> T {
-        state.withLock { $0.together += 1 }
+        state.withLock { $0.outbox.together += 1 }
         defer {
             state.withLock { state in
-                state.together -= 1
-                guard state.together == 0 else { return }
+                state.outbox.together -= 1
                 // Under the lock, so that nothing published after them is sent before them.
-                for frames in state.held { send(frames) }
-                state.held.removeAll(keepingCapacity: true)
+                if state.outbox.together == 0 { state.outbox.sendHeld(by: self) }
             }
         }
         return try body()
     }
 
-    /// Sends a message, counting it in `tickwire_bus_publisher_dropped_total` when a subscriber lost it.
-    fileprivate func send(_ frames: [Data]) {
-        if socket.sendReportingLoss(frames) != .sent { lost.increment() }
+    /// Sends the message of topic frame `frame` and envelope `body`, counting it in `tickwire_bus_publisher_dropped_total`
+    /// when a subscriber lost it.
+    fileprivate func send(_ frame: UnsafeRawBufferPointer, _ body: UnsafeRawBufferPointer) {
+        if socket.sendReportingLoss(parts: frame, body) != .sent { lost.increment() }
     }
 
     /// Closes the socket without waiting for shutdown (tests and error paths).
