@@ -35,6 +35,19 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
         self.data = data
     }
 
+    /// The envelope of `header` around `data`, built in one step (no payload copied by setting members afterwards).
+    @inlinable @inline(__always)
+    init(_ header: EnvelopeHeader, around data: Payload) {
+        version = header.version
+        type = header.type
+        seq = header.seq
+        time = header.time
+        source = header.source
+        traceparent = header.traceparent
+        tracestate = header.tracestate
+        self.data = data
+    }
+
     /// The trace context it carries, nil without a `traceparent`.
     public var trace: TraceContext? {
         TraceContext(members: traceparent, tracestate: tracestate)
@@ -127,17 +140,22 @@ public struct EnvelopeHeader: Decodable, Sendable, Equatable {
 
 /// One message from a stream: its topic, its header, and the JSON body to decode.
 ///
-/// The body is parsed once, here, which also checks that it is valid JSON; ``decode(_:)`` reads the
-/// payload from that parse.
+/// The body is checked once, here: a canonical envelope (the order and form Tickwire writes) by the direct header
+/// read (``EnvelopeHeader/readWirePrefix(_:)``) and a step over its data, which leave the data where it is; anything
+/// else by the tape's parse, which refuses what is not valid JSON. ``decode(_:)`` reads the payload from there.
 public struct BusMessage: Sendable, Equatable {
     /// The topic frame.
     public let topic: Topic
     /// The envelope's fields.
     public let header: EnvelopeHeader
     /// The whole envelope JSON, as it came off the wire.
-    public var body: Data { document.data }
+    public let body: Data
+    /// The tape's parse of `body`, when the direct header read did not read it; nil when it did.
     @usableFromInline
-    let document: WireDocument
+    let document: WireDocument?
+    /// Where the envelope's `data` value is in `body`, when the direct header read read it.
+    @usableFromInline
+    let dataRange: Range<Int>?
 
     /// Parses the two frames `[topic, json]` of a stream message.
     public init(frames: [Data]) throws {
@@ -148,10 +166,38 @@ public struct BusMessage: Sendable, Equatable {
     /// Parses a topic and its envelope JSON.
     public init(topic: String, body: Data) throws {
         self.topic = try Topic(topic)
+        self.body = body
+        if let (header, dataRange) = Self.readCanonical(body) {
+            self.header = header
+            self.dataRange = dataRange
+            document = nil
+            return
+        }
         do {
-            (document, header) = try Wire.parse(body) { try EnvelopeHeader(wire: $0) }
+            let (document, header) = try Wire.parse(body) { try EnvelopeHeader(wire: $0) }
+            self.document = document
+            self.header = header
+            dataRange = nil
         } catch {
             throw BusError.malformedEnvelope(topic: topic, reason: describe(error))
+        }
+    }
+
+    /// The header and where the data is, when `body` is a canonical envelope whose data is certainly valid JSON
+    /// (``WireCursor/skipValue(depth:)``), all within the wire decoder's limits; nil for anything else, which the
+    /// tape then reads and judges.
+    private static func readCanonical(_ body: Data) -> (EnvelopeHeader, Range<Int>)? {
+        let limits = Wire.decoder.limits
+        // Within these the direct reads accept nothing the tape refuses (``WireJSONDecoder/decodeDirect(_:from:)``'s check).
+        guard limits.maxDepth >= 16, limits.maxNumberLength >= 40, limits.maxStringLength >= body.count else { return nil }
+        return body.withUnsafeBytes { bytes -> (EnvelopeHeader, Range<Int>)? in
+            var cursor = WireCursor(bytes)
+            guard let header = EnvelopeHeader.readWirePrefix(&cursor) else { return nil }
+            let start = cursor.offset
+            guard cursor.skipValue() else { return nil }
+            let end = cursor.offset
+            guard cursor.expect("}"), cursor.isAtEnd else { return nil }
+            return (header, start..<end)
         }
     }
 
@@ -171,17 +217,46 @@ public struct BusMessage: Sendable, Equatable {
         stream.matches(topic) ? try decode(Payload.self) : nil
     }
 
+    /// Decodes the envelope if the message belongs to `stream`, else nil: a direct payload's overload of
+    /// ``decode(_:)-(TopicSpec<Payload>)``.
+    @inlinable
+    public func decode<Payload: DirectWireDecodable>(_ stream: TopicSpec<Payload>) throws -> Envelope<Payload>? {
+        stream.matches(topic) ? try decode(Payload.self) : nil
+    }
+
     /// Decodes the whole envelope with its typed payload. Inlinable, so the payload's decoding
     /// specializes where its type is known.
     @inlinable
     public func decode<Payload>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
+        if let dataRange, let data = body.withUnsafeBytes({ bytes in
+            try? Wire.decoder.decode(Payload.self, from: UnsafeRawBufferPointer(rebasing: bytes[dataRange]))
+        }) {
+            return Envelope(header, around: data)
+        }
+        return try decodeFromDocument(Payload.self)
+    }
+
+    /// Decodes the whole envelope with a direct payload: ``DirectWireDecodable/readWire(_:)`` over the data where
+    /// the header was read directly and the data is canonical, else as the generic overload does (same value, same error).
+    @inlinable
+    public func decode<Payload: DirectWireDecodable>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
+        if let dataRange, let data = body.withUnsafeBytes({ bytes -> Payload? in
+            var cursor = WireCursor(UnsafeRawBufferPointer(rebasing: bytes[dataRange]))
+            guard let data = Payload.readWire(&cursor), cursor.isAtEnd else { return nil }
+            return data
+        }) {
+            return Envelope(header, around: data)
+        }
+        return try decodeFromDocument(Payload.self)
+    }
+
+    /// Today's decode: the payload from the tape's parse of the whole body (made here when the header was read
+    /// directly), with its errors' coding paths from the envelope's top.
+    @inlinable
+    func decodeFromDocument<Payload>(_ type: Payload.Type) throws -> Envelope<Payload> {
         do {
-            let data = try Wire.decode(Payload.self, forKey: "data", from: document)
-            var envelope = Envelope(type: header.type, seq: header.seq, time: header.time, source: header.source, data: data)
-            envelope.version = header.version
-            envelope.traceparent = header.traceparent
-            envelope.tracestate = header.tracestate
-            return envelope
+            let document = try self.document ?? Wire.parse(body) { _ in () }.document
+            return Envelope(header, around: try Wire.decode(Payload.self, forKey: "data", from: document))
         } catch {
             throw BusError.malformedEnvelope(topic: topic.rawValue, reason: describe(error))
         }
