@@ -33,6 +33,9 @@ struct ConverterCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
+        // Memory (README "Memory"): malloc's arena limit before threads allocate, one NIO event loop.
+        let arenas = MemoryTuning.limitArenas()
+        MemoryTuning.singleEventLoop()
         let currencies = Setting.resolve(currencies, environmentVariable: "TICKWIRE_DISPLAY_CURRENCIES", default: "USD,SEK,EUR,MXN")
         let sources = Setting.resolve(sources, environmentVariable: "TICKWIRE_CONVERTER_SOURCES", default: "coingecko,bitso,wazirx")
         let configuration: ConverterConfiguration
@@ -46,9 +49,10 @@ struct ConverterCommand: AsyncParsableCommand {
             throw ValidationError("--sources (env TICKWIRE_CONVERTER_SOURCES): \(error)")
         }
         let runtime = try Runtime.bootstrap(service: "converter", options: common)
+        arenas.report(to: runtime.logger)
         var connection = try runtime.connection()
         connection.conflatesStreams = !(noConflation || Setting.resolve(nil, environmentVariable: "TICKWIRE_CONVERTER_NO_CONFLATION") == "1")
         let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
-        try await runtime.run(Converter.services(configuration, fetcher: fetcherClient, runtime: runtime))
+        try await runtime.run([MemoryTuning.releaseAfterStartUp()] + Converter.services(configuration, fetcher: fetcherClient, runtime: runtime))
     }
 }

@@ -58,7 +58,11 @@ struct PortfolioCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Memory (README "Memory"): malloc's arena limit before threads allocate, one NIO event loop.
+        let arenas = MemoryTuning.limitArenas()
+        MemoryTuning.singleEventLoop()
         let runtime = try Runtime.bootstrap(service: "portfolio", options: common)
+        arenas.report(to: runtime.logger)
         guard let url = try postgresURL() else {
             let path = databaseSetting
             let store = path == ":memory:" ? try PortfolioStore.inMemory() : try PortfolioStore.live(path: path)
@@ -82,7 +86,7 @@ struct PortfolioCommand: AsyncParsableCommand {
         let connection = try runtime.connection()
         let converterClient = try ConverterClient.live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint)
         let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
-        try await runtime.run(Portfolio.services(PortfolioConfiguration(
+        try await runtime.run([MemoryTuning.releaseAfterStartUp()] + Portfolio.services(PortfolioConfiguration(
             rep: DefaultEndpoint.portfolioRep.resolve(rep),
             pub: DefaultEndpoint.portfolioPub.resolve(pub),
             costBasis: try PortfolioConfiguration.costBasis(costBasis)

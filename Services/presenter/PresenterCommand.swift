@@ -52,7 +52,11 @@ struct PresenterCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        // Memory (README "Memory"): malloc's arena limit before threads allocate, one NIO event loop.
+        let arenas = MemoryTuning.limitArenas()
+        MemoryTuning.singleEventLoop()
         let runtime = try Runtime.bootstrap(service: "presenter", options: common)
+        arenas.report(to: runtime.logger)
         let connection = try runtime.connection()
         let plugins = try PluginEndpoint.parse(flags: plugins).map { plugin in
             PluginUpstream(name: plugin.name, client: try .live(connection, name: plugin.name, rep: plugin.rep, pub: plugin.pub))
@@ -62,7 +66,7 @@ struct PresenterCommand: AsyncParsableCommand {
             converter: try .live(connection, rep: converter.repEndpoint, pub: converter.pubEndpoint),
             fetcher: try .live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint),
             plugins: plugins)
-        try await runtime.run(Presenter.services(PresenterConfiguration(
+        try await runtime.run([MemoryTuning.releaseAfterStartUp()] + Presenter.services(PresenterConfiguration(
             rep: DefaultEndpoint.presenterRep.resolve(rep),
             http: DefaultEndpoint.presenterHTTP.resolve(http),
             icons: icons == .live ? IconSource(fetch: IconClient.live(http: HTTPClient.shared, logger: runtime.logger).icon) : .none,

@@ -15,10 +15,14 @@ struct RatesFetcherCommand: AsyncParsableCommand {
     @OptionGroup var common: CommonOptions
 
     func run() async throws {
+        // Memory (README "Memory"): malloc's arena limit before threads allocate, one NIO event loop.
+        let arenas = MemoryTuning.limitArenas()
+        MemoryTuning.singleEventLoop()
         let runtime = try Runtime.bootstrap(service: "rates-fetcher", options: common)
+        arenas.report(to: runtime.logger)
         let configuration = try options.configuration()
         let http = configuration.selection.needsHTTP ? HTTPClient.shared : nil
         let environment = try configuration.selection.environment(http: http, logger: runtime.logger)
-        try await runtime.run(RatesFetcher.services(configuration, environment: environment, runtime: runtime))
+        try await runtime.run([MemoryTuning.releaseAfterStartUp()] + RatesFetcher.services(configuration, environment: environment, runtime: runtime))
     }
 }
