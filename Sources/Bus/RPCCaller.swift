@@ -44,7 +44,9 @@ public struct LocalRPC: RPCCaller {
         let request = try Wire.encode(RPCRequest(
             id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs, trace: TraceContext.current))
         let reply = await methods.handle(request)
-        let (document, _) = try Wire.parse(reply) { _ in () }
-        return try RPCClient.decode(document, endpoint: name, method: method.name, as: Result.self)
+        guard let outcome = try RPCClient.read(reply, answering: 1, endpoint: name, method: method.name, as: Result.self) else {
+            throw RPCClientError.malformedResponse(endpoint: name, method: method.name, reason: "the reply answers another call")
+        }
+        return try outcome.get()
     }
 }

@@ -90,8 +90,10 @@ public actor RPCClient: RPCCaller {
             let end = min(now + timeout, due ?? now + timeout)
             let timeoutMs = RPCDeadline.milliseconds(end - now)
             let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs, trace: trace))
-            if let reply = await exchange(request, id: id, until: end) {
-                return try Self.decode(reply, endpoint: endpoint, method: method, as: resultType)
+            if let outcome = await exchange(request, until: end, reading: {
+                try? Self.read($0, answering: id, endpoint: endpoint, method: method, as: resultType)
+            }) {
+                return try outcome.get()
             }
             // Cancelled while waiting: the request stays unanswered, and REQ_CORRELATE drops a late reply.
             try Task.checkCancellation()
@@ -114,44 +116,44 @@ public actor RPCClient: RPCCaller {
         await socket.close()
     }
 
-    /// The result of `reply`, parsed once by ``exchange(_:id:)``, or the error it carries.
-    static func decode<Result: Decodable>(_ reply: WireDocument, endpoint: String, method: String, as: Result.Type) throws -> Result {
-        let header: RPCResponseHeader
-        do {
-            header = try Wire.decode(RPCResponseHeader.self, from: reply)
-        } catch {
-            throw RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error))
-        }
-        if let error = header.error { throw error }
-        do {
-            return try Wire.decode(RPCResult<Result>.self, from: reply).result
-        } catch {
-            throw RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error))
-        }
+    /// What the reply `body` says, read in its one parse: its result, or the error it carries (the server's
+    /// ``RPCError``, or ``RPCClientError/malformedResponse(endpoint:method:reason:)`` for an error or result that
+    /// does not decode); nil when it answers another call than `id`.
+    ///
+    /// - Throws: the parse's `DecodingError` when `body` is not a JSON object or its `id` is not an id.
+    static func read<Value: Decodable>(
+        _ body: Data, answering id: Int64, endpoint: String, method: String, as: Value.Type
+    ) throws -> Swift.Result<Value, any Error>? {
+        try Wire.parse(body) { reply -> Swift.Result<Value, any Error>? in
+            guard try reply.decodeIfPresent(RPCID.self, forKey: "id") == .number(id) else { return nil }
+            do {
+                if let error = try reply.decodeIfPresent(RPCError.self, forKey: "error") { return .failure(error) }
+                return .success(try reply.decode(Value.self, forKey: "result"))
+            } catch {
+                return .failure(RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error)))
+            }
+        }.read
     }
 
-    /// Sends `request` and waits for the reply to `id`, parsed, or `nil` at `deadline` (or once the socket
-    /// is closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``, so
-    /// a reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
-    /// (each cost a thread wake-up: bench/PROFILE.md). Replies to other ids (an earlier attempt answered
-    /// late) and replies that are not JSON objects are skipped.
-    private func exchange(_ request: Data, id: Int64, until deadline: ContinuousClock.Instant) async -> WireDocument? {
+    /// Sends `request` and waits for the reply that `reading` accepts, read, or `nil` at `deadline` (or once the
+    /// socket is closed or the task cancelled). The call's own task reads the socket's ``OwnedSocket/incoming``,
+    /// so a reply wakes it directly, and the socket's thread keeps the deadline, so a call starts no timer task
+    /// (each cost a thread wake-up: bench/PROFILE.md). Replies `reading` refuses (to other ids, an earlier attempt
+    /// answered late, or not JSON objects) are skipped.
+    private func exchange<Read>(
+        _ request: Data, until deadline: ContinuousClock.Instant, reading: (Data) -> Read?
+    ) async -> Read? {
         let incoming = socket.incoming
         incoming.wake(at: deadline)
         defer { incoming.wake(at: nil) }
         socket.post([request])
         while let replies = await incoming.nextBatch() {
-            if let reply = replies.lazy.compactMap({ Self.parse($0.last, answering: id) }).first { return reply }
+            for frames in replies {
+                if let body = frames.last, let read = reading(body) { return read }
+            }
             if ContinuousClock.now >= deadline { return nil }
         }
         return nil
-    }
-
-    /// `body` parsed, if it is the reply to the call `id`.
-    private static func parse(_ body: Data?, answering id: Int64) -> WireDocument? {
-        guard let body, let (reply, replyID) = try? Wire.parse(body, readingObject: { try $0.decodeIfPresent(RPCID.self, forKey: "id") })
-        else { return nil }
-        return replyID == .number(id) ? reply : nil
     }
 
     private func acquire() async {

@@ -76,42 +76,14 @@ struct RPCRequestHeader: Decodable {
     }
 }
 
-/// A request's params; absent or null params are read as `{}`, so a method whose params are all optional may be called
-/// without them (JSON-RPC 2.0 lets `params` be left out). Params that `{}` does not satisfy are still "missing".
-struct RPCParams<Params: Decodable>: Decodable {
-    let params: Params
-
-    private enum CodingKeys: String, CodingKey { case params }
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        if container.contains(.params), try !container.decodeNil(forKey: .params) {
-            params = try container.decode(Params.self, forKey: .params)
-        } else if let empty = try? Wire.decode(Params.self, from: Data("{}".utf8)) {
-            params = empty
-        } else {
-            throw DecodingError.keyNotFound(CodingKeys.params, .init(codingPath: container.codingPath, debugDescription: "params are required"))
-        }
-    }
-}
-
 struct RPCSuccess<Result: Encodable>: Encodable {
     let jsonrpc = "2.0"
     let id: RPCID
     let result: Result
 }
 
-struct RPCFailure: Codable {
+struct RPCFailure: Encodable {
     var jsonrpc = "2.0"
     let id: RPCID
     let error: RPCError
-}
-
-struct RPCResponseHeader: Decodable {
-    let id: RPCID?
-    let error: RPCError?
-}
-
-struct RPCResult<Result: Decodable>: Decodable {
-    let result: Result
 }

@@ -1,6 +1,7 @@
 import BusContract
 import Foundation
 import Tracing
+import WireJSON
 
 /// A service's JSON-RPC methods: typed handlers behind one `handle(_:)` that takes
 /// request bytes and always returns response bytes.
@@ -9,7 +10,11 @@ import Tracing
 /// -32600, an unknown method -32601, params that do not decode -32602 with the
 /// field named, and a handler's own error its `RPCError` (or -32603).
 public struct RPCMethods: Sendable {
-    typealias Handler = @Sendable (_ request: Data, _ id: RPCID) async -> Reply
+    /// Reads a request's params from its parsed object (inside the one parse, so nothing is copied) and
+    /// returns its call: the handler with those params, or the reply refusing them.
+    typealias Handler = @Sendable (_ request: WireObjectReader, _ id: RPCID) -> Call
+    /// A request's work once its params are read.
+    typealias Call = @Sendable () async -> Reply
 
     /// A response and what the server logs and counts about it.
     struct Reply: Sendable {
@@ -42,7 +47,7 @@ public struct RPCMethods: Sendable {
     public mutating func register<Result>(
         _ method: RPCMethod<NoParams, Result>, _ handler: @escaping @Sendable () async throws -> Result
     ) {
-        handlers[method.name] = { _, id in await RPCMethods.respond(id) { try await handler() } }
+        handlers[method.name] = { _, id in { await RPCMethods.respond(id) { try await handler() } } }
         if method.changesState { stateChanging.insert(method.name) }
     }
 
@@ -53,14 +58,22 @@ public struct RPCMethods: Sendable {
         _ method: String, params: Params.Type,
         _ handler: @escaping @Sendable (Params) async throws -> Result
     ) {
+        // Absent or null params are read as `{}`, decoded here once, so a method whose params are all optional may be
+        // called without them (JSON-RPC 2.0 lets `params` be left out); params that `{}` does not satisfy are "missing".
+        let emptyParams = try? Wire.decode(Params.self, from: Data("{}".utf8))
         handlers[method] = { request, id in
             let params: Params
             do {
-                params = try Wire.decode(RPCParams<Params>.self, from: request).params
+                guard let given = try request.decodeIfPresent(Params.self, forKey: "params") ?? emptyParams else {
+                    let failure = RPCMethods.failure(id, .invalidParams(#"missing "params""#))
+                    return { failure }
+                }
+                params = given
             } catch {
-                return RPCMethods.failure(id, .invalidParams(describe(error)))
+                let failure = RPCMethods.failure(id, .invalidParams(describe(error)))
+                return { failure }
             }
-            return await RPCMethods.respond(id) { try await handler(params) }
+            return { await RPCMethods.respond(id) { try await handler(params) } }
         }
     }
 
@@ -76,18 +89,18 @@ public struct RPCMethods: Sendable {
     /// span when the request carries its trace context (one the tracer cannot read starts a fresh trace);
     /// an error answer is recorded on the span.
     func reply(to request: Data, from caller: RPCCallerIdentity = .trusted) async -> Reply {
-        let header: RPCRequestHeader
+        let prepared: Prepared
         do {
-            header = try Wire.decode(RPCRequestHeader.self, from: request)
+            switch try Wire.parse(request, readingObject: { try prepare($0) }).read {
+            case .refused(let reply): return reply
+            case .call(let call): prepared = call
+            }
         } catch DecodingError.typeMismatch {
             return Self.failure(.null, .invalidRequest("expected a JSON object (batches are not supported)"))
         } catch {
             return Self.failure(.null, .parseError(describe(error)))
         }
-        let id = header.id ?? .null
-        guard header.jsonrpc == "2.0" else { return Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\"")) }
-        guard let method = header.method else { return Self.failure(id, .invalidRequest("missing \"method\"")) }
-        guard let handler = handlers[method] else { return Self.failure(id, .methodNotFound(method)) }
+        let (header, method, id) = (prepared.header, prepared.method, prepared.id)
         let deadline = header.timeoutMs.map { ContinuousClock.now + .milliseconds(max(0, $0)) }
         return await withSpan(method, context: header.trace?.serviceContext ?? .topLevel, ofKind: .server) { span in
             span.attributes["rpc.system"] = "jsonrpc"
@@ -95,7 +108,7 @@ public struct RPCMethods: Sendable {
             var reply = if !caller.mayChangeState, stateChanging.contains(method) {
                 Self.failure(id, .forbidden(method: method, caller: caller.userID))
             } else {
-                await RPCDeadline.$current.withValue(deadline) { await handler(request, id) }
+                await RPCDeadline.$current.withValue(deadline) { await prepared.call() }
             }
             reply.method = method
             if let error = reply.error {
@@ -106,6 +119,33 @@ public struct RPCMethods: Sendable {
             }
             return reply
         }
+    }
+
+    /// What the one parse of a request made of it.
+    private enum Reading {
+        /// Not a request of a known method: the reply says why.
+        case refused(Reply)
+        /// A call of a known method, its params read.
+        case call(Prepared)
+    }
+
+    /// A request of a known method, read.
+    private struct Prepared {
+        let header: RPCRequestHeader
+        let method: String
+        let id: RPCID
+        let call: Call
+    }
+
+    /// Reads a request's header and, for a known method, its params, within the request's one parse; a header
+    /// member of the wrong type throws, as the header's decoding does.
+    private func prepare(_ request: WireObjectReader) throws -> Reading {
+        let header = try RPCRequestHeader(wire: request)
+        let id = header.id ?? .null
+        guard header.jsonrpc == "2.0" else { return .refused(Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))) }
+        guard let method = header.method else { return .refused(Self.failure(id, .invalidRequest("missing \"method\""))) }
+        guard let handler = handlers[method] else { return .refused(Self.failure(id, .methodNotFound(method))) }
+        return .call(Prepared(header: header, method: method, id: id, call: handler(request, id)))
     }
 
     private static func respond<Result: Encodable>(_ id: RPCID, _ body: () async throws -> Result) async -> Reply {
