@@ -36,6 +36,7 @@ let package = Package(
                 .product(name: "PortfolioPostgres", package: "tickwire"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "ZeroMQ", package: "tickwire"),
+                .product(name: "WireJSON", package: "tickwire"),  // profile-direct: the direct wire API
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
             ]

@@ -17,6 +17,7 @@ import ZeroMQ
 //                  [--no-callgrind]  (1d. counts no instructions; they are counted where valgrind is installed)
 //                  [--bench-dir bench] [--results bench/RESULTS.md] [--command "make bench"]
 //   tickwire-bench profile-bus N        encode + decode N envelopes in-process (for callgrind)
+//   tickwire-bench profile-direct N     the direct wire API alone over N envelopes (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
 //   tickwire-bench profile-rpc N        N `convert` round trips in process, no socket (for callgrind)
 //   tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]
@@ -43,6 +44,17 @@ if arguments.first == "profile-bus" {
         checksum &+= try message.decode(Quote.self).seq
     }
     print("profile-bus \(count) checksum \(checksum)")
+    exit(0)
+}
+if arguments.first == "profile-direct" {
+    let count = Int(arguments.dropFirst().first ?? "") ?? 20_000
+    try DirectProfile.checkBytes()
+    let outcome = try DirectProfile.run(count: count)
+    guard outcome.fallbacks == 0 else {
+        FileHandle.standardError.write(Data("profile-direct: \(outcome.fallbacks) of \(count) messages fell back to the tape\n".utf8))
+        exit(1)
+    }
+    print("profile-direct \(count) checksum \(outcome.checksum)")
     exit(0)
 }
 if arguments.first == "profile-throughput", arguments.count >= 2 {
@@ -226,7 +238,7 @@ if only.contains("bus") {
         let (small, large) = quick ? (2_000, 4_000) : (10_000, 20_000)
         say("== 1d. callgrind: instructions per message, the margin between \(small) and \(large) messages")
         var counts: [String: Double] = [:]
-        for (name, mode) in [("codec", ["profile-bus"]), ("subscriber", ["profile-throughput", "subscriber"]), ("bus", ["profile-throughput", "bus"]),
+        for (name, mode) in [("codec", ["profile-bus"]), ("direct", ["profile-direct"]), ("subscriber", ["profile-throughput", "subscriber"]), ("bus", ["profile-throughput", "bus"]),
                              ("sockets", ["profile-throughput", "sockets"]), ("raw", ["profile-throughput", "raw"])] {
             do {
                 counts[name] = try await Callgrind.perMessage(mode, small: small, large: large)
@@ -241,6 +253,10 @@ if only.contains("bus") {
                         ratio: counts["subscriber"].flatMap { s in counts["raw"].map { "\(fmt(s / $0, 1))x raw" } } ?? "-", target: "-", met: "-"))
         rows.append(Row(benchmark: "1d. codec alone: encode + decode of one quote envelope (callgrind, `profile-bus`), instructions",
                         tickwire: count("codec"), peer: "-", ratio: "-", target: "<= 4000", met: counts["codec"].map { $0 <= 4_000 ? "yes" : "NO" } ?? "?"))
+        // The direct API alone, without the product's `Data`, `[Data]` and `BusMessage`: what the codec target's path
+        // (the row above) would cost once the product's API around it is gone.
+        rows.append(Row(benchmark: "1d. direct API alone: `Envelope<Quote>` into a reused `WireBuffer`, topic bytes, `decodeDirect` (callgrind, `profile-direct`), instructions",
+                        tickwire: count("direct"), peer: "-", ratio: "-", target: "-", met: "-"))
     }
 }
 
@@ -1047,7 +1063,10 @@ let markdown = """
        pyzmq raw). CPU per message (1c): the process's user + system time over the run (every thread, libzmq's I/O
        threads included) divided by the messages. Instructions (1d, where valgrind is installed): `valgrind
        --tool=callgrind tickwire-bench profile-throughput MODE N` (every thread) and `profile-bus N` (the codec alone:
-       encode, topic check, decode, no sockets), the margin between two N, so start-up cancels out.
+       encode, topic check, decode, no sockets), the margin between two N, so start-up cancels out; `profile-direct N`
+       is the direct wire API alone (an `Envelope<Quote>` written into one reused `WireBuffer`, the topic frame compared
+       as bytes, the envelope read back by `decodeDirect`'s fast path; the run fails if any message falls back to the
+       tape). The codec target is judged on `profile-bus`, the product's path.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
        calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls. Its peer
@@ -1057,7 +1076,9 @@ let markdown = """
        runs Tickwire, the peer and the floor back to back; a figure is the median of the rounds with the lowest and
        highest in brackets, a ratio the median of the rounds' Tickwire time over the peer's (or the floor's). The target
        (p50 and p99): at most 0.5x pyzmq's, or, where the floor of the same rounds is above half of pyzmq's, at most
-       1.3x the floor; the row says which.
+       1.3x the floor; the row says which. Instructions per call (2b, where valgrind is installed): `profile-rpc N`,
+       N `convert` round trips in process through `LocalRPC` (the request encoded as `RPCClient` encodes it,
+       `RPCMethods.handle`, the reply decoded as `RPCClient` decodes it; no socket), the margin between 2,000 and 4,000.
     3. Conversion: splitmix64-seeded transactions (the same in both languages), rate per currency derived once,
        then per transaction convert with half-even to 2 places and sum; best of 3, generation not timed.
     4. Formatting: `MoneyFormatter.currency` (ICU) vs babel `format_currency` (CLDR), 100,000 amounts.
