@@ -1078,7 +1078,7 @@ let markdown = """
        (p50 and p99): at most 0.5x pyzmq's, or, where the floor of the same rounds is above half of pyzmq's, at most
        1.3x the floor; the row says which. Instructions per call (2b, where valgrind is installed): `profile-rpc N`,
        N `convert` round trips in process through `LocalRPC` (the request encoded as `RPCClient` encodes it,
-       `RPCMethods.handle`, the reply decoded as `RPCClient` decodes it; no socket), the margin between 2,000 and 4,000.
+       `RPCMethods.handle`, the reply decoded as `RPCClient` decodes it; no socket), the margin between two N.
     3. Conversion: splitmix64-seeded transactions (the same in both languages), rate per currency derived once,
        then per transaction convert with half-even to 2 places and sum; best of 3, generation not timed.
     4. Formatting: `MoneyFormatter.currency` (ICU) vs babel `format_currency` (CLDR), 100,000 amounts.
