@@ -27,6 +27,8 @@ enum RecordedAPI {
     static let now = RPCMethod<NoParams, Date>("now")
     static let refuse = RPCMethod<NoParams, String>("refuse")
     static let broken = RPCMethod<NoParams, String>("broken")
+    /// Params and result with a direct wire codec.
+    static let beat = RPCMethod<Heartbeat, Heartbeat>("beat")
 }
 
 /// An error a handler throws that is not an ``RPCError``: answered as an internal error that describes it.
@@ -45,6 +47,7 @@ func recordedMethods() -> RPCMethods {
     methods.register(RecordedAPI.count) { 5 }
     methods.register(RecordedAPI.nothing) { nil }
     methods.register(RecordedAPI.now) { Date(timeIntervalSince1970: 1_764_000_000.123) }
+    methods.register(RecordedAPI.beat) { Heartbeat(service: $0.instance, instance: $0.service, topics: $0.topics + 1, dropped: $0.dropped, intervalMilliseconds: $0.intervalMilliseconds) }
     methods.register(RecordedAPI.broken) { () async throws -> String in throw BrokenLedger() }
     methods.register(RecordedAPI.refuse) { () async throws -> String in
         throw RPCError(code: RPCError.Code.invalidRate, message: "rate \"0\" of USD-XYZ\n", data: ["pair": "USD-XYZ"])
@@ -240,6 +243,77 @@ struct RPCParsedOnceTests {
          #"{"jsonrpc":"2.0","id":1,"result":null}"#),
         (#"{"jsonrpc":"2.0","id":1,"method":"now"}"#,
          #"{"jsonrpc":"2.0","id":1,"result":"2025-11-24T16:00:00.123Z"}"#),
+        // Requests in the members' order RPCClient writes them, without whitespace, and near misses of that form.
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"timeoutMs":2000,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"k=v"}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc": "2.0", "id": 5, "method": "beat", "params": {"service": "s", "instance": "i", "topics": 3, "dropped": 0, "intervalMilliseconds": 1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"instance":"i","service":"s","topics":3,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s\u00e9","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"sé","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000,"more":[1]}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":"3","dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: params.topics should be Int"}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: missing \"params.dropped\""}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":99999999999999999999,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: params.topics: Number 99999999999999999999 is not representable in Swift as Int."}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3.5,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: params.topics: Number 3.5 is not representable in Swift as Int."}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":null}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: missing \"params\""}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat"}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: missing \"params\""}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{}}"#,
+         #"{"jsonrpc":"2.0","id":5,"error":{"code":-32602,"message":"invalid params: missing \"params.service\""}}"#),
+        (#"{"jsonrpc":"2.0","id":"b","method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000}}"#,
+         #"{"jsonrpc":"2.0","id":"b","result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000}}x"#,
+         #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: not valid JSON: unexpected text after the JSON value at byte 131"}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"timeoutMs":1.5}"#,
+         #"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"parse error: timeoutMs: Number 1.5 is not representable in Swift as Int."}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"traceparent":5}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"id":6}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"params":{}}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":5,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},}"#,
+         #"{"jsonrpc":"2.0","id":5,"result":{"service":"i","instance":"s","topics":4,"dropped":0,"intervalMilliseconds":1000}}"#),
+        (#"{"jsonrpc":"2.0","id":-0,"method":"ping"}"#,
+         #"{"jsonrpc":"2.0","id":0,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":0,"method":"ping"}"#,
+         #"{"jsonrpc":"2.0","id":0,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":-7,"method":"ping","params":null}"#,
+         #"{"jsonrpc":"2.0","id":-7,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":9223372036854775807,"method":"ping","params":{}}"#,
+         #"{"jsonrpc":"2.0","id":9223372036854775807,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[1,{"a":"b"},true,false,null,-1.25]}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","params":[[[[[[[[[[1]]]]]]]]]]}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","id":2}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","tracestate":"x","traceparent":"y"}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"ping","timeoutMs":100,"timeoutMs":"x"}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"pong"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"filter","params":null}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"all"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"filter","params":{"name":"x"},"timeoutMs":0}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"x"}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"amount":"1.50","currency":"EUR"},"timeoutMs":3000}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":{"amount":"1.50","currency":"EUR"}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"echo","params":{"currency":"EUR"},"timeoutMs":3000}"#,
+         #"{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"invalid params: missing \"params.amount\""}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"nope","params":{"amount":"1.50","currency":"EUR"},"timeoutMs":3000}"#,
+         #"{"jsonrpc":"2.0","id":1,"error":{"code":-32601,"message":"method not found: nope","data":{"method":"nope"}}}"#),
+        (#"{"jsonrpc":"2.0","id":1,"method":"set","params":{"amount":"1.50","currency":"EUR"},"timeoutMs":3000}"#,
+         #"{"jsonrpc":"2.0","id":1,"result":"1.50 EUR"}"#),
     ]
 
     /// Requests that are not UTF-8 (a byte 0xFF, a truncated sequence, a UTF-16 surrogate), and their exact replies.
