@@ -461,7 +461,9 @@ let package = Package(
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),
         // The fuzz targets' checks of one input: WireJSON against Foundation, the Subscriber's frames, every service's RPC methods.
-        .target(name: "FuzzWireJSON", dependencies: ["WireJSON", "WireJSONTesting", "ContractWire", "Market", "Money"], path: "Tests/FuzzTargets/WireJSON"),
+        .target(name: "FuzzWireJSON", dependencies: [
+            "WireJSON", "WireJSONTesting", "ContractWire", "Market", "Money", "Bus", "BusContract", "TickwireContract",
+        ], path: "Tests/FuzzTargets/WireJSON"),
         .target(name: "FuzzSubscriber", dependencies: [
             "Bus", "BusContract", "ZeroMQ", .product(name: "Logging", package: "swift-log"),
         ], path: "Tests/FuzzTargets/Subscriber"),

@@ -217,6 +217,49 @@ public func fastPathMatchesCodable<T: Codable>(_ value: T, rounds: Int = 200, se
     return true
 }
 
+/// How a ``DirectWireDecodable`` type's direct decode (``WireJSONDecoder/decodeDirect(_:from:)``: its in-order fast
+/// path, else the tape) and the tape alone (``WireJSONDecoder/decode(_:from:)-(_,Data)``) disagree on `bytes`; nil
+/// when they agree. Agreeing is the same value (`==`, and the same bytes when written again, so money keeps its
+/// scale) or the same error, word for word. The fast path on its own (`readWire` reading the whole text) must
+/// also read what the tape reads, within the default limits (tighter ones keep `decodeDirect` off it).
+public func directDisagreement<T: DirectWireDecodable & Codable & Equatable>(
+    _ bytes: [UInt8], as type: T.Type, decoder: WireJSONDecoder = WireJSONDecoder()
+) -> String? {
+    let text = String(decoding: bytes, as: UTF8.self)
+    let direct = Result { try bytes.withUnsafeBytes { try decoder.decodeDirect(T.self, from: $0) } }
+    let tape = Result { try decoder.decode(T.self, from: Data(bytes)) }
+    let fast = bytes.withUnsafeBytes { bytes -> T? in
+        var cursor = WireCursor(bytes)
+        guard let value = T.readWire(&cursor), cursor.isAtEnd else { return nil }
+        return value
+    }
+    switch (direct, tape) {
+    case (.success(let ours), .success(let theirs)):
+        guard sameValue(ours, theirs) else { return "\(T.self): the direct decode reads another value: \(text)" }
+    case (.failure(let ours), .failure(let theirs)):
+        guard "\(ours)" == "\(theirs)" else { return "\(T.self): the direct decode refuses otherwise (\(ours)) than the tape (\(theirs)): \(text)" }
+    case (.success, .failure(let error)):
+        return "\(T.self): only the direct decode accepts: \(text) (tape: \(error))"
+    case (.failure(let error), .success):
+        return "\(T.self): only the tape accepts: \(text) (direct: \(error))"
+    }
+    guard decoder.limits == .default else { return nil }
+    switch (fast, tape) {
+    case (.some(let ours), .success(let theirs)) where !sameValue(ours, theirs):
+        return "\(T.self): the fast path reads another value: \(text)"
+    case (.some, .failure(let error)):
+        return "\(T.self): the fast path accepts what the tape refuses: \(text) (tape: \(error))"
+    default:
+        return nil
+    }
+}
+
+/// Whether `a` and `b` are the same value: equal, and written as the same bytes through `Codable`.
+private func sameValue<T: Codable & Equatable>(_ a: T, _ b: T) -> Bool {
+    let encoder = WireJSONEncoder()
+    return a == b && (try? encoder.encode(ViaCodable(a))) == (try? encoder.encode(ViaCodable(b)))
+}
+
 /// Whether the wire refused a text for a raw control character inside a string.
 private func isRawControlCharacter(_ error: any Error) -> Bool {
     syntaxError(error)?.reason == "unescaped control character in a string"
