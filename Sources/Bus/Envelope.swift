@@ -217,8 +217,7 @@ public struct BusMessage: Sendable, Equatable {
         stream.matches(topic) ? try decode(Payload.self) : nil
     }
 
-    /// Decodes the envelope if the message belongs to `stream`, else nil: a direct payload's overload of
-    /// ``decode(_:)-(TopicSpec<Payload>)``.
+    /// Decodes the envelope if the message belongs to `stream`, else nil: the overload for a direct payload.
     @inlinable
     public func decode<Payload: DirectWireDecodable>(_ stream: TopicSpec<Payload>) throws -> Envelope<Payload>? {
         stream.matches(topic) ? try decode(Payload.self) : nil
@@ -228,12 +227,7 @@ public struct BusMessage: Sendable, Equatable {
     /// specializes where its type is known.
     @inlinable
     public func decode<Payload>(_ type: Payload.Type = Payload.self) throws -> Envelope<Payload> {
-        if let dataRange, let data = body.withUnsafeBytes({ bytes in
-            try? Wire.decoder.decode(Payload.self, from: UnsafeRawBufferPointer(rebasing: bytes[dataRange]))
-        }) {
-            return Envelope(header, around: data)
-        }
-        return try decodeFromDocument(Payload.self)
+        try decodeWithTape(Payload.self)
     }
 
     /// Decodes the whole envelope with a direct payload: ``DirectWireDecodable/readWire(_:)`` over the data where
@@ -244,6 +238,18 @@ public struct BusMessage: Sendable, Equatable {
             var cursor = WireCursor(UnsafeRawBufferPointer(rebasing: bytes[dataRange]))
             guard let data = Payload.readWire(&cursor), cursor.isAtEnd else { return nil }
             return data
+        }) {
+            return Envelope(header, around: data)
+        }
+        return try decodeWithTape(Payload.self)
+    }
+
+    /// The payload decoded by the tape from the data's bytes alone where the header was read directly, else (or when
+    /// that fails, for the error's coding path from the envelope's top) from the whole body's parse.
+    @inlinable
+    func decodeWithTape<Payload>(_ type: Payload.Type) throws -> Envelope<Payload> {
+        if let dataRange, let data = body.withUnsafeBytes({ bytes in
+            try? Wire.decoder.decode(Payload.self, from: UnsafeRawBufferPointer(rebasing: bytes[dataRange]))
         }) {
             return Envelope(header, around: data)
         }
