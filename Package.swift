@@ -366,6 +366,7 @@ let package = Package(
         .testTarget(name: "ZeroMQTests", dependencies: ["ZeroMQ"]),
         .testTarget(name: "BusTests", dependencies: [
             "BusContract", "ZeroMQ", "Bus", "ReaderQueue",
+            "ContractWire", "Market", "Money", "WireJSON", "WireJSONTesting",  // the direct codec of quotes on the bus's paths
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),  // spans and trace context across the bus
             .product(name: "Logging", package: "swift-log"),
