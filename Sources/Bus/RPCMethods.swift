@@ -10,9 +10,17 @@ import WireJSON
 /// -32600, an unknown method -32601, params that do not decode -32602 with the
 /// field named, and a handler's own error its `RPCError` (or -32603).
 public struct RPCMethods: Sendable {
-    /// Reads a request's params from its parsed object (inside the one parse, so nothing is copied) and
-    /// returns its call: the handler with those params, or the reply refusing them.
-    typealias Handler = @Sendable (_ request: WireObjectReader, _ id: RPCID) -> Call
+    /// A method's handler, behind the two ways a request's params are read.
+    struct Handler: Sendable {
+        /// Reads the params from the request's parsed object (inside its one parse, so nothing is copied) and
+        /// returns the call: the handler with those params, or the reply refusing them.
+        let read: @Sendable (_ request: WireObjectReader, _ id: RPCID) -> Call
+        /// Reads the params from their own text (nil when absent or null) in a request read without the tape
+        /// (``RPCRequestHeader/readWire(_:)``) and returns the call; nil when they do not decode there, so the tape
+        /// reads the request and answers with the error.
+        let readDirect: @Sendable (_ params: UnsafeRawBufferPointer?, _ id: RPCID) -> Call?
+    }
+
     /// A request's work once its params are read.
     typealias Call = @Sendable () async -> Reply
 
@@ -47,7 +55,9 @@ public struct RPCMethods: Sendable {
     public mutating func register<Result>(
         _ method: RPCMethod<NoParams, Result>, _ handler: @escaping @Sendable () async throws -> Result
     ) {
-        handlers[method.name] = { _, id in { await RPCMethods.respond(id) { try await handler() } } }
+        let write = Self.successWriter(Result.self)
+        let call: @Sendable (RPCID) -> Call = { id in { await RPCMethods.respond(id, write) { try await handler() } } }
+        handlers[method.name] = Handler(read: { _, id in call(id) }, readDirect: { _, id in call(id) })
         if method.changesState { stateChanging.insert(method.name) }
     }
 
@@ -61,20 +71,28 @@ public struct RPCMethods: Sendable {
         // Absent or null params are read as `{}`, decoded here once, so a method whose params are all optional may be
         // called without them (JSON-RPC 2.0 lets `params` be left out); params that `{}` does not satisfy are "missing".
         let emptyParams = try? Wire.decode(Params.self, from: Data("{}".utf8))
-        handlers[method] = { request, id in
-            let params: Params
-            do {
-                guard let given = try request.decodeIfPresent(Params.self, forKey: "params") ?? emptyParams else {
-                    let failure = RPCMethods.failure(id, .invalidParams(#"missing "params""#))
+        let readParams = Self.paramsReader(Params.self)
+        let write = Self.successWriter(Result.self)
+        let call: @Sendable (Params, RPCID) -> Call = { params, id in { await RPCMethods.respond(id, write) { try await handler(params) } } }
+        handlers[method] = Handler(
+            read: { request, id in
+                let params: Params
+                do {
+                    guard let given = try request.decodeIfPresent(Params.self, forKey: "params") ?? emptyParams else {
+                        let failure = RPCMethods.failure(id, .invalidParams(#"missing "params""#))
+                        return { failure }
+                    }
+                    params = given
+                } catch {
+                    let failure = RPCMethods.failure(id, .invalidParams(describe(error)))
                     return { failure }
                 }
-                params = given
-            } catch {
-                let failure = RPCMethods.failure(id, .invalidParams(describe(error)))
-                return { failure }
-            }
-            return { await RPCMethods.respond(id) { try await handler(params) } }
-        }
+                return call(params, id)
+            },
+            readDirect: { text, id in
+                let params = if let text { readParams(text) } else { emptyParams }
+                return params.map { call($0, id) }
+            })
     }
 
     /// Answers one request from `caller` (default: one that may do anything): bytes in, bytes out.
@@ -90,15 +108,9 @@ public struct RPCMethods: Sendable {
     /// an error answer is recorded on the span.
     func reply(to request: Data, from caller: RPCCallerIdentity = .trusted) async -> Reply {
         let prepared: Prepared
-        do {
-            switch try Wire.parse(request, readingObject: { try prepare($0) }).read {
-            case .refused(let reply): return reply
-            case .call(let call): prepared = call
-            }
-        } catch DecodingError.typeMismatch {
-            return Self.failure(.null, .invalidRequest("expected a JSON object (batches are not supported)"))
-        } catch {
-            return Self.failure(.null, .parseError(describe(error)))
+        switch prepareDirect(request).map(Reading.call) ?? prepareParsed(request) {
+        case .refused(let reply): return reply
+        case .call(let call): prepared = call
         }
         let (header, method, id) = (prepared.header, prepared.method, prepared.id)
         let deadline = header.timeoutMs.map { ContinuousClock.now + .milliseconds(max(0, $0)) }
@@ -137,6 +149,18 @@ public struct RPCMethods: Sendable {
         let call: Call
     }
 
+    /// Any request, read in its one parse by the tape: not JSON is a parse error; JSON that is not an object, or a
+    /// header member of the wrong type (an `id` that is not one included), an invalid request.
+    private func prepareParsed(_ request: Data) -> Reading {
+        do {
+            return try Wire.parse(request, readingObject: { try prepare($0) }).read
+        } catch DecodingError.typeMismatch {
+            return .refused(Self.failure(.null, .invalidRequest("expected a JSON object (batches are not supported)")))
+        } catch {
+            return .refused(Self.failure(.null, .parseError(describe(error))))
+        }
+    }
+
     /// Reads a request's header and, for a known method, its params, within the request's one parse; a header
     /// member of the wrong type throws, as the header's decoding does.
     private func prepare(_ request: WireObjectReader) throws -> Reading {
@@ -145,13 +169,27 @@ public struct RPCMethods: Sendable {
         guard header.jsonrpc == "2.0" else { return .refused(Self.failure(id, .invalidRequest("\"jsonrpc\" must be \"2.0\""))) }
         guard let method = header.method else { return .refused(Self.failure(id, .invalidRequest("missing \"method\""))) }
         guard let handler = handlers[method] else { return .refused(Self.failure(id, .methodNotFound(method))) }
-        return .call(Prepared(header: header, method: method, id: id, call: handler(request, id)))
+        return .call(Prepared(header: header, method: method, id: id, call: handler.read(request, id)))
     }
 
-    private static func respond<Result: Encodable>(_ id: RPCID, _ body: () async throws -> Result) async -> Reply {
+    /// A request in the form ``RPCClient`` writes it, of a known method whose params decode, read without the tape;
+    /// nil for any other, which ``prepare(_:)`` reads.
+    private func prepareDirect(_ request: Data) -> Prepared? {
+        request.withUnsafeBytes { bytes in
+            guard let (header, params) = RPCRequestHeader.readWire(bytes), let method = header.method, let id = header.id,
+                  let handler = handlers[method], let call = handler.readDirect(params.map { UnsafeRawBufferPointer(rebasing: bytes[$0]) }, id)
+            else { return nil }
+            return Prepared(header: header, method: method, id: id, call: call)
+        }
+    }
+
+    /// The reply of a handler: its result written by `write`, or its error.
+    private static func respond<Result>(
+        _ id: RPCID, _ write: (RPCID, Result) throws -> Data, _ body: () async throws -> Result
+    ) async -> Reply {
         do {
             let result = try await body()
-            return Reply(body: try Wire.encode(RPCSuccess(id: id, result: result)))
+            return Reply(body: try write(id, result))
         } catch {
             return failure(id, RPCError(answering: error, describe: describe))
         }

@@ -63,3 +63,106 @@ extension WireObjectWriter {
         }
     }
 }
+
+// MARK: The direct path: a request in the form RPCClient writes it, read without the tape
+
+extension RPCRequestHeader {
+    /// The header of a request in the form ``RPCClient`` writes it, read without the tape, and the range of its params'
+    /// value in `bytes` (nil when absent or null): `{"jsonrpc":"2.0","id":` an integer `,"method":` a plain ASCII
+    /// string, then, each if present and in this order, `,"params":` a value ``WireCursor/skipValue(depth:)`` steps over,
+    /// `,"timeoutMs":` an integer, `,"traceparent":` and `,"tracestate":` plain strings, and `}` at the end, with no
+    /// whitespace. Nil for any other text, which the tape then reads (the same header, or the error): what this
+    /// accepts is valid JSON within the wire's limits, read to the header the tape reads from it.
+    static func readWire(_ bytes: UnsafeRawBufferPointer) -> (header: RPCRequestHeader, params: Range<Int>?)? {
+        // Each string is shorter than the text, so within the tape's string limit when the text is.
+        guard bytes.count <= Wire.decoder.limits.maxStringLength else { return nil }
+        var cursor = WireCursor(bytes)
+        guard cursor.expect(#"{"jsonrpc":"2.0","id":"#), let id = cursor.int64(), cursor.expect(#","method":"#), let method = cursor.string()
+        else { return nil }
+        var params: Range<Int>?
+        if cursor.peek(#","params":"#) {
+            let start = cursor.offset
+            guard cursor.skipValue() else { return nil }
+            // A value that starts with `n` is `null`: read as absent, as the tape reads it.
+            if bytes[start] != UInt8(ascii: "n") { params = start..<cursor.offset }
+        }
+        var timeoutMs: Int?
+        if cursor.peek(#","timeoutMs":"#) {
+            guard let value = cursor.int64().flatMap({ Int(exactly: $0) }) else { return nil }
+            timeoutMs = value
+        }
+        var traceparent: String?
+        if cursor.peek(#","traceparent":"#) {
+            guard let value = cursor.string() else { return nil }
+            traceparent = value
+        }
+        var tracestate: String?
+        if cursor.peek(#","tracestate":"#) {
+            guard let value = cursor.string() else { return nil }
+            tracestate = value
+        }
+        guard cursor.expect("}"), cursor.isAtEnd else { return nil }
+        let header = RPCRequestHeader(
+            jsonrpc: "2.0", id: .number(id), method: method, timeoutMs: timeoutMs, traceparent: traceparent, tracestate: tracestate)
+        return (header, params)
+    }
+
+    /// A header of these members.
+    init(jsonrpc: String?, id: RPCID?, method: String?, timeoutMs: Int?, traceparent: String?, tracestate: String?) {
+        self.jsonrpc = jsonrpc
+        self.id = id
+        self.method = method
+        self.timeoutMs = timeoutMs
+        self.traceparent = traceparent
+        self.tracestate = tracestate
+    }
+}
+
+extension RPCSuccess: DirectWireEncodable where Result: DirectWireEncodable {
+    /// Writes the bytes `encode(wire:)` writes, the result through its direct codec.
+    func writeWire(to out: inout WireBuffer) {
+        out.append(#"{"jsonrpc":"2.0","id":"#)
+        id.writeWire(to: &out)
+        out.append(#","result":"#)
+        result.writeWire(to: &out)
+        out.append("}")
+    }
+}
+
+extension RPCID {
+    /// Writes the id as ``WireObjectWriter/encode(_:forKey:)`` does: its integer, its string, or null.
+    func writeWire(to out: inout WireBuffer) {
+        switch self {
+        case .number(let number): out.appendInt(number)
+        case .string(let text): out.appendString(text)
+        case .null: out.append("null")
+        }
+    }
+}
+
+extension RPCMethods {
+    /// How a method's params are read from their own text on the direct path: through their direct codec when they
+    /// have one (which falls back to the tape over that text), else the tape over that text; nil when they do not
+    /// decode, so the tape reads the whole request and gives the error with its path. Chosen once, at registration.
+    static func paramsReader<Params: Decodable>(_ type: Params.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
+        if let direct = Params.self as? any DirectWireDecodable.Type {
+            func reader<D: DirectWireDecodable>(_ type: D.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
+                { bytes in (try? Wire.decoder.decodeDirect(D.self, from: bytes)).map { unsafeBitCast($0, to: Params.self) } }
+            }
+            return reader(direct)
+        }
+        return { bytes in try? Wire.decoder.decode(Params.self, from: bytes) }
+    }
+
+    /// How a method's result is written in its reply: with no Codable container when it has a direct codec (the
+    /// whole reply written in one ``WireBuffer``), else through the encoder. Chosen once, at registration.
+    static func successWriter<Result: Encodable>(_ type: Result.Type) -> @Sendable (RPCID, Result) throws -> Data {
+        if let direct = Result.self as? any DirectWireEncodable.Type {
+            func writer<D: DirectWireEncodable>(_ type: D.Type) -> @Sendable (RPCID, Result) throws -> Data {
+                { id, result in try Wire.encode(RPCSuccess(id: id, result: unsafeBitCast(result, to: D.self))) }
+            }
+            return writer(direct)
+        }
+        return { id, result in try Wire.encode(RPCSuccess(id: id, result: result)) }
+    }
+}

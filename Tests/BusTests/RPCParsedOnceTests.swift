@@ -1,4 +1,4 @@
-import Bus
+@testable import Bus
 import BusContract
 import Foundation
 import Testing
@@ -378,6 +378,8 @@ struct RPCParsedOnceTests {
         let local = LocalRPC(recordedMethods())
         #expect(try await local.call(SampleAPI.echo, ConvertParams(amount: "1.50", currency: "EUR")) == ConvertParams(amount: "1.50", currency: "EUR"))
         #expect(try await local.call(RecordedAPI.filter, FilterParams()) == "all")
+        let beat = Heartbeat(service: "s", instance: "i", topics: 3, dropped: 0, intervalMilliseconds: 1000)
+        #expect(try await local.call(RecordedAPI.beat, beat) == Heartbeat(service: "i", instance: "s", topics: 4, dropped: 0, intervalMilliseconds: 1000))
         #expect(try await local.call(RecordedAPI.set, ConvertParams(amount: "1", currency: "EUR")) == "1 EUR")
         #expect(try await local.call(RecordedAPI.nothing) == nil)
         #expect(try await local.call(RecordedAPI.now) == Date(timeIntervalSince1970: 1_764_000_000.123))
@@ -458,5 +460,51 @@ struct RPCParsedOnceTests {
         answering.cancel()
         await client.close()
         await server.close()
+    }
+}
+
+/// The direct path: a request in the form RPCClient writes it is read without the tape, to the header the tape reads.
+@Suite("RPC requests read directly")
+struct RPCDirectRequestTests {
+    /// Every recorded request the direct reader takes gives the tape's header and the text of its params; the
+    /// requests in the client's form are among them.
+    @Test func theDirectReaderAgreesWithTheTape() throws {
+        var taken = 0
+        for (request, _) in RPCParsedOnceTests.recorded {
+            let bytes = Data(request.utf8)
+            guard let (direct, params) = bytes.withUnsafeBytes({ RPCRequestHeader.readWire($0) }) else { continue }
+            taken += 1
+            let (_, tape) = try Wire.parse(bytes) { try RPCRequestHeader(wire: $0) }
+            #expect(direct.jsonrpc == tape.jsonrpc && direct.id == tape.id && direct.method == tape.method, "\(request)")
+            #expect(direct.timeoutMs == tape.timeoutMs && direct.traceparent == tape.traceparent && direct.tracestate == tape.tracestate, "\(request)")
+            let whole = try #require(try JSONSerialization.jsonObject(with: bytes) as? [String: Any])
+            if let params {
+                // Both values written again with sorted keys: the same text when they are the same value.
+                func text(_ value: Any?) throws -> Data? {
+                    try value.map { try JSONSerialization.data(withJSONObject: $0, options: [.sortedKeys, .fragmentsAllowed]) }
+                }
+                #expect(try text(JSONSerialization.jsonObject(with: bytes[params], options: .fragmentsAllowed)) == text(whole["params"]), "\(request)")
+            } else {
+                #expect(whole["params"] == nil || whole["params"] is NSNull, "\(request)")
+            }
+        }
+        #expect(taken == 61)
+    }
+
+    /// What RPCClient and LocalRPC send is in the direct reader's form, with and without params and trace context.
+    @Test func theClientsRequestsAreReadDirectly() throws {
+        let beat = Heartbeat(service: "s", instance: "i", topics: 3, dropped: 0, intervalMilliseconds: 1000)
+        let trace = TraceContext(members: "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01", tracestate: "k=v")
+        let requests = [
+            try Wire.encode(RPCRequest(id: .number(12), method: "beat", params: beat, timeoutMs: 2_000, trace: trace)),
+            try Wire.encode(RPCRequest(id: .number(13), method: "ping", params: NoParams(), timeoutMs: nil, trace: nil)),
+            try Wire.encode(RPCRequest<Heartbeat>(id: .number(14), method: "beat", params: nil, timeoutMs: 1, trace: nil)),
+        ]
+        let read = requests.map { request in request.withUnsafeBytes { RPCRequestHeader.readWire($0) } }
+        #expect(read[0]?.header.id == .number(12) && read[0]?.header.method == "beat" && read[0]?.header.timeoutMs == 2_000)
+        #expect(read[0]?.header.traceparent == trace?.traceparent && read[0]?.header.tracestate == "k=v")
+        #expect(read[0]?.params.map { String(decoding: requests[0][$0], as: UTF8.self) } == String(decoding: try Wire.encode(beat), as: UTF8.self))
+        #expect(read[1]?.header.method == "ping" && read[1]?.params.map { String(decoding: requests[1][$0], as: UTF8.self) } == "{}")
+        #expect(read[2]?.header.id == .number(14) && read[2] != nil && read[2]?.params == nil)
     }
 }
