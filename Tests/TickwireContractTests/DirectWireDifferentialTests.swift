@@ -147,6 +147,9 @@ struct DirectWireDifferentialTests {
     @Test func envelopes() async {
         await differential(Envelope<Quote>.self, extra: [benchmarkWire])
         await differential(Envelope<AssetPrice>.self)
+        await differential(Envelope<Heartbeat>.self, rounds: 500)
+        await differential(Envelope<ExchangeRate>.self, rounds: 500)
+        await differential(Envelope<BookDepth>.self, rounds: 500)
     }
 
     /// Dates at the edges of the calendar and of the canonical form: the fast path reads only what the tape reads.
@@ -260,6 +263,56 @@ struct DirectWireDifferentialTests {
         }
     }
 
+    /// The member-by-member decode (`init(wire:)`, which the tape calls for a ``WireCodable`` type and these types gained
+    /// or have) reads what the synthesized `Codable` conformance reads, on the canonical texts and 1,000 edits each:
+    /// the same value, or an error that says the same (`describe`), which a BusMessage reports.
+    @Test func memberByMemberDecodeIsTheSynthesizedOne() {
+        func check<T: WireSample>(_ type: T.Type) -> [String] {
+            var random = SplitMix64(state: 4099)
+            var problems: [String] = []
+            for round in 0..<1000 {
+                var bytes = Array((round & 1 == 0 ? T.fullWire : T.minimalWire).utf8)
+                if round > 1 { bytes = round % 4 < 2 ? mutate(bytes, using: &random) : retype(bytes, using: &random) }
+                let data = Data(bytes)
+                switch (Result { try tape.decode(T.self, from: data) }, Result { try tape.decode(ViaCodable<T>.self, from: data).value }) {
+                case (.success(let a), .success(let b)) where (try? sameValue(a, b)) == true: continue
+                case (.failure(let a), .failure(let b)) where describe(a) == describe(b): continue
+                case (let a, let b): problems.append("\(T.self): \(a) / synthesized \(b): \(String(decoding: bytes, as: UTF8.self))")
+                }
+            }
+            return problems
+        }
+        let problems = check(MarketPair.self) + check(Quote.self) + check(AssetPrice.self) + check(Heartbeat.self) + check(ExchangeRate.self)
+            + check(BookLevel.self) + check(BookDepth.self)
+        #expect(problems.isEmpty, "\(problems.count) differences, the first: \(problems.prefix(3).joined(separator: "\n"))")
+    }
+
+    /// The seeds of the WireJSON fuzzer's corpus named `direct-*` (but the RPC ones) are canonical: each takes a fast path.
+    @Test func fuzzSeedsTakeTheFastPath() throws {
+        let folder = URL(filePath: #filePath).deletingLastPathComponent().appending(path: "../../Fuzz/corpus/WireJSONFuzzer").standardized
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("direct-") && !$0.hasPrefix("direct-rpc") }
+        #expect(names.count >= 16)
+        for name in names {
+            let bytes = Array(try Data(contentsOf: folder.appending(path: name)))
+            let read = [
+                fastPathReads(bytes, as: Quote.self), fastPathReads(bytes, as: AssetPrice.self), fastPathReads(bytes, as: Heartbeat.self),
+                fastPathReads(bytes, as: ExchangeRate.self), fastPathReads(bytes, as: BookDepth.self), fastPathReads(bytes, as: Envelope<Quote>.self),
+                fastPathReads(bytes, as: Envelope<AssetPrice>.self), fastPathReads(bytes, as: Envelope<Heartbeat>.self),
+                fastPathReads(bytes, as: Envelope<ExchangeRate>.self), fastPathReads(bytes, as: Envelope<BookDepth>.self),
+            ]
+            #expect(read.contains(true), "\(name) takes no fast path")
+        }
+    }
+
+    /// The differential check finds a fast path that reads more than the tape, or reads another value: a codec with
+    /// both faults, checked on the texts that show them.
+    @Test func theCheckCatchesWhatItIsFor() {
+        #expect(directDisagreement(Array(#"{"from":"EUR","to":"USD","rate":"1.359"}"#.utf8), as: LaxRate.self) == nil)
+        #expect(directDisagreement(Array(#"{"from":"eur","to":"USD","rate":"1.359"}"#.utf8), as: LaxRate.self)?.contains("another value") == true)
+        #expect(directDisagreement(Array(#"{"from":"EUR","to":"USD","rate":"1.359"}   "#.utf8), as: LaxRate.self) == nil)
+        #expect(directDisagreement(Array(#"{"from":"EUR","to":"USD","rate":"1.359""#.utf8), as: LaxRate.self)?.contains("only the direct decode accepts") == true)
+    }
+
     /// A decoder with tighter limits than the fast path assumes keeps it off: the tape's limit errors stay.
     @Test func limitsStayTheTapes() throws {
         let wire = Array(Envelope<Quote>.fullWire.utf8)
@@ -269,4 +322,48 @@ struct DirectWireDifferentialTests {
             #expect(throws: (any Error).self) { try wire.withUnsafeBytes { try tight.decodeDirect(Envelope<Quote>.self, from: $0) } }
         }
     }
+}
+
+/// An exchange rate whose fast path has two faults the differential check must find: it upper-cases `from` (another
+/// value than the tape's) and takes a text whose closing brace is missing (one the tape refuses).
+private struct LaxRate: Codable, Equatable, DirectWireCodable {
+    var from: String
+    var to: String
+    var rate: ExactDecimal
+
+    init(from: String, to: String, rate: ExactDecimal) {
+        self.from = from
+        self.to = to
+        self.rate = rate
+    }
+
+    init(wire object: WireObjectReader) throws {
+        self.init(from: try object.decode(forKey: "from"), to: try object.decode(forKey: "to"), rate: try object.decode(forKey: "rate"))
+    }
+
+    func encode(wire object: WireObjectWriter) throws {
+        try object.encode(from, forKey: "from")
+        try object.encode(to, forKey: "to")
+        try object.encode(rate, forKey: "rate")
+    }
+
+    func writeWire(to out: inout WireBuffer) {
+        out.append(#"{"from":"#)
+        out.appendString(from)
+        out.append(#","to":"#)
+        out.appendString(to)
+        out.append(#","rate":"#)
+        out.appendText(rate)
+        out.append("}")
+    }
+
+    static func readWire(_ cursor: inout WireCursor) -> LaxRate? {
+        guard cursor.expect(#"{"from":"#), let from = cursor.string(), cursor.expect(#","to":"#), let to = cursor.string(),
+              cursor.expect(#","rate":"#), let rate = cursor.text(ExactDecimal.self)
+        else { return nil }
+        _ = cursor.expect("}")
+        return LaxRate(from: from.uppercased(), to: to, rate: rate)
+    }
+
+    static var wireKeys: [StaticString] { ["from", "to", "rate"] }
 }

@@ -70,7 +70,7 @@ enum RandomMember {
     static let strings = [
         "", "bitso", "BTC", "MXN", "quote", "rates-fetcher", "a\"b", #"back\slash"#, "tab\there", "new\nline", "\u{01}\u{1F}",
         "\u{7F}", "é", "café € 😀", "/path/", "kraken (bitso stale)", String(repeating: "x", count: 15), String(repeating: "y", count: 16),
-        String(repeating: "long", count: 40), "\u{08}\u{0C}\r",
+        String(repeating: "long", count: 40), "\u{08}\u{0C}\r", "\u{00}", "\u{2028}\u{FEFF}", String(repeating: "a\"é\n\\", count: 50),
     ]
     static let moneyTexts = [
         "0", "-0", "0.00", "1", "-1", "12.50", "1298765.43", "0.00000001", "-0.001", "123.45678901",
@@ -81,8 +81,12 @@ enum RandomMember {
         "2028-02-29T12:00:00.500Z", "1970-01-01T00:00:00.000Z", "1969-12-31T23:59:59.999Z", "0001-01-01T00:00:00.000Z",
         "9999-12-31T23:59:59.999Z",
     ]
-    /// Years the wire writes wider (10000) or signed (-1), which it does not read back.
-    static let outsideDates = [Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: -62_198_033_399.75)]
+    /// Dates the wire writes wider (past 9999), signed (before 0), clamped (infinite, NaN), or rounded into the next minute or back before 1970.
+    static let outsideDates = [
+        Date(timeIntervalSince1970: 253_402_300_800), Date(timeIntervalSince1970: -62_198_033_399.75), Date(timeIntervalSince1970: 1e15),
+        Date(timeIntervalSince1970: -1e15), Date(timeIntervalSince1970: .infinity), Date(timeIntervalSince1970: -.infinity),
+        Date(timeIntervalSince1970: .nan), Date(timeIntervalSince1970: 1_795_000_019.9995), Date(timeIntervalSince1970: -0.0005),
+    ]
 
     static func string(_ random: inout SplitMix64) -> String { strings[Int(random.next() % UInt64(strings.count))] }
 
@@ -93,7 +97,7 @@ enum RandomMember {
     }
 
     static func date(_ random: inout SplitMix64) -> Date {
-        if random.next() % 8 == 0 { return outsideDates[Int(random.next() % 2)] }
+        if random.next() % 8 == 0 { return outsideDates[Int(random.next() % UInt64(outsideDates.count))] }
         if random.next() & 1 == 0 { return wireDate(dateTexts[Int(random.next() % UInt64(dateTexts.count))]) }
         // Any Double of about 1900 to 2100, not only whole milliseconds: the encoder rounds.
         return Date(timeIntervalSince1970: Double(Int64(bitPattern: random.next()) % 6_000_000_000_000) / 1000 + Double(random.next() % 1000) / 1e6)
@@ -267,6 +271,9 @@ protocol EnvelopeSamplePayload: WireSample, Sendable {
 
 extension Quote: EnvelopeSamplePayload { static var typeName: String { "quote" } }
 extension AssetPrice: EnvelopeSamplePayload { static var typeName: String { "price" } }
+extension Heartbeat: EnvelopeSamplePayload { static var typeName: String { "heartbeat" } }
+extension ExchangeRate: EnvelopeSamplePayload { static var typeName: String { "rate" } }
+extension BookDepth: EnvelopeSamplePayload { static var typeName: String { "book" } }
 
 extension Envelope: WireSample where Payload: EnvelopeSamplePayload {
     static var fullSample: Self {
@@ -385,6 +392,9 @@ struct DirectWireMembersTests {
         try members(BookDepth.self)
         try members(Envelope<Quote>.self)
         try members(Envelope<AssetPrice>.self)
+        try members(Envelope<Heartbeat>.self)
+        try members(Envelope<ExchangeRate>.self)
+        try members(Envelope<BookDepth>.self)
         #expect(String(decoding: directBytes(benchmarkEnvelope), as: UTF8.self) == benchmarkWire)
     }
 
