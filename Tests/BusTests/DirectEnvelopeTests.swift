@@ -204,6 +204,35 @@ struct DirectEnvelopeTests {
         }
     }
 
+    /// Messages held by `publishingTogether` (end to end in one buffer that grows as they come) go out whole, in
+    /// order, each in the Codable path's bytes, the direct and the generic ones mixed.
+    @Test func heldMessagesGoOutWhole() async throws {
+        try await connected { publisher, sub in
+            let topics = [try Topic("quote.bitso.AAA-MXN"), try Topic("quote.bitso.BBB-MXN")]
+            func publishGenerically<P: Codable & Sendable & Equatable>(_ data: P, on topic: Topic) throws -> UInt64? {
+                try publisher.publish(data, on: topic)
+            }
+            var random = SplitMix64(state: 77)
+            var quotes: [Quote] = []
+            try publisher.publishingTogether {
+                for index in 0..<300 {
+                    var quote = randomQuote(&random)
+                    if index % 50 == 7 { quote.source = String(repeating: "long", count: 2000) }
+                    quotes.append(quote)
+                    _ = index % 3 == 2 ? try publishGenerically(quote, on: topics[index % 2]) : try publisher.publish(quote, on: topics[index % 2])
+                }
+                #expect(try sub.receive(dontWait: false) == nil, "a message went out before the end")
+            }
+            for (index, quote) in quotes.enumerated() {
+                let frames = try #require(try sub.receive(dontWait: false), "message \(index) missing")
+                #expect(frames.first == Data(topics[index % 2].rawValue.utf8))
+                let envelope = try tape.decode(Envelope<Quote>.self, from: frames[1])
+                #expect(frames[1] == (try WireJSONEncoder().encode(ViaCodable(envelope))))
+                #expect(envelope.data == quote && envelope.seq == UInt64(index / 2 + 1))
+            }
+        }
+    }
+
     /// A canonical envelope, one in another form (read by the tape, as before), and invalid ones (still refused at
     /// init as `malformedEnvelope`, with today's reason): a BusMessage reads each as today's code did.
     @Test func busMessagesReadAsToday() throws {
