@@ -1,5 +1,6 @@
 import BusContract
 import Foundation
+import Synchronization
 import Tracing
 import WireJSON
 
@@ -24,6 +25,8 @@ public struct Envelope<Payload: Codable & Sendable>: Codable, Sendable {
     public var data: Payload
 
     /// An envelope around `data`, of the current version, with `trace` (see ``TraceContext``) if given.
+    /// Inlinable, so a publish that knows the payload's type builds it without a generic copy of the payload.
+    @inlinable
     public init(type: String, seq: UInt64, time: Date, source: String, trace: TraceContext? = nil, data: Payload) {
         self.version = EnvelopeVersion.current
         self.type = type
@@ -160,12 +163,17 @@ public struct BusMessage: Sendable, Equatable {
     /// Parses the two frames `[topic, json]` of a stream message.
     public init(frames: [Data]) throws {
         guard frames.count == 2 else { throw BusError.malformedFrames(count: frames.count) }
-        try self.init(topic: String(decoding: frames[0], as: UTF8.self), body: frames[1])
+        try self.init(topic: TopicFrames.topic(of: frames[0]), body: frames[1])
     }
 
     /// Parses a topic and its envelope JSON.
     public init(topic: String, body: Data) throws {
-        self.topic = try Topic(topic)
+        try self.init(topic: Topic(topic), body: body)
+    }
+
+    /// Parses the envelope JSON of a checked topic.
+    init(topic: Topic, body: Data) throws {
+        self.topic = topic
         self.body = body
         if let (header, dataRange) = Self.readCanonical(body) {
             self.header = header
@@ -179,7 +187,7 @@ public struct BusMessage: Sendable, Equatable {
             self.header = header
             dataRange = nil
         } catch {
-            throw BusError.malformedEnvelope(topic: topic, reason: describe(error))
+            throw BusError.malformedEnvelope(topic: topic.rawValue, reason: describe(error))
         }
     }
 
@@ -189,8 +197,9 @@ public struct BusMessage: Sendable, Equatable {
     private static func readCanonical(_ body: Data) -> (EnvelopeHeader, Range<Int>)? {
         let limits = Wire.decoder.limits
         // Within these the direct reads accept nothing the tape refuses (``WireJSONDecoder/decodeDirect(_:from:)``'s check).
-        guard limits.maxDepth >= 16, limits.maxNumberLength >= 40, limits.maxStringLength >= body.count else { return nil }
+        guard limits.maxDepth >= 16, limits.maxNumberLength >= 40 else { return nil }
         return body.withUnsafeBytes { bytes -> (EnvelopeHeader, Range<Int>)? in
+            guard limits.maxStringLength >= bytes.count else { return nil }
             var cursor = WireCursor(bytes)
             guard let header = EnvelopeHeader.readWirePrefix(&cursor) else { return nil }
             let start = cursor.offset
@@ -271,6 +280,56 @@ public struct BusMessage: Sendable, Equatable {
     /// Equal when topic, header and body are.
     public static func == (lhs: BusMessage, rhs: BusMessage) -> Bool {
         lhs.topic == rhs.topic && lhs.header == rhs.header && lhs.body == rhs.body
+    }
+}
+
+/// The topics of topic frames, each checked once (``Topic/init(_:)``) and then found by its bytes: a small table per
+/// slot chosen by the calling thread (as ``Wire``'s spare buffers), indexed by the frame's length and last bytes. A
+/// frame that is not there, or a slot another thread holds, is read and checked as ``BusMessage/init(topic:body:)`` does.
+final class TopicFrames: Sendable {
+    /// Topics by ``index(_:)``; empty until the slot's first topic.
+    private let table = Mutex<[Topic?]>([])
+
+    /// The slots (as many as ``Wire/SpareBuffer``'s).
+    private static let slots: [TopicFrames] = (0..<16).map { _ in TopicFrames() }
+
+    /// Entries per table (a power of two).
+    private static let entries = 64
+
+    /// The topic a topic frame names; throws ``BusError/invalidTopic(_:)`` as ``Topic/init(_:)`` does.
+    static func topic(of frame: Data) throws -> Topic {
+        let slot = slots[Wire.SpareBuffer.slot]
+        let found = frame.withUnsafeBytes { bytes -> Topic? in
+            let index = index(bytes)
+            return slot.table.withLockIfAvailable { table -> Topic? in
+                guard index < table.count, let topic = table[index] else { return nil }
+                let same = topic.rawValue.utf8.withContiguousStorageIfAvailable { text in
+                    text.count == bytes.count && (bytes.isEmpty || memcmp(text.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+                }
+                return same == true ? topic : nil
+            } ?? nil
+        }
+        if let found { return found }
+        let topic = try Topic(String(decoding: frame, as: UTF8.self))
+        frame.withUnsafeBytes { bytes in
+            let index = index(bytes)
+            slot.table.withLockIfAvailable { table in
+                if table.isEmpty { table = Array(repeating: nil, count: entries) }
+                table[index] = topic
+            }
+        }
+        return topic
+    }
+
+    /// The table position of a frame: its length mixed with its last 8 bytes (where topics of one kind and source differ).
+    private static func index(_ bytes: UnsafeRawBufferPointer) -> Int {
+        var word = UInt64(bytes.count)
+        if bytes.count >= 8 {
+            word ^= bytes.loadUnaligned(fromByteOffset: bytes.count - 8, as: UInt64.self)
+        } else {
+            for byte in bytes { word = word << 8 | UInt64(byte) }
+        }
+        return Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 58) & (entries - 1)
     }
 }
 
