@@ -41,8 +41,8 @@ public struct LocalRPC: RPCCaller {
         _ method: RPCMethod<Params, Result>, _ params: Params, deadline: ContinuousClock.Instant?
     ) async throws -> Result {
         let timeoutMs = RPCDeadline.due(deadline).map { RPCDeadline.milliseconds($0 - ContinuousClock.now) }
-        let request = try Wire.encode(RPCRequest(
-            id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs, trace: TraceContext.current))
+        let request = try RPCRequest(
+            id: .number(1), method: method.name, params: params, timeoutMs: timeoutMs, trace: TraceContext.current).wireBytes()
         let reply = await methods.handle(request)
         guard let outcome = try RPCClient.read(reply, answering: 1, endpoint: name, method: method.name, as: Result.self) else {
             throw RPCClientError.malformedResponse(endpoint: name, method: method.name, reason: "the reply answers another call")

@@ -89,7 +89,7 @@ public actor RPCClient: RPCCaller {
             if let due, now >= due { throw RPCClientError.deadlineExceeded(endpoint: endpoint, method: method, after: now - started) }
             let end = min(now + timeout, due ?? now + timeout)
             let timeoutMs = RPCDeadline.milliseconds(end - now)
-            let request = try Wire.encode(RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs, trace: trace))
+            let request = try RPCRequest(id: .number(id), method: method, params: params, timeoutMs: timeoutMs, trace: trace).wireBytes()
             if let outcome = await exchange(request, until: end, reading: {
                 try? Self.read($0, answering: id, endpoint: endpoint, method: method, as: resultType)
             }) {
@@ -124,7 +124,8 @@ public actor RPCClient: RPCCaller {
     static func read<Value: Decodable>(
         _ body: Data, answering id: Int64, endpoint: String, method: String, as: Value.Type
     ) throws -> Swift.Result<Value, any Error>? {
-        try Wire.parse(body) { reply -> Swift.Result<Value, any Error>? in
+        if let result = readDirect(body, answering: id, as: Value.self) { return .success(result) }
+        return try Wire.parse(body) { reply -> Swift.Result<Value, any Error>? in
             guard try reply.decodeIfPresent(RPCID.self, forKey: "id") == .number(id) else { return nil }
             do {
                 if let error = try reply.decodeIfPresent(RPCError.self, forKey: "error") { return .failure(error) }

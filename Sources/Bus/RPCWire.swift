@@ -144,9 +144,9 @@ extension RPCMethods {
     /// How a method's params are read from their own text on the direct path: through their direct codec when they
     /// have one (which falls back to the tape over that text), else the tape over that text; nil when they do not
     /// decode, so the tape reads the whole request and gives the error with its path. Chosen once, at registration.
-    static func paramsReader<Params: Decodable>(_ type: Params.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
-        if let direct = Params.self as? any DirectWireDecodable.Type {
-            func reader<D: DirectWireDecodable>(_ type: D.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
+    static func paramsReader<Params: Decodable & Sendable>(_ type: Params.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
+        if let direct = Params.self as? any (DirectWireDecodable & Sendable).Type {
+            func reader<D: DirectWireDecodable & Sendable>(_ type: D.Type) -> @Sendable (UnsafeRawBufferPointer) -> Params? {
                 { bytes in (try? Wire.decoder.decodeDirect(D.self, from: bytes)).map { unsafeBitCast($0, to: Params.self) } }
             }
             return reader(direct)
@@ -156,13 +156,88 @@ extension RPCMethods {
 
     /// How a method's result is written in its reply: with no Codable container when it has a direct codec (the
     /// whole reply written in one ``WireBuffer``), else through the encoder. Chosen once, at registration.
-    static func successWriter<Result: Encodable>(_ type: Result.Type) -> @Sendable (RPCID, Result) throws -> Data {
-        if let direct = Result.self as? any DirectWireEncodable.Type {
-            func writer<D: DirectWireEncodable>(_ type: D.Type) -> @Sendable (RPCID, Result) throws -> Data {
+    static func successWriter<Result: Encodable & Sendable>(_ type: Result.Type) -> @Sendable (RPCID, Result) throws -> Data {
+        if let direct = Result.self as? any (DirectWireEncodable & Sendable).Type {
+            func writer<D: DirectWireEncodable & Sendable>(_ type: D.Type) -> @Sendable (RPCID, Result) throws -> Data {
                 { id, result in try Wire.encode(RPCSuccess(id: id, result: unsafeBitCast(result, to: D.self))) }
             }
             return writer(direct)
         }
         return { id, result in try Wire.encode(RPCSuccess(id: id, result: result)) }
+    }
+}
+
+// MARK: The client's side
+
+extension RPCRequest: WireEncodable {
+    /// The members of the `Encodable` conformance, in its order, optionals left out when nil.
+    func encode(wire object: WireObjectWriter) throws {
+        try object.encode(jsonrpc, forKey: "jsonrpc")
+        try object.encode(id, forKey: "id")
+        try object.encode(method, forKey: "method")
+        try object.encodeIfPresent(params, forKey: "params")
+        try object.encodeIfPresent(timeoutMs, forKey: "timeoutMs")
+        try object.encodeIfPresent(traceparent, forKey: "traceparent")
+        try object.encodeIfPresent(tracestate, forKey: "tracestate")
+    }
+}
+
+extension RPCRequest: DirectWireEncodable where Params: DirectWireEncodable {
+    /// Writes the bytes `encode(wire:)` writes, the params through their direct codec.
+    func writeWire(to out: inout WireBuffer) {
+        out.append(#"{"jsonrpc":"2.0","id":"#)
+        id.writeWire(to: &out)
+        out.append(#","method":"#)
+        out.appendString(method)
+        if let params {
+            out.append(#","params":"#)
+            params.writeWire(to: &out)
+        }
+        if let timeoutMs {
+            out.append(#","timeoutMs":"#)
+            out.appendInt(Int64(timeoutMs))
+        }
+        if let traceparent {
+            out.append(#","traceparent":"#)
+            out.appendString(traceparent)
+        }
+        if let tracestate {
+            out.append(#","tracestate":"#)
+            out.appendString(tracestate)
+        }
+        out.append("}")
+    }
+}
+
+extension RPCRequest {
+    /// The request's bytes: written whole into one ``WireBuffer`` when its params have a direct codec, else through
+    /// the encoder; the same bytes either way.
+    func wireBytes() throws -> Data {
+        if let direct = Params.self as? any DirectWireEncodable.Type {
+            // `D` is `Params`, so the request is already one of `RPCRequest<D>`.
+            func write<D: DirectWireEncodable>(_ type: D.Type) throws -> Data { try Wire.encode(unsafeBitCast(self, to: RPCRequest<D>.self)) }
+            return try write(direct)
+        }
+        return try Wire.encode(self)
+    }
+}
+
+extension RPCClient {
+    /// The result of `body` if it is the reply to call `id` in the form ``RPCMethods`` writes a result
+    /// (`{"jsonrpc":"2.0","id":` the id `,"result":` the result `}`) and `Value` has a direct codec that reads it;
+    /// nil for anything else, which the tape then reads (the same result, the error it carries, or another call's reply).
+    static func readDirect<Value>(_ body: Data, answering id: Int64, as type: Value.Type) -> Value? {
+        guard let direct = Value.self as? any DirectWireDecodable.Type, body.count <= Wire.decoder.limits.maxStringLength else { return nil }
+        func read<D: DirectWireDecodable>(_ type: D.Type) -> Value? {
+            body.withUnsafeBytes { bytes in
+                var cursor = WireCursor(bytes)
+                guard cursor.expect(#"{"jsonrpc":"2.0","id":"#), cursor.int64() == id, cursor.expect(#","result":"#),
+                      let result = D.readWire(&cursor), cursor.expect("}"), cursor.isAtEnd
+                else { return nil }
+                // `D` is `Value`.
+                return unsafeBitCast(result, to: Value.self)
+            }
+        }
+        return read(direct)
     }
 }

@@ -500,11 +500,40 @@ struct RPCDirectRequestTests {
             try Wire.encode(RPCRequest(id: .number(13), method: "ping", params: NoParams(), timeoutMs: nil, trace: nil)),
             try Wire.encode(RPCRequest<Heartbeat>(id: .number(14), method: "beat", params: nil, timeoutMs: 1, trace: nil)),
         ]
+        #expect(String(decoding: requests[0], as: UTF8.self) == #"{"jsonrpc":"2.0","id":12,"method":"beat","params":{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000},"timeoutMs":2000,"traceparent":"00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01","tracestate":"k=v"}"#)
+        #expect(try RPCRequest(id: .number(12), method: "beat", params: beat, timeoutMs: 2_000, trace: trace).wireBytes() == requests[0])
+        #expect(String(decoding: requests[1], as: UTF8.self) == #"{"jsonrpc":"2.0","id":13,"method":"ping","params":{}}"#)
+        #expect(String(decoding: requests[2], as: UTF8.self) == #"{"jsonrpc":"2.0","id":14,"method":"beat","timeoutMs":1}"#)
         let read = requests.map { request in request.withUnsafeBytes { RPCRequestHeader.readWire($0) } }
         #expect(read[0]?.header.id == .number(12) && read[0]?.header.method == "beat" && read[0]?.header.timeoutMs == 2_000)
         #expect(read[0]?.header.traceparent == trace?.traceparent && read[0]?.header.tracestate == "k=v")
         #expect(read[0]?.params.map { String(decoding: requests[0][$0], as: UTF8.self) } == String(decoding: try Wire.encode(beat), as: UTF8.self))
         #expect(read[1]?.header.method == "ping" && read[1]?.params.map { String(decoding: requests[1][$0], as: UTF8.self) } == "{}")
         #expect(read[2]?.header.id == .number(14) && read[2] != nil && read[2]?.params == nil)
+    }
+
+    /// A client reads a direct result's reply to its own id without the tape, and leaves any other reply to the tape:
+    /// the same outcome either way.
+    @Test func theClientReadsDirectResultsDirectly() throws {
+        let beat = Heartbeat(service: "s", instance: "i", topics: 3, dropped: 0, intervalMilliseconds: 1000)
+        let text = #"{"service":"s","instance":"i","topics":3,"dropped":0,"intervalMilliseconds":1000}"#
+        func read(_ reply: String, as type: (some Decodable).Type = Heartbeat.self) -> (direct: Bool, outcome: String) {
+            let body = Data(reply.utf8)
+            let direct = RPCClient.readDirect(body, answering: 4, as: type) != nil
+            let outcome = switch try? RPCClient.read(body, answering: 4, endpoint: "e", method: "m", as: type) {
+            case .success(let value)?: "\(value)"
+            case .failure(let error)?: "\(error)"
+            case nil: "skipped"
+            }
+            return (direct, outcome)
+        }
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"result":\#(text)}"#) == (true, "\(beat)"))
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"result":\#(text) }"#) == (false, "\(beat)"))
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"result":\#(text),"error":null}"#) == (false, "\(beat)"))
+        #expect(read(#"{"jsonrpc":"2.0","id":5,"result":\#(text)}"#) == (false, "skipped"))
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"error":{"code":-32001,"message":"gone"}}"#) == (false, "JSON-RPC error -32001: gone"))
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"result":{"service":"s"}}"#)
+            == (false, #"malformed reply from e to m: missing "result.instance""#))
+        #expect(read(#"{"jsonrpc":"2.0","id":4,"result":"pong"}"#, as: String.self) == (false, "pong"))
     }
 }
