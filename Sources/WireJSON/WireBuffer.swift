@@ -72,6 +72,9 @@ public struct WireBuffer: ~Copyable, @unchecked Sendable {
     /// bytes below 0x20 as `\b \f \n \r \t` or `\u00xx` (lowercase hex); everything else, UTF-8 included, as it is.
     @inlinable
     public mutating func appendString(_ text: String) {
+        #if (arch(x86_64) || arch(arm64)) && _endian(little)
+        if appendSmallASCII(text) { return }
+        #endif
         var text = text
         text.withUTF8 { utf8 in
             let length = utf8.count
@@ -91,6 +94,39 @@ public struct WireBuffer: ~Copyable, @unchecked Sendable {
             count &+= length &+ 2
         }
     }
+
+    #if (arch(x86_64) || arch(arm64)) && _endian(little)
+    /// ``appendString(_:)`` of a small ASCII string that needs no escape, read from the string's own bits (the
+    /// layout ``WireCursor`` builds them in: the code units in order, the discriminator 0xE and the count in the
+    /// last byte) with two stores; false, having written nothing, for any other string.
+    @inlinable @inline(__always)
+    mutating func appendSmallASCII(_ text: String) -> Bool {
+        let (leading, tagged) = unsafeBitCast(text, to: (UInt64, UInt64).self)
+        guard tagged &>> 60 == 0xE else { return false }
+        let length = Int(truncatingIfNeeded: (tagged &>> 56) & 0xF)
+        let trailing = tagged & 0x00FF_FFFF_FFFF_FFFF
+        // Only the string's own bytes are checked: the zero bytes after them would read as controls (a borrow
+        // only runs upwards, into bytes that are masked off as well).
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        @inline(__always) func special(_ word: UInt64) -> UInt64 {
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            return (((quote &- ones) & ~quote) | ((backslash &- ones) & ~backslash) | ((word &- ones &* 0x20) & ~word)) & highs
+        }
+        let leadingMask: UInt64 = length >= 8 ? ~0 : (1 &<< UInt64(truncatingIfNeeded: length &* 8)) &- 1
+        let trailingMask: UInt64 = length <= 8 ? 0 : (1 &<< UInt64(truncatingIfNeeded: (length &- 8) &* 8)) &- 1
+        guard special(leading) & leadingMask == 0, special(trailing) & trailingMask == 0 else { return false }
+        reserve(18)
+        let out = UnsafeMutableRawPointer(base + count)
+        out.storeBytes(of: UInt8(ascii: "\""), as: UInt8.self)
+        out.storeBytes(of: leading.littleEndian, toByteOffset: 1, as: UInt64.self)
+        out.storeBytes(of: trailing.littleEndian, toByteOffset: 9, as: UInt64.self)
+        out.storeBytes(of: UInt8(ascii: "\""), toByteOffset: length &+ 1, as: UInt8.self)
+        count &+= length &+ 2
+        return true
+    }
+    #endif
 
     /// The rest of ``appendString(_:)`` from the first byte that needs an escape (the opening quote is written
     /// but not counted yet).

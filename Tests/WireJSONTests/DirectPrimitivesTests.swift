@@ -189,6 +189,30 @@ struct WireCursorScalarTests {
         }
     }
 
+    @Test func shortStringsAreTheStandardLibrarysOwnBits() {
+        var random = SplitMix64(state: 15)
+        for length in 0...20 {
+            for _ in 0..<200 {
+                let content = (0..<length).map { _ in UInt8(0x20 + random.next() % 0x5F) }.filter { $0 != 0x22 && $0 != 0x5C }
+                let bytes = [0x22] + content + [0x22]
+                let read = bytes.withUnsafeBytes { raw -> String? in
+                    var cursor = WireCursor(raw)
+                    return cursor.string()
+                }
+                let expected = String(decoding: content, as: UTF8.self)
+                #expect(read == expected)
+                guard let read else { continue }
+                #expect(read.utf8.count == content.count && Array(read.utf8) == content && read.hashValue == expected.hashValue)
+                // Up to 15 bytes both are small strings, so their bits are the whole value; longer ones point to storage.
+                if content.count <= 15 {
+                    #expect(unsafeBitCast(read, to: (UInt64, UInt64).self) == unsafeBitCast(expected, to: (UInt64, UInt64).self),
+                            "\(expected)")
+                }
+                #expect(bufferBytes { $0.appendString(read) } == bytes)
+            }
+        }
+    }
+
     @Test func stringsTheCursorReadsAreTheTapes() {
         var random = SplitMix64(state: 7)
         var accepted = 0
@@ -425,6 +449,17 @@ struct WireBufferTests {
         for _ in 0..<5000 {
             let text = (0..<Int(random.next() % 30)).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
             #expect(bufferBytes(capacity: 1) { $0.appendString(text) } == writerBytes { $0.string(text) }, "\(text)")
+        }
+        // Every byte at every place of a short string (the small strings' path) and just past it.
+        for length in 1...16 {
+            for at in 0..<length {
+                for code in 0...255 {
+                    var scalars = Array(repeating: "k", count: length)
+                    scalars[at] = String(UnicodeScalar(UInt8(code)))
+                    let text = scalars.joined()
+                    #expect(bufferBytes(capacity: 1) { $0.appendString(text) } == writerBytes { $0.string(text) }, "\(length) \(at) \(code)")
+                }
+            }
         }
         #expect(String(decoding: bufferBytes { $0.appendString("a\"\\\u{1}/é") }, as: UTF8.self) == #""a\"\\\u0001/é""#)
     }
