@@ -88,10 +88,11 @@ extension ExactDecimal: CustomStringConvertible {
     }
 
     /// Writes ``description``'s UTF-8 bytes to `out`, which has room for ``maxTextLength`` bytes, and
-    /// returns how many it wrote: the wire encoder writes money straight into its buffer this way.
+    /// returns how many it wrote: the wire encoder writes money straight into its buffer this way. Bytes of that
+    /// room after the text may be overwritten.
     ///
-    /// The integer and fractional parts are split with one division and each written in place from its
-    /// end, two digits per 64-bit division; a mantissa below 2^64 at a scale below 20 (what prices and
+    /// The integer and fractional parts are split with one division and each written in place, eight digits
+    /// a word by multiplications below 2^64 (two digits per division above); a mantissa below 2^64 at a scale below 20 (what prices and
     /// amounts hold) splits with a 64-bit division rather than a 128-bit one (bench/PROFILE.md).
     public func write(to out: UnsafeMutablePointer<UInt8>) -> Int {
         var length = 0
@@ -139,9 +140,36 @@ extension UInt64: PrintedDigits {
         return estimate < 20 && self >= powersOfTen64[estimate] ? estimate + 1 : Swift.max(estimate, 1)
     }
 
-    /// Two digits per division, from a table of pairs.
+    /// Eight digits a word (``eightDigitsText``), the leftmost group first: each group is stored as a whole word
+    /// from its first byte, so a short group's spare bytes land on the next group's place, and the last group's
+    /// past `end`, which the text ``ExactDecimal/write(to:)`` writes here (at most 22 bytes) leaves within the
+    /// ``ExactDecimal/maxTextLength`` bytes of room: the point and the fraction are written after.
     @inline(__always)
     fileprivate func writeDigits(count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let start = UnsafeMutableRawPointer(end - count)
+        @inline(__always) func store(_ value: UInt64, digits: Int, at offset: Int) {
+            let text = eightDigitsText(value) &>> UInt64(truncatingIfNeeded: (8 &- digits) &* 8)
+            start.storeBytes(of: text.littleEndian, toByteOffset: offset, as: UInt64.self)
+        }
+        if count <= 8 {
+            store(self, digits: count, at: 0)
+        } else if count <= 16 {
+            let (high, low) = quotientAndRemainder(dividingBy: 100_000_000)
+            store(high, digits: count &- 8, at: 0)
+            store(low, digits: 8, at: count &- 8)
+        } else {
+            let (high, low) = quotientAndRemainder(dividingBy: 100_000_000)
+            let (top, middle) = high.quotientAndRemainder(dividingBy: 100_000_000)
+            store(top, digits: count &- 16, at: 0)
+            store(middle, digits: 8, at: count &- 16)
+            store(low, digits: 8, at: count &- 8)
+        }
+    }
+
+    /// Two digits per division, from a table of pairs, written from `end` backwards and nothing outside the
+    /// `count` bytes: the 128-bit path writes its groups right to left.
+    @inline(__always)
+    fileprivate func writeDigitPairs(count: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
         let pairs: StaticString = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
         var value = self, position = end, remaining = count
         while remaining >= 2 {
@@ -154,6 +182,17 @@ extension UInt64: PrintedDigits {
         }
         if remaining == 1 { position[-1] = UInt8(truncatingIfNeeded: value % 10) &+ UInt8(ascii: "0") }
     }
+}
+
+/// The eight low decimal digits of `value` (below 10^8) as ASCII, the first digit in the lowest byte: split in
+/// halves, quarters and single digits in the word's lanes by multiplications (no division instruction).
+@inline(__always)
+private func eightDigitsText(_ value: UInt64) -> UInt64 {
+    let halves = (value / 10_000) | (value % 10_000) &<< 32
+    let hundreds = ((halves &* 10_486) &>> 20) & 0x0000_007F_0000_007F
+    let quarters = hundreds | (halves &- hundreds &* 100) &<< 16
+    let tens = ((quarters &* 103) &>> 10) & 0x000F_000F_000F_000F
+    return (tens | (quarters &- tens &* 10) &<< 8) | 0x3030_3030_3030_3030
 }
 
 extension UInt128: PrintedDigits {
@@ -169,10 +208,10 @@ extension UInt128: PrintedDigits {
         var value = self, count = count, end = end
         while value > UInt128(UInt64.max) {
             let (high, low) = value.quotientAndRemainder(dividingBy: 10_000_000_000_000_000_000)
-            UInt64(truncatingIfNeeded: low).writeDigits(count: 19, endingAt: end)
+            UInt64(truncatingIfNeeded: low).writeDigitPairs(count: 19, endingAt: end)
             (value, count, end) = (high, count - 19, end - 19)
         }
-        UInt64(truncatingIfNeeded: value).writeDigits(count: count, endingAt: end)
+        UInt64(truncatingIfNeeded: value).writeDigitPairs(count: count, endingAt: end)
     }
 }
 

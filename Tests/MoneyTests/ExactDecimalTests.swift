@@ -46,6 +46,39 @@ struct ParsingTests {
         }
     }
 
+    /// The plain fast path (a word at a time from 8 bytes on) against the rule it implements and the full parse:
+    /// texts of 0 to 23 bytes of digits, points, signs and other bytes at every place, each either read by `plain`
+    /// to the full parse's value and scale, or refused because it is not an optional `-` and 1 to 19 digits with
+    /// at most one point in at most 20 bytes after the sign.
+    @Test func thePlainPathReadsWhatTheFullParseReads() {
+        var generator = SplitMix64(state: 0x9_1A1E)
+        let alphabet = Array("0123456789".utf8) + Array("0123456789.".utf8) + Array("-+e/:\u{0}\u{FA}\u{FF} ".utf8)
+        var accepted = 0
+        for round in 0..<60_000 {
+            let length = round % 24
+            var bytes = (0..<length).map { _ in UInt8(ascii: "0") + UInt8(generator.next() % 10) }
+            // Most texts are plain; the rest get one to three other bytes at random places.
+            for _ in 0..<(generator.next() % 3 == 0 ? 0 : Int(generator.next() % 4)) where length > 0 {
+                bytes[Int(generator.next() % UInt64(length))] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
+            }
+            if generator.next() % 3 == 0, length > 0 { bytes[0] = UInt8(ascii: "-") }
+            let body = bytes.first == UInt8(ascii: "-") ? bytes.dropFirst() : bytes[...]
+            let digits = body.filter { $0 &- 48 < 10 }.count
+            let plainRule = body.count <= 20 && body.allSatisfy { $0 &- 48 < 10 || $0 == UInt8(ascii: ".") }
+                && body.filter { $0 == UInt8(ascii: ".") }.count <= 1 && (1...19).contains(digits)
+            let plain = bytes.withUnsafeBufferPointer { ExactDecimal.plain(utf8: $0) }
+            #expect((plain != nil) == plainRule, "\(String(decoding: bytes, as: UTF8.self))")
+            guard let plain else { continue }
+            accepted += 1
+            guard case .success(let full) = bytes.withUnsafeBufferPointer({ ExactDecimal.parse($0) }) else {
+                Issue.record("the full parse refuses \(String(decoding: bytes, as: UTF8.self))")
+                continue
+            }
+            #expect(plain.mantissa == full.mantissa && plain.scale == full.scale, "\(String(decoding: bytes, as: UTF8.self))")
+        }
+        #expect(accepted > 20_000)
+    }
+
     /// Printing and parsing take 64-bit fast paths up to 19 digits: values of every length from 1 to 38 digits,
     /// at every scale, print as their digits with the point placed by hand, and parse back to the same parts.
     @Test func randomValuesOfEveryLengthAndScale() throws {
