@@ -97,11 +97,15 @@ extension MarketPair: DirectWireCodable {
     /// The pair of these codes as they are: the public initializer upper-cases them, the wire keeps them as written.
     @inlinable @inline(__always)
     static func asWritten(base: String, quote: String) -> MarketPair {
-        var pair = MarketPair(base: "", quote: "")
+        var pair = blank
         pair.base = base
         pair.quote = quote
         return pair
     }
+
+    /// An empty pair made once, which ``asWritten(base:quote:)`` fills in, so that reading a pair upper-cases nothing.
+    @usableFromInline
+    static let blank = MarketPair(base: "", quote: "")
 
     /// The members in wire order.
     public static var wireKeys: [StaticString] { ["base", "quote"] }
