@@ -122,21 +122,28 @@ extension ExactDecimal {
         let negative = bytes.first == UInt8(ascii: "-")
         let start = negative ? 1 : 0
         guard bytes.count - start <= 20, let base = bytes.baseAddress else { return nil }
-        var value: UInt64 = 0, digits = 0
-        var position = base + start, point: UnsafePointer<UInt8>? = nil
-        let end = base + bytes.count
+        // The digits before the point, then those after it: one pointer and one comparison a byte, the count of
+        // digits taken from the length at the end.
+        let first = base + start, end = base + bytes.count
+        var value: UInt64 = 0, position = first, point: UnsafePointer<UInt8>? = nil
         while position < end {
             let digit = position.pointee &- UInt8(ascii: "0")
-            if digit < 10 {
-                value = value &* 10 &+ UInt64(digit)
-                digits &+= 1
-            } else if position.pointee == UInt8(ascii: "."), point == nil {
-                point = position
-            } else {
-                return nil
-            }
+            guard digit < 10 else { break }
+            value = value &* 10 &+ UInt64(digit)
             position += 1
         }
+        if position < end {
+            guard position.pointee == UInt8(ascii: ".") else { return nil }
+            point = position
+            position += 1
+            while position < end {
+                let digit = position.pointee &- UInt8(ascii: "0")
+                guard digit < 10 else { return nil }
+                value = value &* 10 &+ UInt64(digit)
+                position += 1
+            }
+        }
+        let digits = end - first - (point == nil ? 0 : 1)
         guard digits > 0, digits <= 19 else { return nil }
         let mantissa = Int128(value)
         return ExactDecimal(unchecked: negative ? -mantissa : mantissa, scale: point.map { end - $0 - 1 } ?? 0)
