@@ -36,7 +36,9 @@ public struct ReplicaTracker: Sendable, Equatable {
     /// - Parameter older: how many messages of the topic came just before `message` and are
     ///   superseded by it, unread: it applies only if it is that many further on.
     public mutating func check(_ message: BusMessage, superseding older: Int = 0) -> Verdict {
-        let last = seqs[message.topic] ?? 0
+        // The topic is looked up once, for the number and for recording it.
+        let index = seqs.index(forKey: message.topic)
+        let last = index.map { seqs.values[$0] } ?? 0
         let seq = message.header.seq
         if seq <= last {
             // A retracted topic back at 1: its publisher forgot its number; re-synchronise to take it in.
@@ -46,7 +48,7 @@ public struct ReplicaTracker: Sendable, Equatable {
             let (expected, overflow) = last.addingReportingOverflow(UInt64(older) + 1)
             return .gap(expected: overflow ? .max : expected, received: seq)
         }
-        seqs[message.topic] = seq
+        if let index { seqs.values[index] = seq } else { seqs[message.topic] = seq }
         if message.isRetraction {
             retracted.insert(message.topic)
         } else if !retracted.isEmpty {

@@ -268,7 +268,7 @@ public final class Subscriber: Service, Sendable {
     private func receiveWhole(
         first: BusMessage, newest: BusMessage, older: Int, into replica: inout Replica, at now: ContinuousClock.Instant
     ) -> Bool {
-        if newest.topic.kind == "heartbeat" || !replica.synchronized {
+        if Self.isHeartbeat(newest.topic) || !replica.synchronized {
             superseded.increment(by: older)
             receive(newest, into: &replica, at: now)
             return true
@@ -290,7 +290,7 @@ public final class Subscriber: Service, Sendable {
     /// Takes in one message: a heartbeat, or the next value of its topic if it is one.
     private func receive(_ message: BusMessage, into replica: inout Replica, at now: ContinuousClock.Instant) {
         replica.lastHeard = now
-        if message.topic.kind == "heartbeat" {
+        if Self.isHeartbeat(message.topic) {
             if replica.heardHeartbeat(at: now) {
                 logger.debug("replacing a snapshot fetched without a heartbeat", metadata: ["endpoint": "\(endpoint)"])
                 return
@@ -315,6 +315,12 @@ public final class Subscriber: Service, Sendable {
             replica.synchronized = false
             replica.nextAttempt = now
         }
+    }
+
+    /// Whether `topic`'s kind is `heartbeat`: its text's first component, read as bytes (every message asks).
+    private static func isHeartbeat(_ topic: Topic) -> Bool {
+        let text = topic.rawValue.utf8
+        return text.starts(with: "heartbeat".utf8) && (text.count == 9 || text.dropFirst(9).first == UInt8(ascii: "."))
     }
 
     /// Each topic's run of messages in `batch`: the positions of its first and newest message,

@@ -57,8 +57,8 @@ final class EventQueue: Sendable {
 
         mutating func take() -> SubscriberEvent? {
             guard let event = events.popFirst() else { return nil }
-            if case .message(let message) = event, waiting[message.topic] == taken {
-                waiting[message.topic] = nil
+            if case .message(let message) = event, let index = waiting.index(forKey: message.topic), waiting.values[index] == taken {
+                waiting.remove(at: index)
             }
             taken += 1
             return event
