@@ -116,9 +116,9 @@ public actor RPCClient: RPCCaller {
         await socket.close()
     }
 
-    /// What the reply `body` says, read in its one parse: its result, or the error it carries (the server's
-    /// ``RPCError``, or ``RPCClientError/malformedResponse(endpoint:method:reason:)`` for an error or result that
-    /// does not decode); nil when it answers another call than `id`.
+    /// What the reply `body` says, read in its one parse (or, for a direct result in the server's form, by
+    /// ``readDirect(_:answering:as:)`` with no parse): see ``outcome(of:endpoint:method:as:)``; nil when it answers
+    /// another call than `id`.
     ///
     /// - Throws: the parse's `DecodingError` when `body` is not a JSON object or its `id` is not an id.
     static func read<Value: Decodable>(
@@ -127,13 +127,22 @@ public actor RPCClient: RPCCaller {
         if let result = readDirect(body, answering: id, as: Value.self) { return .success(result) }
         return try Wire.parse(body) { reply -> Swift.Result<Value, any Error>? in
             guard try reply.decodeIfPresent(RPCID.self, forKey: "id") == .number(id) else { return nil }
-            do {
-                if let error = try reply.decodeIfPresent(RPCError.self, forKey: "error") { return .failure(error) }
-                return .success(try reply.decode(Value.self, forKey: "result"))
-            } catch {
-                return .failure(RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error)))
-            }
+            return outcome(of: reply, endpoint: endpoint, method: method, as: Value.self)
         }.read
+    }
+
+    /// What a reply to the call says, read from its parsed object: its result, or the error it carries (the server's
+    /// ``RPCError``, or ``RPCClientError/malformedResponse(endpoint:method:reason:)`` for an error or result that
+    /// does not decode).
+    static func outcome<Value: Decodable>(
+        of reply: WireObjectReader, endpoint: String, method: String, as: Value.Type
+    ) -> Swift.Result<Value, any Error> {
+        do {
+            if let error = try reply.decodeIfPresent(RPCError.self, forKey: "error") { return .failure(error) }
+            return .success(try reply.decode(Value.self, forKey: "result"))
+        } catch {
+            return .failure(RPCClientError.malformedResponse(endpoint: endpoint, method: method, reason: describe(error)))
+        }
     }
 
     /// Sends `request` and waits for the reply that `reading` accepts, read, or `nil` at `deadline` (or once the

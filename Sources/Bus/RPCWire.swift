@@ -4,7 +4,8 @@ import WireJSON
 
 // The wire codecs of JSON-RPC's messages, member by member (see ``WireCodable``): a request's header is read,
 // and a reply written, with no Codable container. Each keeps the members, order and errors of the type's
-// `Codable` conformance, which RPCParsedOnceTests pin byte for byte.
+// `Codable` conformance, which RPCParsedOnceTests pin byte for byte. Then the direct path (``DirectWireCodable``):
+// requests and replies in the form this package writes them, read and written without the tape.
 
 extension RPCRequestHeader: WireDecodable {
     /// Reads what `init(from:)` reads, with the same errors.

@@ -394,6 +394,11 @@ struct RPCParsedOnceTests {
         await #expect(throws: RPCClientError.malformedResponse(endpoint: "inprocess", method: "count", reason: "result should be String")) {
             try await local.call(RecordedAPI.countAsText)
         }
+        // A request over the wire's limit is refused with a null id: still the answer to the call.
+        let refused = await #expect(throws: RPCError.self) {
+            try await local.call(SampleAPI.echo, ConvertParams(amount: String(repeating: "1", count: 1 << 20 + 1), currency: "EUR"))
+        }
+        #expect(refused?.code == RPCError.Code.parseError && refused?.message.contains("1048576") == true, "\(String(describing: refused))")
     }
 
     /// What a call makes of a reply.
