@@ -42,26 +42,11 @@ extension Envelope: DirectWireDecodable where Payload: DirectWireDecodable {
         guard let header = EnvelopeHeader.readWirePrefix(&cursor), let data = Payload.readWire(&cursor), cursor.expect("}") else {
             return nil
         }
-        return Envelope(header: header, data: data)
+        return Envelope(header, around: data)
     }
 
     /// The members in wire order.
     public static var wireKeys: [StaticString] { ["version", "type", "seq", "time", "source", "traceparent", "tracestate", "data"] }
-}
-
-extension Envelope {
-    /// The envelope of `header` around `data`, built at once.
-    @inlinable @inline(__always)
-    init(header: EnvelopeHeader, data: Payload) {
-        version = header.version
-        type = header.type
-        seq = header.seq
-        time = header.time
-        source = header.source
-        traceparent = header.traceparent
-        tracestate = header.tracestate
-        self.data = data
-    }
 }
 
 extension EnvelopeHeader {
@@ -75,15 +60,9 @@ extension EnvelopeHeader {
               cursor.expect(#","source":"#), let source = cursor.string()
         else { return nil }
         var traceparent: String?
-        if cursor.peek(#","traceparent":"#) {
-            guard let value = cursor.string() else { return nil }
-            traceparent = value
-        }
+        guard cursor.string(#","traceparent":"#, &traceparent) else { return nil }
         var tracestate: String?
-        if cursor.peek(#","tracestate":"#) {
-            guard let value = cursor.string() else { return nil }
-            tracestate = value
-        }
+        guard cursor.string(#","tracestate":"#, &tracestate) else { return nil }
         guard cursor.expect(#","data":"#) else { return nil }
         return EnvelopeHeader(version: 1, type: type, seq: seq, time: time, source: source, traceparent: traceparent, tracestate: tracestate)
     }

@@ -88,20 +88,11 @@ extension RPCRequestHeader {
             if bytes[start] != UInt8(ascii: "n") { params = start..<cursor.offset }
         }
         var timeoutMs: Int?
-        if cursor.peek(#","timeoutMs":"#) {
-            guard let value = cursor.int64().flatMap({ Int(exactly: $0) }) else { return nil }
-            timeoutMs = value
-        }
+        guard cursor.integer(#","timeoutMs":"#, &timeoutMs) else { return nil }
         var traceparent: String?
-        if cursor.peek(#","traceparent":"#) {
-            guard let value = cursor.string() else { return nil }
-            traceparent = value
-        }
+        guard cursor.string(#","traceparent":"#, &traceparent) else { return nil }
         var tracestate: String?
-        if cursor.peek(#","tracestate":"#) {
-            guard let value = cursor.string() else { return nil }
-            tracestate = value
-        }
+        guard cursor.string(#","tracestate":"#, &tracestate) else { return nil }
         guard cursor.expect("}"), cursor.isAtEnd else { return nil }
         let header = RPCRequestHeader(
             jsonrpc: "2.0", id: .number(id), method: method, timeoutMs: timeoutMs, traceparent: traceparent, tracestate: tracestate)

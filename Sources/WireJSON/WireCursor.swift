@@ -317,3 +317,31 @@ public struct WireCursor {
         return true
     }
 }
+
+extension WireCursor {
+    /// Reads the optional integer member `key` (its key fragment, ending with the colon) into `value` if it is next:
+    /// true when absent or read, false when its value is not one this cursor reads (the caller then gives up and the tape
+    /// decides).
+    @inlinable @inline(__always)
+    public mutating func integer(_ key: StaticString, _ value: inout Int?) -> Bool {
+        guard peek(key) else { return true }
+        value = int64().flatMap { Int(exactly: $0) }
+        return value != nil
+    }
+
+    /// ``integer(_:_:)`` for an optional date member.
+    @inlinable @inline(__always)
+    public mutating func date(_ key: StaticString, _ value: inout Date?) -> Bool {
+        guard peek(key) else { return true }
+        value = date()
+        return value != nil
+    }
+
+    /// ``integer(_:_:)`` for an optional string member.
+    @inlinable @inline(__always)
+    public mutating func string(_ key: StaticString, _ value: inout String?) -> Bool {
+        guard peek(key) else { return true }
+        value = string()
+        return value != nil
+    }
+}
