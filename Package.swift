@@ -107,6 +107,8 @@ let package = Package(
         ),
         // zlib, for the captures' gzip (pkg-config zlib).
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // glibc's malloc.h (mallopt, malloc_trim), which the Glibc module leaves out: a service's memory settings.
+        .systemLibrary(name: "CMalloc"),
         // The capture format (docs/capture.md): gzip NDJSON of received messages, its rotating writer and streaming reader.
         .target(name: "Capture", dependencies: ["CZlib"]),
         // A queue with one async reader whose writers decide how elements are kept.
@@ -229,6 +231,7 @@ let package = Package(
         // MARK: Services: what every executable shares, each service's logic, and the executables.
         .target(name: "ServiceSupport", dependencies: [
             "Bus", "BusContract", "TickwireStack", "WireJSON", "ZeroMQ",
+            .target(name: "CMalloc", condition: .when(platforms: [.linux])),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "Tracing", package: "swift-distributed-tracing"),
             .product(name: "W3CTraceContext", package: "swift-w3c-trace-context"),
@@ -379,7 +382,7 @@ let package = Package(
         ], path: "Tests/ChildProcesses"),
         .target(name: "WireJSONTesting", dependencies: ["WireJSON", "ContractWire", "Money"], path: "Tests/WireJSONTesting"),
         .testTarget(name: "TickwireContractTests", dependencies: [
-            "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSONTesting", "TickwireClients",
+            "BusContract", "TickwireContract", "PresenterViews", "ContractWire", "Bus", "Market", "Money", "WireJSON", "WireJSONTesting", "TickwireClients",
         ]),
         // Each schema against the services' recorded answers, the lists against the APIs, the documents against docs/contract.
         .testTarget(name: "ContractSchemaTests", dependencies: [

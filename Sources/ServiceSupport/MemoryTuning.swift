@@ -2,14 +2,8 @@ import Foundation
 import Logging
 import NIOCore
 
-#if canImport(Glibc)
-// malloc.h is not in Glibc's module map; glibc's declarations: int mallopt(int, int), int malloc_trim(size_t).
-@_silgen_name("mallopt")
-private func mallopt(_ parameter: Int32, _ value: Int32) -> Int32
-@_silgen_name("malloc_trim")
-private func malloc_trim(_ pad: Int) -> Int32
-/// malloc.h's `M_ARENA_MAX`.
-private let arenaMaxParameter: Int32 = -8
+#if canImport(CMalloc)
+import CMalloc
 #endif
 
 /// glibc malloc settings a service makes for itself at start (README "Memory").
@@ -49,8 +43,8 @@ public enum MemoryTuning {
     @discardableResult
     public static func limitArenas(environment: [String: String] = ProcessInfo.processInfo.environment) -> ArenaLimit {
         let limit = arenaLimit(environment: environment)
-        #if canImport(Glibc)
-        if !limit.fromEnvironment { _ = mallopt(arenaMaxParameter, Int32(limit.arenas)) }
+        #if canImport(CMalloc)
+        if !limit.fromEnvironment { _ = mallopt(M_ARENA_MAX, Int32(limit.arenas)) }
         #endif
         return limit
     }
@@ -59,7 +53,7 @@ public enum MemoryTuning {
     /// been applied and freed; `true` when any were returned.
     @discardableResult
     public static func releaseFreePages() -> Bool {
-        #if canImport(Glibc)
+        #if canImport(CMalloc)
         malloc_trim(0) == 1
         #else
         false
