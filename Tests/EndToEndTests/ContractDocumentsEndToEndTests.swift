@@ -54,7 +54,8 @@ struct ContractDocumentsEndToEndTests {
             #expect(report.envelopes > 10, "the streams carried \(report.envelopes) messages in 4 s")
             #expect(report.snapshotEntries > 10)
             let published: Set = ["quote", "rate", "limits", "coin", "status", "assets", "wallets", "transactions", "price", "portfolio", "heartbeat"]
-            #expect(Set(report.kinds) == published, "stream kinds seen: \(report.kinds)")
+            // A candle goes out only when a minute closes, which the 4 s may or may not cross.
+            #expect(Set(report.kinds).subtracting(["candle"]) == published, "stream kinds seen: \(report.kinds)")
             let reads = ["health", "metrics"].flatMap { method in
                 ["rates-fetcher", "converter", "portfolio", "presenter"].map { "\($0).\(method)" }
             } + ["rates-fetcher.snapshot", "converter.snapshot", "portfolio.snapshot", "rates-fetcher.history", "rates-fetcher.feeds",
