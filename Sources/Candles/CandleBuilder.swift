@@ -11,7 +11,10 @@ import Money
 /// its arrival, while its time moves; the wall clock once its time has stood still for ``quietLimit``. A live market's
 /// clock is the wall clock (its messages arrive at about their time); a replay of a past day runs its markets' clocks
 /// from the replayed times, so candles close by what was replayed, not by when (the same capture gives the same
-/// candles at any speed); a replay that ended, or a feed repeating one old time, closes them on the wall clock. A
+/// candles at any speed). A replayed market (one whose messages arrive more than ``quietLimit`` after their time) stands
+/// still only once every replayed market's time does: a market that trades once a replayed minute is not quiet while
+/// a slow replay plays the rest of that minute. A replay that ended, or a feed repeating one old time, closes them on
+/// the wall clock. A
 /// message for a candle already closed is late: counted and dropped, never merged. The
 /// first trade of a market whose open candles came from quotes drops them (``CandleRefusal/supersededQuotes``): from
 /// then on its candles are built from trades and its quotes are ignored.
@@ -28,6 +31,8 @@ public struct CandleBuilder: Sendable {
     public private(set) var refusals: [CandleRefusal: Int] = [:]
 
     private var series: [SeriesKey: Series] = [:]
+    /// When a replayed market's time last moved (seconds since 1970 on the wall clock): see ``tick(now:)``.
+    private var replayMovedAt: TimeInterval = -.infinity
 
     /// One feed's market.
     private struct SeriesKey: Hashable {
@@ -105,9 +110,11 @@ public struct CandleBuilder: Sendable {
         let quiet = Self.seconds(quietLimit)
         var closed: [Candle] = []
         // Changed in place through the dictionary's storage: no look-up by key, no copy of a series.
+        let replayMoving = wall - replayMovedAt < quiet
         for position in series.indices {
-            let moving = wall - series.values[position].movedAt < quiet
-            let cutoff = wallCutoff - (moving ? series.values[position].clockLag : 0)
+            let lag = series.values[position].clockLag
+            let moving = wall - series.values[position].movedAt < quiet || (lag > quiet && replayMoving)
+            let cutoff = wallCutoff - (moving ? lag : 0)
             for index in intervals.indices {
                 guard let candle = series.values[position].open[index] else { continue }
                 let end = Self.seconds(candle.start) + candle.interval.seconds
@@ -160,6 +167,8 @@ public struct CandleBuilder: Sendable {
             to: &series.values[position], intervals: intervals, source: source, market: market, price: price, volume: volume, time: time,
             received: received, fromTrade: fromTrade, superseded: &superseded)
         if superseded { refusals[.supersededQuotes, default: 0] += 1 }
+        let moved = series.values[position]
+        if moved.movedAt == received.timeIntervalSince1970, moved.clockLag > Self.seconds(quietLimit) { replayMovedAt = moved.movedAt }
         if let refusal = update.refusal, refusal != .supersededQuotes { refusals[refusal, default: 0] += 1 }
         return update
     }

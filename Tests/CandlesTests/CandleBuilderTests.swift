@@ -105,6 +105,30 @@ struct CandleBuilderTests {
         #expect(fast == replay(secondsPerTrade: 0.1, tickEvery: 7))
     }
 
+    /// A replayed market that trades once a replayed minute, in a replay slow enough that its trades come more than the
+    /// quiet limit apart: while another replayed market's time still moves, it keeps its own clock (its next minute's
+    /// trade is not late); once every replayed time stands still, the wall clock closes the rest.
+    @Test func aSparseMarketOfASlowReplayKeepsItsClock() {
+        let aYearLater = tenOClock.addingTimeInterval(365 * 86_400)
+        let sparse = MarketPair(base: "ETH", quote: "MXN")
+        var builder = CandleBuilder(intervals: [.oneMinute, .fiveMinutes], closeDelay: .seconds(2), quietLimit: .seconds(5))
+        var closed: [Candle] = []
+        // 3 replayed minutes over 24 wall seconds: the busy market trades every replayed second, the sparse one once a minute.
+        for second in 0..<180 {
+            let arrival = aYearLater.addingTimeInterval(Double(second) * 24 / 180)
+            closed += builder.add(trade("100", "1", at: Double(second)), received: arrival).closed
+            if second % 60 == 30 { closed += builder.add(trade("7", "1", at: Double(second), market: sparse), received: arrival).closed }
+            closed += builder.tick(now: arrival)
+        }
+        #expect(builder.refusals.isEmpty, "no trade of the sparse market was late")
+        let sparseMinutes = closed.filter { $0.market == sparse && $0.interval == .oneMinute }.map(\.start)
+        #expect(sparseMinutes == [tenOClock, tenOClock.addingTimeInterval(60)], "closed by its own later trades, not by the wall clock")
+        let last = aYearLater.addingTimeInterval(179.0 * 24 / 180)
+        #expect(!builder.tick(now: last.addingTimeInterval(4.9)).contains { $0.market == sparse }, "the replay stood still for 4.9 s")
+        let rest = builder.tick(now: last.addingTimeInterval(5))
+        #expect(Set(rest.filter { $0.market == sparse }.map(\.interval)) == [.oneMinute, .fiveMinutes], "then the wall clock")
+    }
+
     /// A market whose feed sends no trades gets candles from its quotes' last price, volume 0; once a trade comes, the
     /// quote candles are dropped and its quotes ignored.
     @Test func quotesUntilTradesCome() {
