@@ -3,6 +3,7 @@
 import ctypes
 import json
 import multiprocessing as mp
+import random
 import socket
 import sys
 import time
@@ -88,9 +89,18 @@ def wire_time(moment=None):
 
 
 def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+    """A free loopback TCP port below 32768. Not the kernel's port 0 pick: that comes from the ephemeral range
+    (32768 up), where libzmq's outgoing connections take their ports too, so a listener bound there later can find
+    its port taken ("Address already in use")."""
+    for _ in range(1000):
+        port = random.randrange(20000, 32768)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise RuntimeError("no free loopback port between 20000 and 32767")
 
 
 def start_publisher(subscriber, *args):
