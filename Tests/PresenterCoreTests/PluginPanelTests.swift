@@ -231,10 +231,11 @@ struct PluginPanelTests {
                 plugin.publish(topic: "note.first")
                 return heard.withLock { $0 } > 0
             })
-            // The note.first messages published while polling may still be arriving: count again once none came for 300 ms.
+            // The note.first messages published while polling may still be arriving: count again once none came for 1 s
+            // (300 ms was too short for a loaded 2-core machine: one arrived after it).
             var settled = heard.withLock { $0 }
             while true {
-                try await Task.sleep(for: .milliseconds(300))
+                try await Task.sleep(for: .seconds(1))
                 let now = heard.withLock { $0 }
                 if now == settled { break }
                 settled = now
