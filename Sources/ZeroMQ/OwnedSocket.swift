@@ -17,6 +17,10 @@ import Glibc
 /// the socket's `ZMQ_FD` and a wake-up pipe, takes the lock to read what arrived, and never busy-polls.
 /// Received messages come out of ``incoming``.
 ///
+/// Made with a ``ServiceLoop``, the socket has no thread of its own: the loop's thread reads it between its jobs, in
+/// the same rounds, and hands what arrived to ``incoming`` (or the handler) there. A reader task that prefers the loop
+/// then is resumed with no thread wake-up.
+///
 /// Sending on the caller's thread, rather than handing each message to the receiving thread, saves a
 /// thread wake-up per message sent: an RPC round trip crosses two fewer (bench/PROFILE.md).
 public final class OwnedSocket: Sendable {
@@ -32,18 +36,20 @@ public final class OwnedSocket: Sendable {
     private let reachable: Reachable
     private var shared: Shared { reachable.shared }
 
-    /// Makes a socket that drops what arrives past `receiveBuffer` (see the initializer with `holdWhenFull`).
+    /// Makes a socket that drops what arrives past `receiveBuffer` (see the initializer with `holdWhenFull`); with
+    /// `loop`, read by the loop's thread instead of a thread of its own.
     public convenience init(
         context: ZMQContext,
         type: SocketType,
         name: String,
         receiveBuffer: Int = 100_000,
         peerProperty: String? = nil,
+        loop: ServiceLoop? = nil,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         try self.init(
             context: context, type: type, name: name, receiveBuffer: receiveBuffer, holdWhenFull: false, peerProperty: peerProperty,
-            configure: configure)
+            loop: loop, configure: configure)
     }
 
     /// Makes a socket whose receiving thread hands each batch it read to `handler`, on that thread, instead of
@@ -54,21 +60,24 @@ public final class OwnedSocket: Sendable {
     /// - Parameters:
     ///   - peerProperty: as in the other initializers: its value first in each message, as a frame of its own.
     ///   - handler: the messages read in one go (up to a few thousand), in order; it must not block for long.
+    ///   - loop: the loop whose thread reads the socket and runs `handler` (while it does, the loop does nothing else);
+    ///     nil: a thread of the socket's own.
     public convenience init(
         context: ZMQContext,
         type: SocketType,
         name: String,
         peerProperty: String? = nil,
         handler: @escaping @Sendable ([[Data]]) -> Void,
+        loop: ServiceLoop? = nil,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         try self.init(
             context: context, type: type, name: name, receiveBuffer: 1, holdWhenFull: true, peerProperty: peerProperty,
-            handler: handler, configure: configure)
+            handler: handler, loop: loop, configure: configure)
     }
 
     /// Makes a socket, lets `configure` set options, bind and connect it (on the caller's thread),
-    /// then starts the thread that receives.
+    /// then starts the thread that receives (or attaches the socket to `loop`).
     ///
     /// - Parameters:
     ///   - receiveBuffer: how many received messages may wait for a reader; past
@@ -78,6 +87,7 @@ public final class OwnedSocket: Sendable {
     ///     connection's flow control slows its sender (a PUB whose send high-water mark is not reached loses nothing).
     ///   - peerProperty: a metadata property (e.g. `"User-Id"`) whose value, for the connection each message
     ///     came on, comes first in the message as a frame of its own (empty when the connection has none).
+    ///   - loop: the loop whose thread reads the socket; nil: a thread of the socket's own.
     ///   - configure: also re-run by ``reset()`` on a fresh socket.
     public convenience init(
         context: ZMQContext,
@@ -86,11 +96,12 @@ public final class OwnedSocket: Sendable {
         receiveBuffer: Int = 100_000,
         holdWhenFull: Bool,
         peerProperty: String? = nil,
+        loop: ServiceLoop? = nil,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         try self.init(
             context: context, type: type, name: name, receiveBuffer: receiveBuffer, holdWhenFull: holdWhenFull, peerProperty: peerProperty,
-            handler: nil, configure: configure)
+            handler: nil, loop: loop, configure: configure)
     }
 
     private init(
@@ -101,6 +112,7 @@ public final class OwnedSocket: Sendable {
         holdWhenFull: Bool,
         peerProperty: String?,
         handler: (@Sendable ([[Data]]) -> Void)?,
+        loop: ServiceLoop?,
         configure: @escaping @Sendable (Socket) throws -> Void
     ) throws {
         let socket = try Socket(context: context, type: type)
@@ -122,6 +134,13 @@ public final class OwnedSocket: Sendable {
         self.incoming = Incoming(inbox: inbox, reachable: reachable)
         self.reachable = reachable
         let receiver = Receiver(shared: shared, inbox: inbox, handler: handler)
+        if let loop {
+            guard loop.attach(receiver) else {
+                receiver.end()
+                throw ZMQError(operation: "attach(\(name)) to loop \(loop.name)", code: ESHUTDOWN, message: "the loop was shut down")
+            }
+            return
+        }
         let threadName = "zmq-\(name)"
         let thread = Thread {
             nameKernelThread(threadName)
@@ -189,7 +208,8 @@ public final class OwnedSocket: Sendable {
         try shared.reset()
     }
 
-    /// Closes the socket, finishes ``incoming`` and waits for the receiving thread to end. Safe to call twice.
+    /// Closes the socket, finishes ``incoming`` and waits for the receiving side to end (its thread, or its
+    /// detaching from the loop). Safe to call twice.
     public func close() async {
         await withCheckedContinuation { shared.closeSocket(then: $0) }
     }
@@ -198,7 +218,7 @@ public final class OwnedSocket: Sendable {
 /// Gives the calling thread `name` (its first 15 bytes) in the kernel, which `top -H`, `perf` and /proc show.
 /// Foundation's `Thread.name` did not reliably reach the kernel here (set before `start()`, never; from inside
 /// the new thread, in most runs only), and Glibc's module does not import `pthread_setname_np`.
-private func nameKernelThread(_ name: String) {
+func nameKernelThread(_ name: String) {
     let fd = open("/proc/thread-self/comm", O_WRONLY)
     guard fd >= 0 else { return }
     var comm = Array(name.utf8.prefix(15))
@@ -474,12 +494,13 @@ private final class Shared: Sendable {
     }
 }
 
-/// The thread that receives: it sleeps in `poll(2)` until the socket signals or a caller wakes it, and
-/// hands what arrived to the ``Inbox`` in batches.
-private struct Receiver: Sendable {
-    let shared: Shared
+/// The socket's receiving side: in rounds, each of which reads what arrived (a batch at most), hands it to the
+/// ``Inbox`` or the handler, and says what to wait on before the next. A thread of the socket's own (``run()``) or the
+/// ``ServiceLoop`` it is attached to sleeps in `poll(2)` between rounds, so the two ways cannot drift apart.
+struct Receiver: Sendable {
+    fileprivate let shared: Shared
     let inbox: Inbox
-    /// Takes each batch on this thread instead of the inbox, when given.
+    /// Takes each batch on the receiving thread instead of the inbox, when given.
     let handler: (@Sendable ([[Data]]) -> Void)?
 
     /// At most this many messages are read in one batch before it is handed over.
@@ -487,38 +508,74 @@ private struct Receiver: Sendable {
     /// At most this many are read under the lock at a time, so a sender waits little behind a burst.
     private static let chunk = 32
 
+    /// What to do after a round.
+    enum Next {
+        /// The socket closed (or failed): the inbox is finished and the closers answered; no more rounds.
+        case ended
+        /// Messages may still wait: another round, without sleeping.
+        case again
+        /// Sleep until the wake-up pipe (``wakeDescriptor``) or the socket's descriptor (when given) is readable, or
+        /// for `timeout` milliseconds (-1: no limit).
+        case sleep(socketDescriptor: Int32?, timeout: Int32)
+    }
+
+    /// The descriptor a wake-up of this socket (a reader's room or deadline, a close, a call that may have taken the
+    /// socket's signal) makes readable.
+    var wakeDescriptor: Int32 { shared.pipeReadEnd }
+
+    /// Reads in rounds on the calling thread, the socket's own, until the socket closes.
     func run() {
         var sizes = ReceivedBatch.Sizes()
-        loop: while true {
-            var readerDue = false
-            let watched = shared.startRound(readerDue: &readerDue)
-            if readerDue { inbox.wake() }
-            guard let watched else { break }
-            if inbox.holdIfFull() {
-                // Only the pipe: the reader's room (or a close, or its deadline) wakes this thread.
-                wait(for: nil, timeout: shared.sleepTimeout())
-                continue
-            }
-            var batch = ReceivedBatch(sizedLike: sizes)
-            var received = Shared.Received.more
-            while received == .more, batch.count < Self.batchLimit {
-                received = shared.receive(into: &batch, upTo: Self.chunk)
-            }
-            if !batch.isEmpty {
-                sizes = batch.sizes
-                if let handler {
-                    handler(batch.messages())
-                } else {
-                    batch.releaseSpareCapacity()
-                    inbox.push(batch)
-                }
-            }
-            switch received {
-            case .closed: break loop
-            case .more: continue
-            case .drained: wait(for: watched, timeout: shared.sleepTimeout())
+        while true {
+            switch round(sizes: &sizes) {
+            case .ended: return
+            case .again: continue
+            case .sleep(let socketDescriptor, let timeout): wait(for: socketDescriptor, timeout: timeout)
             }
         }
+    }
+
+    /// One round; `sizes` carries the last batch's size from round to round.
+    func round(sizes: inout ReceivedBatch.Sizes) -> Next {
+        var readerDue = false
+        let watched = shared.startRound(readerDue: &readerDue)
+        if readerDue { inbox.wake() }
+        guard let watched else {
+            inbox.finish()
+            shared.end()
+            return .ended
+        }
+        if inbox.holdIfFull() {
+            // Only the pipe: the reader's room (or a close, or its deadline) wakes the receiving thread.
+            return .sleep(socketDescriptor: nil, timeout: shared.sleepTimeout())
+        }
+        var batch = ReceivedBatch(sizedLike: sizes)
+        var received = Shared.Received.more
+        while received == .more, batch.count < Self.batchLimit {
+            received = shared.receive(into: &batch, upTo: Self.chunk)
+        }
+        if !batch.isEmpty {
+            sizes = batch.sizes
+            if let handler {
+                handler(batch.messages())
+            } else {
+                batch.releaseSpareCapacity()
+                inbox.push(batch)
+            }
+        }
+        switch received {
+        case .closed:
+            inbox.finish()
+            shared.end()
+            return .ended
+        case .more: return .again
+        case .drained: return .sleep(socketDescriptor: watched, timeout: shared.sleepTimeout())
+        }
+    }
+
+    /// Closes the socket and ends the receiving side at once (its loop is shutting down, or it could not take it).
+    func end() {
+        shared.closeSocket(then: nil)
         inbox.finish()
         shared.end()
     }

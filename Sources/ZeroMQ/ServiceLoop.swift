@@ -1,0 +1,296 @@
+import CZeroMQ
+import DequeModule
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One thread of a service: runs the jobs of tasks that prefer it (and of actors pinned to it) and reads the
+/// sockets attached to it, sleeping in poll(2) when there is nothing to do.
+///
+/// It is a `SerialExecutor` (an actor whose `unownedExecutor` is ``asUnownedSerialExecutor()`` runs here) and a
+/// `TaskExecutor` (`withTaskExecutorPreference(loop)`, `Task(executorPreference: loop)`; a default actor reached from
+/// such a task runs here too, SE-0417). An ``OwnedSocket`` made with `loop:` is read by this thread instead of a
+/// thread of its own, so a reader task that prefers the loop is resumed here with no thread wake-up.
+///
+/// It sleeps in poll(2) on an eventfd and its sockets' descriptors and never busy-polls. A job enqueued from another
+/// thread writes the eventfd only when the loop sleeps (once per sleep, not per job); one enqueued from the loop's own
+/// thread is only appended. Each round runs at most ``jobsPerRound`` jobs and reads at most one batch per socket, so
+/// neither starves the other.
+///
+/// A loop lives until ``shutdown()``. Jobs that arrive after it ended run on the global concurrent executor (a task
+/// that preferred the loop goes on there); an actor pinned to the loop must not be used after its shutdown.
+public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
+    /// The name given at start; the thread is "loop-<name>".
+    public let name: String
+    /// The most queued jobs run in one round before the sockets are looked at.
+    public static let jobsPerRound = 256
+
+    private let wakeDescriptor: Int32
+    private let queue = Mutex(Queue())
+    /// Whether the thread sleeps (or is about to) in poll(2): an enqueue from another thread that finds it true
+    /// clears it and writes the eventfd.
+    private let sleeping = Atomic<Bool>(false)
+    /// The thread's `pthread_t` (0 before it starts and once it ended).
+    private let thread = Atomic<UInt>(0)
+    /// The `pthread_t` to join, taken by the first ``shutdown()``.
+    private let joinable = Atomic<UInt>(0)
+
+    /// What the loop runs, in order.
+    enum Item: Sendable {
+        case job(UnownedJob)
+        case closure(@Sendable () -> Void)
+        case attach(Receiver)
+    }
+
+    private struct Queue: Sendable {
+        var items = Deque<Item>()
+        /// ``shutdown()`` was called: the thread ends once the queue is drained.
+        var stopping = false
+        /// The thread ended: items go elsewhere.
+        var ended = false
+        var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Starts the loop's thread, named "loop-<name>" (the kernel keeps its first 15 bytes).
+    public init(name: String) throws {
+        self.name = name
+        let descriptor = eventfd(0, Int32(EFD_NONBLOCK | EFD_CLOEXEC))
+        guard descriptor >= 0 else {
+            throw ZMQError(operation: "eventfd", code: errno, message: String(cString: strerror(errno)))
+        }
+        wakeDescriptor = descriptor
+        var created = pthread_t()
+        let box = Unmanaged.passRetained(ThreadStart(loop: self))
+        let status = pthread_create(&created, nil, { argument in
+            let start = Unmanaged<ThreadStart>.fromOpaque(argument!).takeRetainedValue()
+            start.loop.run()
+            return nil
+        }, box.toOpaque())
+        guard status == 0 else {
+            box.release()
+            close(descriptor)
+            throw ZMQError(operation: "pthread_create", code: status, message: String(cString: strerror(status)))
+        }
+        joinable.store(UInt(created), ordering: .sequentiallyConsistent)
+    }
+
+    deinit { close(wakeDescriptor) }
+
+    // MARK: Executor
+
+    /// Queues `job` to run on the loop's thread, isolated to this executor.
+    public func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if !append(.job(job)) { globalConcurrentExecutor.enqueue(job) }
+    }
+
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+
+    public func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
+
+    /// Whether the caller runs on the loop's thread: everything there is serialized, so it is isolated to the loop.
+    public func isIsolatingCurrentContext() -> Bool? { isCurrent }
+
+    /// Stops the process unless the caller runs on the loop's thread.
+    public func checkIsolated() {
+        precondition(isCurrent, "not on the thread of the loop \(name)")
+    }
+
+    /// Whether the caller runs on the loop's thread.
+    public var isCurrent: Bool {
+        let thread = thread.load(ordering: .relaxed)
+        return thread != 0 && pthread_equal(pthread_self(), pthread_t(thread)) != 0
+    }
+
+    /// Runs `body` on the loop's thread, soon (after the jobs queued before it); on the caller's thread once the loop
+    /// ended.
+    public func execute(_ body: @escaping @Sendable () -> Void) {
+        if !append(.closure(body)) { body() }
+    }
+
+    /// Stops the loop once its queue is drained, closes the sockets still attached (their readers see the end), and
+    /// waits for the thread to end. Safe to call twice, and from the loop itself.
+    public func shutdown() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = queue.withLock { queue -> Bool in
+                if queue.ended { return true }
+                queue.stopping = true
+                queue.shutdownWaiters.append(continuation)
+                return false
+            }
+            if ended { continuation.resume() } else { wake() }
+        }
+        let created = joinable.exchange(0, ordering: .sequentiallyConsistent)
+        // The thread has resumed every waiter as its last act: the join waits for its exit only.
+        if created != 0 { pthread_join(pthread_t(created), nil) }
+    }
+
+    /// Hands `receiver` to the loop, which reads its socket from then on; false once the loop ended.
+    func attach(_ receiver: Receiver) -> Bool {
+        append(.attach(receiver))
+    }
+
+    /// Appends `item`; from another thread, wakes the loop if it sleeps. False once the loop ended.
+    private func append(_ item: consuming sending Item) -> Bool {
+        let appended = queue.withLock { queue -> Bool in
+            guard !queue.ended else { return false }
+            queue.items.append(item)
+            return true
+        }
+        if appended, !isCurrent { wakeIfSleeping() }
+        return appended
+    }
+
+    /// Writes the eventfd if the loop sleeps: once per sleep, since the first writer clears the flag. Sequentially
+    /// consistent with the loop's store and its look at the queue after it, so no enqueue goes unseen.
+    private func wakeIfSleeping() {
+        if sleeping.compareExchange(expected: true, desired: false, ordering: .sequentiallyConsistent).exchanged { wake() }
+    }
+
+    private func wake() {
+        var one: UInt64 = 1
+        _ = write(wakeDescriptor, &one, MemoryLayout<UInt64>.size)
+    }
+
+    // MARK: The loop's thread
+
+    /// A socket attached to the loop, as the thread keeps it.
+    private struct Attached {
+        let receiver: Receiver
+        var sizes = ReceivedBatch.Sizes()
+        /// Step it in the next round (attached now, its descriptors were readable, or it has more).
+        var ready = true
+        /// What its last round asked to wait on: the socket's descriptor (nil: its wake-up pipe only).
+        var socketDescriptor: Int32?
+        /// When its last round asked to be stepped again at the latest.
+        var due: ContinuousClock.Instant?
+    }
+
+    private func run() {
+        thread.store(UInt(pthread_self()), ordering: .sequentiallyConsistent)
+        nameKernelThread("loop-\(name)")
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        var sockets: [Attached] = []
+        var items = Deque<Item>()
+        var descriptors: [pollfd] = []
+        while true {
+            let stopping = queue.withLock { queue -> Bool in
+                // Swapping the two deques keeps both buffers: no allocation in a steady state.
+                if queue.items.count <= Self.jobsPerRound {
+                    swap(&queue.items, &items)
+                } else {
+                    for _ in 0..<Self.jobsPerRound { items.append(queue.items.removeFirst()) }
+                }
+                return queue.stopping
+            }
+            while let item = items.popFirst() {
+                switch item {
+                case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+                case .closure(let body): body()
+                case .attach(let receiver): sockets.append(Attached(receiver: receiver))
+                }
+            }
+            let now = ContinuousClock.now
+            step(&sockets, now: now)
+            let pending = queue.withLock { !$0.items.isEmpty }
+            if stopping, !pending { break }
+            let ready = sockets.contains { $0.ready }
+            if (pending || ready), sockets.isEmpty { continue }
+            // Sleep (or with work waiting, only look) until the eventfd, a socket's descriptor or the earliest deadline.
+            var timeout: Int32 = -1
+            if pending || ready {
+                timeout = 0
+            } else if let due = sockets.compactMap(\.due).min() {
+                // Rounded up: woken early, the loop would only go back to sleep.
+                timeout = max(0, milliseconds(due - .now + .microseconds(999)))
+            }
+            descriptors.removeAll(keepingCapacity: true)
+            descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
+            for socket in sockets {
+                descriptors.append(pollfd(fd: socket.receiver.wakeDescriptor, events: Int16(POLLIN), revents: 0))
+                descriptors.append(pollfd(fd: socket.socketDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            }
+            if timeout != 0 {
+                sleeping.store(true, ordering: .sequentiallyConsistent)
+                if queue.withLock({ !$0.items.isEmpty || $0.stopping }) {
+                    sleeping.store(false, ordering: .sequentiallyConsistent)
+                    continue
+                }
+            }
+            // EINTR and the rest only end this wait: the next round looks again.
+            _ = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            if timeout != 0 { sleeping.store(false, ordering: .sequentiallyConsistent) }
+            if descriptors[0].revents != 0 {
+                var count: UInt64 = 0
+                _ = read(wakeDescriptor, &count, MemoryLayout<UInt64>.size)
+            }
+            for index in sockets.indices where descriptors[1 + 2 * index].revents != 0 || descriptors[2 + 2 * index].revents != 0 {
+                sockets[index].ready = true
+            }
+        }
+        finish(&sockets)
+    }
+
+    /// Steps every attached socket that is ready or due: one round each, at most one batch.
+    private func step(_ sockets: inout [Attached], now: ContinuousClock.Instant) {
+        var index = 0
+        while index < sockets.count {
+            if sockets[index].ready || sockets[index].due.map({ $0 <= now }) == true {
+                switch sockets[index].receiver.round(sizes: &sockets[index].sizes) {
+                case .ended:
+                    sockets.remove(at: index)
+                    continue
+                case .again:
+                    sockets[index].ready = true
+                    sockets[index].due = nil
+                case .sleep(let descriptor, let timeout):
+                    sockets[index].ready = false
+                    sockets[index].socketDescriptor = descriptor
+                    sockets[index].due = timeout < 0 ? nil : now + .milliseconds(timeout)
+                }
+            }
+            index += 1
+        }
+    }
+
+    /// Ends the loop: closes the sockets still attached, runs what their ends queued, then hands what comes later
+    /// elsewhere and answers ``shutdown()``.
+    private func finish(_ sockets: inout [Attached]) {
+        let serial = asUnownedSerialExecutor()
+        let task = asUnownedTaskExecutor()
+        for socket in sockets { socket.receiver.end() }
+        sockets.removeAll()
+        while true {
+            let (items, waiters) = queue.withLock { queue -> (Deque<Item>, [CheckedContinuation<Void, Never>]) in
+                if queue.items.isEmpty {
+                    queue.ended = true
+                    defer { queue.shutdownWaiters = [] }
+                    return ([], queue.shutdownWaiters)
+                }
+                defer { queue.items = [] }
+                return (queue.items, [])
+            }
+            if items.isEmpty {
+                thread.store(0, ordering: .sequentiallyConsistent)
+                for waiter in waiters { waiter.resume() }
+                return
+            }
+            for item in items {
+                switch item {
+                case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+                case .closure(let body): body()
+                case .attach(let receiver): receiver.end()
+                }
+            }
+        }
+    }
+}
+
+/// What the new thread gets: the loop, retained until it runs.
+private final class ThreadStart {
+    let loop: ServiceLoop
+    init(loop: ServiceLoop) { self.loop = loop }
+}
