@@ -26,15 +26,20 @@ public actor RPCClient: RPCCaller {
     private var waiters: [CheckedContinuation<Void, Never>] = []
 
     /// A client of the server at `endpoint`, with `security` (CURVE client, message size limit).
+    ///
+    /// With `loop` (the calling service's loop), its thread reads the socket and hands each reply to the waiting call
+    /// from there: a caller whose task prefers that loop (``RPCServer`` and ``Subscriber`` tasks on it, or
+    /// `withTaskExecutorPreference(loop)`) is resumed on it with no thread wake-up; another caller hops back to its own
+    /// executor. Nil: a thread of the socket's own.
     public init(
         context: ZMQContext, endpoint: String, timeout: Duration = .seconds(2), retries: Int = 2,
-        security: SocketSecurity = SocketSecurity(), logger: Logger = Logger(label: "tickwire.rpc-client")
+        security: SocketSecurity = SocketSecurity(), logger: Logger = Logger(label: "tickwire.rpc-client"), loop: ServiceLoop? = nil
     ) throws {
         self.endpoint = endpoint
         self.timeout = timeout
         self.retries = max(0, retries)
         self.logger = logger
-        socket = try OwnedSocket(context: context, type: .req, name: "rpc-client") { socket in
+        socket = try OwnedSocket(context: context, type: .req, name: "rpc-client", loop: loop) { socket in
             try socket.set(.reqRelaxed, true)
             try socket.set(.reqCorrelate, true)
             try security.apply(to: socket)

@@ -18,6 +18,8 @@ public final class RPCServer: Service, Sendable {
     private let methods: RPCMethods
     private let writeAccess: WriteAccess
     private let socket: OwnedSocket
+    /// The loop that reads the socket and answers the requests; nil: a thread of the socket's own and the pool.
+    private let loop: ServiceLoop?
     private let logger: Logger
     private let metrics: Mutex<[String: (duration: Metrics.Timer, errors: Counter)]> = Mutex([:])
 
@@ -31,17 +33,23 @@ public final class RPCServer: Service, Sendable {
     }
 
     /// Binds a ROUTER socket to each of `endpoints` with `security`; requests are served once ``run()`` starts.
+    ///
+    /// With `loop` (the service's loop), its thread reads the socket, and ``run()``'s receiving task and each request's
+    /// task prefer it as their executor: a request is read, parsed, handled (a default actor the handler calls runs there
+    /// too) and answered on that one thread, with no thread wake-up between. Nil: a thread of the socket's own, and
+    /// the requests on the pool.
     public init(
         context: ZMQContext, service: String, endpoints: [String], methods: RPCMethods,
-        security: SocketSecurity = SocketSecurity(), writeAccess: WriteAccess = .everyone, logger: Logger
+        security: SocketSecurity = SocketSecurity(), writeAccess: WriteAccess = .everyone, logger: Logger, loop: ServiceLoop? = nil
     ) throws {
         self.service = service
+        self.loop = loop
         self.endpoints = endpoints
         self.methods = methods
         self.writeAccess = writeAccess
         self.logger = logger
         socket = try OwnedSocket(
-            context: context, type: .router, name: "\(service)-rpc", peerProperty: writeAccess == .writersOnly ? "User-Id" : nil
+            context: context, type: .router, name: "\(service)-rpc", peerProperty: writeAccess == .writersOnly ? "User-Id" : nil, loop: loop
         ) { socket in
             try security.apply(to: socket)
             for endpoint in endpoints { try socket.bind(endpoint) }
@@ -59,9 +67,12 @@ public final class RPCServer: Service, Sendable {
     /// Serves requests until graceful shutdown, then closes the socket.
     public func run() async {
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                for await frames in self.socket.incoming {
-                    group.addTask { await self.answer(frames) }
+            // Nil (no loop) keeps the task's own preference; each request's child task inherits the loop.
+            await withTaskExecutorPreference(self.loop) {
+                await withDiscardingTaskGroup { group in
+                    for await frames in self.socket.incoming {
+                        group.addTask { await self.answer(frames) }
+                    }
                 }
             }
         }

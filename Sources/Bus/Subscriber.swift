@@ -52,6 +52,8 @@ public final class Subscriber: Service, Sendable {
     /// More messages than this waiting at once: the subscriber is behind, and conflates.
     private let backlog: Int
     private let socket: OwnedSocket
+    /// The loop that reads the socket and runs the subscriber's tasks; nil: a thread of the socket's own and the pool.
+    private let loop: ServiceLoop?
     private let fetchSnapshot: @Sendable (String) async throws -> Snapshot
     private let heartbeatTimeout: Duration
     private let logger: Logger
@@ -78,13 +80,17 @@ public final class Subscriber: Service, Sendable {
     ///   - security: CURVE (as a client of the publisher) and the message size limit.
     ///   - snapshot: fetches the publisher's snapshot of one prefix, usually
     ///     its `snapshot` JSON-RPC method.
+    ///   - loop: the service's loop: its thread reads the socket, and ``run()``'s tasks (the loop that follows the
+    ///     publisher, its snapshot fetches, the heartbeat check's clock) prefer it as their executor, so a batch read
+    ///     resumes its reader with no thread wake-up. Nil: the socket has a thread of its own, the tasks run on the pool.
     public init(
         context: ZMQContext, name: String, endpoint: String, prefixes: [String],
         heartbeatTimeout: Duration = .seconds(3), receiveBuffer: Int = 20_000, backlog: Int = 64,
         security: SocketSecurity = SocketSecurity(),
-        snapshot: @escaping @Sendable (String) async throws -> Snapshot, logger: Logger
+        snapshot: @escaping @Sendable (String) async throws -> Snapshot, logger: Logger, loop: ServiceLoop? = nil
     ) throws {
         self.name = name
+        self.loop = loop
         self.endpoint = endpoint
         self.prefixes = prefixes
         self.heartbeatTimeout = heartbeatTimeout
@@ -99,7 +105,7 @@ public final class Subscriber: Service, Sendable {
         self.socketDepth = Gauge(label: "tickwire_bus_socket_queue_depth", dimensions: [("subscriber", name)])
         events = SubscriberEvents(
             queue: queue, lag: Metrics.Timer(label: "tickwire_bus_delivery_lag_seconds", dimensions: [("subscriber", name)]))
-        socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: receiveBuffer) { socket in
+        socket = try OwnedSocket(context: context, type: .sub, name: "\(name)-sub", receiveBuffer: receiveBuffer, loop: loop) { socket in
             try socket.set(.receiveHighWaterMark, 0)
             try security.apply(to: socket)
             for prefix in prefixes + ["heartbeat."] { try socket.subscribe(prefix) }
@@ -149,19 +155,22 @@ public final class Subscriber: Service, Sendable {
         }
     }
 
-    /// Follows the publisher until graceful shutdown.
+    /// Follows the publisher until graceful shutdown (on the subscriber's loop, when it has one).
     public func run() async {
         await cancelWhenGracefulShutdown {
-            await withDiscardingTaskGroup { group in
-                group.addTask {
-                    // The heartbeat check's clock: an empty batch every 250 ms when nothing comes.
-                    while !Task.isCancelled {
-                        try? await Task.sleep(for: .milliseconds(250))
-                        self.socket.incoming.wake()
+            // Nil (no loop) keeps the task's own preference; the group's tasks inherit the loop.
+            await withTaskExecutorPreference(self.loop) {
+                await withDiscardingTaskGroup { group in
+                    group.addTask {
+                        // The heartbeat check's clock: an empty batch every 250 ms when nothing comes.
+                        while !Task.isCancelled {
+                            try? await Task.sleep(for: .milliseconds(250))
+                            self.socket.incoming.wake()
+                        }
                     }
+                    await self.follow()
+                    group.cancelAll()
                 }
-                await self.follow()
-                group.cancelAll()
             }
         }
         await socket.close()
