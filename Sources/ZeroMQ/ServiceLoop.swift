@@ -249,7 +249,7 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
                 case .sleep(let descriptor, let timeout):
                     sockets[index].ready = false
                     sockets[index].socketDescriptor = descriptor
-                    sockets[index].due = timeout < 0 ? nil : now + .milliseconds(timeout)
+                    sockets[index].due = timeout < 0 ? nil : .now + .milliseconds(timeout)
                 }
             }
             index += 1
