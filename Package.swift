@@ -420,6 +420,7 @@ let package = Package(
         ]),
         .testTarget(name: "ConverterCoreTests", dependencies: [
             "BusContract", "ConverterCore", "Conversion", "Bus", "Feeds", "Market", "TickwireContract", "TickwireClients", "Money",
+            "ServiceSupport", "TickwireStack",  // the converter's services in process, on its runtime's loop
             .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "PortfolioCoreTests", dependencies: [

@@ -50,7 +50,8 @@ struct ConverterCommand: AsyncParsableCommand {
         }
         let runtime = try Runtime.bootstrap(service: "converter", options: common)
         arenas.report(to: runtime.logger)
-        var connection = try runtime.connection()
+        // rates-fetcher's stream, its snapshots and its calls on the converter's loop, with its server and re-pricing.
+        var connection = try runtime.connection(onLoop: true)
         connection.conflatesStreams = !(noConflation || Setting.resolve(nil, environmentVariable: "TICKWIRE_CONVERTER_NO_CONFLATION") == "1")
         let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)
         try await runtime.run([MemoryTuning.releaseAfterStartUp()] + Converter.services(configuration, fetcher: fetcherClient, runtime: runtime))

@@ -37,6 +37,11 @@ public struct ConverterConfiguration: Sendable {
 /// and publishes `price.<ASSET>.<FIAT>` the moment an update (a rate, a quote, a feed's status) changes it.
 public enum Converter {
     /// The services of one converter process, in start order, following rates-fetcher through `fetcher`.
+    ///
+    /// They run on the runtime's loop thread (``Runtime/loop``): its RPC server, and the task that applies rates-fetcher's
+    /// updates and publishes the prices, which `state` (a default actor) then runs on too. With `fetcher` made from
+    /// `runtime.connection(onLoop: true)`, its stream's subscriber and snapshot client are on it as well, and a quote
+    /// is read, taken in, re-priced and published on that one thread.
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
         let state = ConverterState(currencies: currencies, ranking: configuration.ranking, logger: runtime.logger)
@@ -44,7 +49,8 @@ public enum Converter {
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
         }, dailyRates: fetcher.ratesHistory)
-        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods)
+        let loop = try runtime.loop
+        let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods, onLoop: true)
         // Feed statuses say which feeds are live: a market falls back from a stale or gone feed to the next.
         let rates = fetcher.updates([.rate, .quote, .status])
         // From a quote's own time (the feed's timestamp) to the publication of a price made from it: the feed's
@@ -54,18 +60,20 @@ public enum Converter {
         return [
             publisher, server,
             LoopService {
-                await state.follow(rates) { price in
-                    let topic = try Topics.price(asset: price.asset, currency: price.currency)
-                    guard let seq = try publisher.publish(price, on: topic, source: "converter", onlyIfChanged: true) else { return }
-                    logger.debug("price published", metadata: ["topic": "\(topic.topic)", "seq": "\(seq)", "price": "\(price.price)"])
-                    if let made = price.quoteTime {
-                        quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
+                await withTaskExecutorPreference(loop) {
+                    await state.follow(rates) { price in
+                        let topic = try Topics.price(asset: price.asset, currency: price.currency)
+                        guard let seq = try publisher.publish(price, on: topic, source: "converter", onlyIfChanged: true) else { return }
+                        logger.debug("price published", metadata: ["topic": "\(topic.topic)", "seq": "\(seq)", "price": "\(price.price)"])
+                        if let made = price.quoteTime {
+                            quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
+                        }
+                    } retract: { price in
+                        try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
+                    } within: { trace, reprice in
+                        // A quote that came in a trace is re-priced in a span of it: its prices carry the quote's trace id.
+                        TraceContext.withSpan("reprice", continuing: trace, reprice)
                     }
-                } retract: { price in
-                    try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
-                } within: { trace, reprice in
-                    // A quote that came in a trace is re-priced in a span of it: its prices carry the quote's trace id.
-                    TraceContext.withSpan("reprice", continuing: trace, reprice)
                 }
             },
         ]

@@ -34,6 +34,8 @@ public struct Runtime: Sendable {
     private let scrapeHooks = ScrapeHooks()
     /// What the tracer needs running beside the services (swift-otel's exporter with `--otlp-endpoint`).
     private var tracingServices: [any Service] = []
+    /// The service's loop once made (``loop``), shared by the runtime's copies.
+    private let serviceLoop = LazyLoop()
 
     /// Bootstraps logging (to standard error, at the options' level and in their format, each line with the trace
     /// and span ids of the span it is logged in), Prometheus metrics and the tracer (``LoggingTracer``, or
@@ -99,13 +101,21 @@ public struct Runtime: Sendable {
         return publisher
     }
 
+    /// The service's one loop thread (`loop-<service>`), made on first use: the executor and the socket reader of
+    /// what ``rpcServer(binding:methods:onLoop:)`` and ``connection(timeout:retries:onLoop:)`` make with `onLoop`, and the
+    /// preferred executor of the service's own tasks that take part (`withTaskExecutorPreference(runtime.loop)`). A
+    /// service that never asks for it has no such thread.
+    public var loop: ServiceLoop {
+        get throws { try serviceLoop.get(named: service) }
+    }
+
     /// The service's JSON-RPC server of `methods`, bound to `endpoints` with its security; with keys, only writers
-    /// may call the methods that change state.
-    public func rpcServer(binding endpoints: [String], methods: RPCMethods) throws -> RPCServer {
+    /// may call the methods that change state. With `onLoop`, on the service's ``loop`` (``RPCServer``'s `loop`).
+    public func rpcServer(binding endpoints: [String], methods: RPCMethods, onLoop: Bool = false) throws -> RPCServer {
         let security = try serverSecurity(binding: endpoints)
         let server = try RPCServer(context: context, service: service, endpoints: endpoints, methods: methods,
                                    security: security, writeAccess: self.security.keys == nil ? .everyone : .writersOnly,
-                                   logger: logger)
+                                   logger: logger, loop: onLoop ? try loop : nil)
         try monitor(security)
         return server
     }
@@ -126,14 +136,20 @@ public struct Runtime: Sendable {
 
     /// Runs `services` (and the `/metrics` listener `--metrics` asked for, and the span exporter `--otlp-endpoint`
     /// asked for) until SIGTERM or SIGINT, then shuts them down in reverse order (the exporter last, so it sends the
-    /// services' last spans).
+    /// services' last spans), and then the service's ``loop`` if it was made.
     public func run(_ services: [any Service]) async throws {
         let group = ServiceGroup(configuration: .init(
             services: (tracingServices + metricsServers + services + monitors.all).map { .init(service: $0) },
             gracefulShutdownSignals: [.sigterm, .sigint],
             logger: logger))
         logger.info("started", metadata: ["service": "\(service)", "libzmq": "\(ZMQContext.libraryVersion)"])
-        try await group.run()
+        do {
+            try await group.run()
+        } catch {
+            await serviceLoop.shutdown()
+            throw error
+        }
+        await serviceLoop.shutdown()
         logger.info("stopped", metadata: ["service": "\(service)"])
     }
 
@@ -151,11 +167,15 @@ public struct Runtime: Sendable {
 
     /// How this process's live clients reach other services: its context and logger, the stack's
     /// default timeout (2 s) and one retry; with keys, CURVE with the service's own certificate (and the proxies'
-    /// keys `--stream-key` names for the streams that come through one).
-    public func connection(timeout: Duration = .seconds(2), retries: Int = 1) throws -> LiveConnection {
-        try LiveConnection(context: context, timeout: timeout, retries: retries, logger: logger,
-                           keys: security.keys.map { ClientKeys(directory: $0, name: service, streamServers: security.streamServers) },
-                           maxMessageBytes: security.maxMessageBytes)
+    /// keys `--stream-key` names for the streams that come through one). With `onLoop`, the clients' sockets and
+    /// streams are on the service's ``loop`` (``LiveConnection/loop``).
+    public func connection(timeout: Duration = .seconds(2), retries: Int = 1, onLoop: Bool = false) throws -> LiveConnection {
+        var connection = try LiveConnection(
+            context: context, timeout: timeout, retries: retries, logger: logger,
+            keys: security.keys.map { ClientKeys(directory: $0, name: service, streamServers: security.streamServers) },
+            maxMessageBytes: security.maxMessageBytes)
+        if onLoop { connection.loop = try loop }
+        return connection
     }
 }
 
@@ -182,6 +202,26 @@ extension Runtime {
     private var metricsServers: [any Service] {
         guard let metrics else { return [] }
         return [MetricsServer(settings: metrics, endpoint: metricsEndpoint(token: metrics.token), logger: logger)]
+    }
+}
+
+/// A runtime's ``Runtime/loop``, made on first use, shared by the runtime's copies.
+private final class LazyLoop: Sendable {
+    private let made = Mutex<ServiceLoop?>(nil)
+
+    /// The loop, made named `name` the first time.
+    func get(named name: String) throws -> ServiceLoop {
+        try made.withLock { made in
+            if let made { return made }
+            let loop = try ServiceLoop(name: name)
+            made = loop
+            return loop
+        }
+    }
+
+    /// Shuts the loop down, if it was made (the sockets still on it close).
+    func shutdown() async {
+        await made.withLock { $0 }?.shutdown()
     }
 }
 

@@ -59,10 +59,11 @@ extension StreamEvents {
     /// The live stream of a publisher: a Clone-pattern ``Subscriber`` of `prefixes` at `pub`, with snapshots
     /// from `snapshot`, whose messages `decode` turns into values. A message that does not decode is logged,
     /// counted (`tickwire_client_undecodable_total`) and skipped; so is one of a topic `decode` does not know (nil).
-    /// `backlog` and `receiveBuffer` are the ``Subscriber``'s.
+    /// `backlog`, `receiveBuffer` and `loop` are the ``Subscriber``'s: with a loop, a reader whose task prefers it takes
+    /// each event with no thread wake-up.
     static func live(
         context: ZMQContext, name: String, pub: String, prefixes: [String], security: SocketSecurity = SocketSecurity(),
-        backlog: Int = 64, receiveBuffer: Int = 20_000, logger: Logger,
+        backlog: Int = 64, receiveBuffer: Int = 20_000, logger: Logger, loop: ServiceLoop? = nil,
         snapshot: @escaping @Sendable (String) async throws -> Snapshot,
         decode: @escaping @Sendable (BusMessage) throws -> Value?
     ) -> Self {
@@ -71,7 +72,7 @@ extension StreamEvents {
             do {
                 subscriber = try Subscriber(
                     context: context, name: name, endpoint: pub, prefixes: prefixes, receiveBuffer: receiveBuffer, backlog: backlog,
-                    security: security, snapshot: snapshot, logger: logger)
+                    security: security, snapshot: snapshot, logger: logger, loop: loop)
             } catch {
                 return failing("cannot subscribe to \(pub): \(error)").open()
             }

@@ -22,6 +22,10 @@ public struct LiveConnection: Sendable {
     /// false: every message in order, as long as its socket's queue (1,000,000 messages) holds them, so what a
     /// consumer makes of a stream depends on the stream alone, not on how fast it read it (a replay's determinism).
     public var conflatesStreams = true
+    /// The service's loop (`ServiceLoop`), if its clients are to use it: their sockets are read by its thread and their
+    /// streams' subscribers run on it, so a caller or consumer on the loop is handed replies and events with no thread
+    /// wake-up. Nil (the default): each socket has a thread of its own.
+    public var loop: ServiceLoop?
 
     /// A connection in `context` (a new one by default), with CURVE when `keys` are given.
     public init(context: ZMQContext? = nil, timeout: Duration = .seconds(2), retries: Int = 1,
@@ -44,7 +48,7 @@ public struct LiveConnection: Sendable {
     /// A JSON-RPC client of `service`'s server at `endpoint` (CURVE with this connection's keys): what a plugin's live client calls through.
     public func rpc(_ endpoint: String, service: String, timeout: Duration? = nil) throws -> RPCClient {
         try RPCClient(context: context, endpoint: endpoint, timeout: timeout ?? self.timeout, retries: retries,
-                      security: security(connectingTo: service), logger: logger)
+                      security: security(connectingTo: service), logger: logger, loop: loop)
     }
 }
 
