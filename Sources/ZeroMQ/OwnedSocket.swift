@@ -415,10 +415,13 @@ private final class Shared: Sendable {
     /// never receives), or `.none` once the socket is closed; `readerDue` tells whether the reader's deadline
     /// has come (it is cleared then).
     func startRound(readerDue: inout Bool) -> Int32?? {
-        var bytes = (UInt64(0), UInt64(0))
-        while read(pipeReadEnd, &bytes, MemoryLayout.size(ofValue: bytes)) > 0 {}
-        return state.withLock { state -> Int32?? in
-            state.wakePending = false
+        state.withLock { state -> Int32?? in
+            if state.wakePending {
+                // The pipe holds the one byte `wake` wrote under the lock: a round with no wake-up makes no read call.
+                var byte: UInt8 = 0
+                _ = read(pipeReadEnd, &byte, 1)
+                state.wakePending = false
+            }
             state.sleepingUntil = .none
             if let deadline = state.readerDeadline, deadline <= .now {
                 state.readerDeadline = nil

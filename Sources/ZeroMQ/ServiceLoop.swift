@@ -26,6 +26,8 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
     public let name: String
     /// The most queued jobs run in one round before the sockets are looked at.
     public static let jobsPerRound = 256
+    /// While busy (jobs queued, or a socket with more to read), the loop looks at its descriptors every this many rounds.
+    static let busyRoundsPerLook = 4
 
     private let wakeDescriptor: Int32
     private let queue = Mutex(Queue())
@@ -176,6 +178,7 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
         var sockets: [Attached] = []
         var items = Deque<Item>()
         var descriptors: [pollfd] = []
+        var busyRounds = 0
         while true {
             let stopping = queue.withLock { queue -> Bool in
                 // Swapping the two deques keeps both buffers: no allocation in a steady state.
@@ -193,20 +196,28 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
                 case .attach(let receiver): sockets.append(Attached(receiver: receiver))
                 }
             }
-            let now = ContinuousClock.now
-            step(&sockets, now: now)
+            step(&sockets, now: .now)
             let pending = queue.withLock { !$0.items.isEmpty }
             if stopping, !pending { break }
-            let ready = sockets.contains { $0.ready }
-            if (pending || ready), sockets.isEmpty { continue }
-            // Sleep (or with work waiting, only look) until the eventfd, a socket's descriptor or the earliest deadline.
+            var ready = false
+            var due: ContinuousClock.Instant?
+            for socket in sockets {
+                ready = ready || socket.ready
+                if let socketDue = socket.due, due.map({ socketDue < $0 }) ?? true { due = socketDue }
+            }
             var timeout: Int32 = -1
             if pending || ready {
+                // Busy: a look at the descriptors (poll(2) without sleeping) only every few rounds, so a stream of jobs
+                // or of one socket's batches costs no system call per round and still cannot starve the other sockets.
+                busyRounds += 1
+                if sockets.isEmpty || busyRounds < Self.busyRoundsPerLook { continue }
                 timeout = 0
-            } else if let due = sockets.compactMap(\.due).min() {
+            } else if let due {
                 // Rounded up: woken early, the loop would only go back to sleep.
                 timeout = max(0, milliseconds(due - .now + .microseconds(999)))
             }
+            busyRounds = 0
+            // Sleep (or only look) until the eventfd, a socket's descriptor or the earliest deadline.
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
             for socket in sockets {
