@@ -83,21 +83,25 @@ enum BusBench {
     /// above the run's messages, so a subscriber that falls behind holds them rather than conflating. The rate is
     /// messages / (first publish ... last decode); the run ends when every topic's last sequence number was decoded,
     /// and `received` says how many messages the consumer took (fewer than `count` only if it re-synchronised).
-    static func subscribed(count: Int) async throws -> Result {
+    /// `onLoop`: the Subscriber made with a `ServiceLoop` (its thread reads the socket and runs the subscriber's tasks)
+    /// and the consumer task preferring that loop, so the whole receive path runs on the loop's one thread.
+    static func subscribed(count: Int, onLoop: Bool = false) async throws -> Result {
         let pubContext = try ZMQContext(), subContext = try ZMQContext()
         let publisher = try Publisher(
             context: pubContext, service: "bench", endpoints: ["tcp://127.0.0.1:*"], highWaterMark: 0,
             heartbeatInterval: .milliseconds(100), logger: quietLogger())
         let endpoint = try await publisher.boundEndpoint()
         let heartbeats = Task { try await publisher.run() }
+        let loop = onLoop ? try ServiceLoop(name: "bench-sub") : nil
         let subscriber = try Subscriber(
             context: subContext, name: "bench", endpoint: endpoint, prefixes: ["quote."],
-            receiveBuffer: count + 10, backlog: count + 10, snapshot: { publisher.snapshot(prefix: $0) }, logger: quietLogger())
+            receiveBuffer: count + 10, backlog: count + 10, snapshot: { publisher.snapshot(prefix: $0) }, logger: quietLogger(),
+            loop: loop)
         let following = Task { await subscriber.run() }
         let (synchronized, synchronizedNow) = AsyncStream<Void>.makeStream()
         let lastSeq = UInt64(count / topics.count)
         let start = Unsafe(mark())
-        let consumer = Task {
+        let consumer = Task(executorPreference: loop) {
             var received = 0, bytes = 0, checksum: UInt64 = 0
             var last: [Topic: UInt64] = [:]
             events: for await event in subscriber.events {
@@ -130,6 +134,7 @@ enum BusBench {
         await following.value
         heartbeats.cancel()
         _ = try? await heartbeats.value
+        await loop?.shutdown()
         return Result(received: received, bodyBytes: bytes, from: start.value, to: end)
     }
 

@@ -7,6 +7,7 @@ import Logging
 import Money
 import ZeroMQ
 import Subprocess
+import TickwireContract
 #if canImport(System)
 import System
 #else
@@ -93,55 +94,89 @@ enum LatencyBench {
         return Percentiles(Array(latencies.dropFirst(warmup)))
     }
 
-    struct ConvertParams: Codable, Sendable {
-        var amount: ExactDecimal
-        var from: String
-        var to: String
+    /// Where the RPC round trip's two sides run (benchmark 2's two layouts, measured in the same rounds).
+    enum RPCLayout: String, Sendable {
+        /// Each side on a `ServiceLoop`, as services talk to each other: the server made with `loop:` (standing for the
+        /// converter's loop), the client made with a second loop (standing for the calling service's) and the calls
+        /// made from a task that prefers that loop. The judged row.
+        case loops
+        /// No loops: each socket read by a thread of its own, the server's requests and the caller on the global pool.
+        case threads
+
+        /// How benchmark 2's rows name the layout.
+        var label: String {
+            switch self {
+            case .loops:
+                "on service loops (server and caller each on a ServiceLoop, the caller's task preferring its loop: the product's service-to-service call, judged)"
+            case .threads:
+                "today's layout (no loops: each socket read by a thread of its own, the server's requests and the caller on the global pool; informative)"
+            }
+        }
     }
 
-    /// `convert` through Bus's RPCServer (ROUTER) and RPCClient (REQ, Lazy Pirate), sequential calls.
-    static func rpcRoundTrip(calls: Int) async throws -> (Percentiles, String, stalls: Int) {
+    /// The product's `convert` (`ConverterAPI.convert`, its `ConvertRequest` and `ConvertResult` coded directly), the
+    /// rate derived per call along the shortest path as the Python peer derives it.
+    static func convertMethods() throws -> RPCMethods {
         let graph = try ConversionBench.graph()
         var methods = RPCMethods()
-        methods.register(RPCMethod<ConvertParams, CurrencyAmount>("convert")) { params in
-            CurrencyAmount(
-                amount: try graph.convert(params.amount, from: params.from, to: params.to, scale: 2),
-                currency: params.to)
+        methods.register(ConverterAPI.convert) { request in
+            let rate = try graph.rate(from: request.from, to: request.to)
+            return ConvertResult(
+                amount: try rate.convert(request.amount, scale: 2), currency: request.to, rate: rate.decimal(scale: 18),
+                rateExact: true, path: rate.path, source: request.source ?? "ecb")
         }
+        return methods
+    }
+
+    /// `convert` through Bus's RPCServer (ROUTER) and RPCClient (REQ, Lazy Pirate), sequential calls through the
+    /// contract's `ConverterAPI.convert` as a service calls the converter, laid out as `layout`.
+    static func rpcRoundTrip(calls: Int, layout: RPCLayout) async throws -> (Percentiles, String, stalls: Int) {
+        let methods = try convertMethods()
+        let serverLoop = layout == .loops ? try ServiceLoop(name: "bench-server") : nil
+        let clientLoop = layout == .loops ? try ServiceLoop(name: "bench-client") : nil
         let context = try ZMQContext()
         let server = try RPCServer(
             context: context, service: "bench", endpoints: ["tcp://127.0.0.1:*"], methods: methods,
-            logger: quietLogger())
+            logger: quietLogger(), loop: serverLoop)
         let endpoint = try server.boundEndpoint()
         let serving = Task { await server.run() }
         let clientContext = try ZMQContext()
         // The services' defaults: 2 s per attempt, 2 retries (Lazy Pirate). A call slower than 1 s is a stall.
-        let client = try RPCClient(context: clientContext, endpoint: endpoint)
+        let client = try RPCClient(context: clientContext, endpoint: endpoint, logger: quietLogger(), loop: clientLoop)
+        // Nil (no loop) leaves the calls on the global pool.
+        let (micros, last) = try await withTaskExecutorPreference(clientLoop) { try await sequentialCalls(calls, to: client) }
+        await client.close()
+        serving.cancel()  // run() closes the socket when cancelled
+        _ = await serving.value
+        await clientLoop?.shutdown()
+        await serverLoop?.shutdown()
+        return (Percentiles(micros), last, micros.filter { $0 > 1_000_000 }.count)
+    }
+
+    /// `calls` sequential `convert` calls after 500 warm-up calls: each call's time in microseconds, and the last answer.
+    private static func sequentialCalls(_ calls: Int, to client: RPCClient) async throws -> ([Double], String) {
         let clock = ContinuousClock()
         var micros: [Double] = []
         micros.reserveCapacity(calls)
         var last = ""
         let warmup = 500
         for index in 0..<(calls + warmup) {
-            let params = ConvertParams(
+            let request = ConvertRequest(
                 amount: try ExactDecimal(mantissa: 129_899 + Int128(index % 1000), scale: 2),
                 from: ["USD", "AUD", "SEK", "GBP"][index & 3], to: "EUR")
             let start = clock.now
-            let result: CurrencyAmount
+            let result: ConvertResult
             do {
-                result = try await client.call("convert", params: params, as: CurrencyAmount.self)
+                result = try await client.call(ConverterAPI.convert, request)
             } catch {
                 FileHandle.standardError.write(Data("RPC call \(index) failed: \(error)\n".utf8))
                 throw error
             }
             let elapsed = clock.now - start
             if index >= warmup { micros.append(elapsed.microseconds) }
-            last = result.description
+            last = "\(result.amount) \(result.currency)"
         }
-        await client.close()
-        serving.cancel()  // run() closes the socket when cancelled
-        _ = await serving.value
-        return (Percentiles(micros), last, micros.filter { $0 > 1_000_000 }.count)
+        return (micros, last)
     }
 
     /// A `convert` request and its reply as the wire carries them, for the floor's prebuilt bytes.

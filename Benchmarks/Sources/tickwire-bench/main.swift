@@ -20,7 +20,10 @@ import ZeroMQ
 //   tickwire-bench profile-direct N     the direct wire API alone over N envelopes (for callgrind)
 //   tickwire-bench profile-convert N    the conversion loop over N transactions (for callgrind)
 //   tickwire-bench profile-rpc N        N `convert` round trips in process, no socket (for callgrind)
-//   tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]
+//   tickwire-bench profile-rpc-loop N   N `convert` round trips over tcp, server and caller each on a ServiceLoop (for callgrind)
+//   tickwire-bench profile-rpc-threads N
+//                                       the same in today's layout: no loops, socket threads and the global pool
+//   tickwire-bench profile-throughput bus|subscriber|subscriber-loop|sockets|raw [N]
 //                                       one throughput run of benchmark 1 (for perf record -e cpu-clock)
 //   tickwire-bench portfolio-files DIR  writes benchmarks 8 and 9's activities.csv and prices.json into DIR
 //   tickwire-bench flood-prices PUB REP SECONDS RATE
@@ -64,10 +67,11 @@ if arguments.first == "profile-throughput", arguments.count >= 2 {
     switch arguments[1] {
     case "bus": run = { try await BusBench.encoded(count: count) }
     case "subscriber": run = { try await BusBench.subscribed(count: count) }
+    case "subscriber-loop": run = { try await BusBench.subscribed(count: count, onLoop: true) }
     case "sockets": run = { try await BusBench.busSocketsRaw(count: count) }
     case "raw": run = { try await BusBench.zmqRaw(count: count) }
     default:
-        print("usage: tickwire-bench profile-throughput bus|subscriber|sockets|raw [N]")
+        print("usage: tickwire-bench profile-throughput bus|subscriber|subscriber-loop|sockets|raw [N]")
         exit(2)
     }
     let result = try waitingOnSemaphore(run)
@@ -79,6 +83,15 @@ if arguments.first == "profile-rpc" {
     let count = Int(arguments.dropFirst().first ?? "") ?? 4_000
     let checksum = try waitingOnSemaphore { try await RPCProfile.run(count: count) }
     print("profile-rpc \(count) checksum \(checksum)")
+    exit(0)
+}
+if arguments.first == "profile-rpc-loop" || arguments.first == "profile-rpc-threads" {
+    // N `convert` round trips through the sockets in one process (issue 31, stage 2), as benchmark 2's rows make them
+    // (500 warm-up calls first, which the margin between two N cancels): every thread counted, libzmq's I/O threads too.
+    let count = Int(arguments.dropFirst().first ?? "") ?? 4_000
+    let layout: LatencyBench.RPCLayout = arguments.first == "profile-rpc-loop" ? .loops : .threads
+    let (_, last, _) = try waitingOnSemaphore { try await LatencyBench.rpcRoundTrip(calls: count, layout: layout) }
+    print("\(arguments[0]) \(count) last \(last)")
     exit(0)
 }
 if arguments.first == "rpc-floor-server", arguments.count == 2 {
@@ -172,6 +185,7 @@ if only.contains("bus") {
     var rounds = PairedRounds()
     for round in 1...pairedRoundCount {
         let subscribed = try await BusBench.subscribed(count: busCount)
+        let onLoop = try await BusBench.subscribed(count: busCount, onLoop: true)
         let bus = try await BusBench.encoded(count: busCount)
         let sockets = try await BusBench.busSocketsRaw(count: busCount)
         let raw = try await BusBench.zmqRaw(count: busCount)
@@ -182,7 +196,7 @@ if only.contains("bus") {
         }
         // The limit: the fastest run without JSON in this round (Swift Socket, the Bus's sockets or pyzmq raw).
         let limit = max(raw.messagesPerSecond, sockets.messagesPerSecond, pyRaw ?? 0)
-        for (name, run) in [("subscriber", subscribed), ("bus", bus), ("sockets", sockets), ("raw", raw)] {
+        for (name, run) in [("subscriber", subscribed), ("subscriber loop", onLoop), ("bus", bus), ("sockets", sockets), ("raw", raw)] {
             rounds.record(name, run.messagesPerSecond)
             rounds.record("\(name) cpu", run.cpuMicrosecondsPerMessage)
             rounds.recordRatio("\(name) / python", run.messagesPerSecond, pyEncoded)
@@ -194,12 +208,13 @@ if only.contains("bus") {
         rounds.record("limit", limit)
         rounds.recordRatio("cpu subscriber / raw", subscribed.cpuMicrosecondsPerMessage, raw.cpuMicrosecondsPerMessage)
         say("round \(round): Subscriber \(rate(subscribed.messagesPerSecond)) (\(subscribed.received) taken, CPU \(fmt(subscribed.cpuMicrosecondsPerMessage, 2)) us/msg); "
+            + "Subscriber on a ServiceLoop \(rate(onLoop.messagesPerSecond)) (\(onLoop.received) taken, CPU \(fmt(onLoop.cpuMicrosecondsPerMessage, 2))); "
             + "codec-only Bus \(rate(bus.messagesPerSecond)) (CPU \(fmt(bus.cpuMicrosecondsPerMessage, 2))); Bus sockets \(rate(sockets.messagesPerSecond)) "
             + "(CPU \(fmt(sockets.cpuMicrosecondsPerMessage, 2))); raw \(rate(raw.messagesPerSecond)) (CPU \(fmt(raw.cpuMicrosecondsPerMessage, 2))); "
             + "pyzmq+orjson \(pyEncoded.map(rate) ?? "n/a"), pyzmq raw \(pyRaw.map(rate) ?? "n/a"); "
             + "Subscriber / limit \(fmt(subscribed.messagesPerSecond / limit * 100, 1)) %, / pyzmq+orjson \(ratio(pyEncoded.map { subscribed.messagesPerSecond / $0 }))")
-        if subscribed.received < busCount {
-            notes.append("Bus: in round \(round) the Subscriber passed on \(subscribed.received) of \(busCount) messages (it re-synchronised from a snapshot).")
+        for (run, which) in [(subscribed, "Subscriber"), (onLoop, "Subscriber on a ServiceLoop")] where run.received < busCount {
+            notes.append("Bus: in round \(round) the \(which) passed on \(run.received) of \(busCount) messages (it re-synchronised from a snapshot).")
         }
     }
     let body = try BusBench.sampleFrames()[1].count
@@ -216,6 +231,11 @@ if only.contains("bus") {
     rows.append(Row(benchmark: "1. Bus through the real Subscriber vs raw libzmq limit (same bytes)", tickwire: rates("subscriber"),
                     peer: limitText, ratio: rounds.text("subscriber / limit", 1, " %"), target: ">= 50 %",
                     met: toLimit.map { $0 >= 50 ? "yes" : "NO" } ?? "?"))
+    // Informative: the product's presenter keeps its own threads; a service whose Subscriber is on its loop reads this way.
+    rows.append(Row(benchmark: "1. Bus through the real Subscriber on a ServiceLoop (its socket read and its tasks run by the loop's thread, the consumer task preferring the loop; informative) vs pyzmq+orjson",
+                    tickwire: rates("subscriber loop"), peer: pyText, ratio: rounds.text("subscriber loop / python", 2, "x"), target: "-", met: "-"))
+    rows.append(Row(benchmark: "1. Bus through the real Subscriber on a ServiceLoop vs raw libzmq limit (same bytes)", tickwire: rates("subscriber loop"),
+                    peer: limitText, ratio: rounds.text("subscriber loop / limit", 1, " %"), target: "-", met: "-"))
     rows.append(Row(benchmark: "1. Bus codec only (Publisher.publish -> SUB socket -> BusMessage.decode, no Subscriber) vs pyzmq+orjson",
                     tickwire: rates("bus"), peer: pyText, ratio: rounds.text("bus / python", 2, "x"), target: "-", met: "-"))
     rows.append(Row(benchmark: "1. Bus codec only vs raw libzmq limit (same bytes)", tickwire: rates("bus"), peer: limitText,
@@ -225,8 +245,8 @@ if only.contains("bus") {
                     peer: pyRawText, ratio: rounds.text("raw / python raw", 2, "x"), target: "-", met: "-"))
     rows.append(Row(benchmark: "1b. raw: Bus sockets (LockedSocket PUB -> OwnedSocket SUB), no JSON", tickwire: rates("sockets"),
                     peer: pyRawText, ratio: rounds.text("sockets / python raw", 2, "x"), target: "-", met: "-"))
-    rows.append(Row(benchmark: "1c. CPU per message, all threads: Subscriber / codec-only Bus / Bus sockets / raw",
-                    tickwire: ["subscriber", "bus", "sockets", "raw"].map { rounds.median("\($0) cpu").map { fmt($0, 2) } ?? "-" }.joined(separator: " / ") + " us",
+    rows.append(Row(benchmark: "1c. CPU per message, all threads: Subscriber / Subscriber on a ServiceLoop / codec-only Bus / Bus sockets / raw",
+                    tickwire: ["subscriber", "subscriber loop", "bus", "sockets", "raw"].map { rounds.median("\($0) cpu").map { fmt($0, 2) } ?? "-" }.joined(separator: " / ") + " us",
                     peer: "-", ratio: "\(rounds.text("cpu subscriber / raw", 1, "x")) raw", target: "-", met: "-"))
     if !runCallgrind {
         say("callgrind: skipped (--no-callgrind)")
@@ -238,7 +258,8 @@ if only.contains("bus") {
         let (small, large) = quick ? (2_000, 4_000) : (10_000, 20_000)
         say("== 1d. callgrind: instructions per message, the margin between \(small) and \(large) messages")
         var counts: [String: Double] = [:]
-        for (name, mode) in [("codec", ["profile-bus"]), ("direct", ["profile-direct"]), ("subscriber", ["profile-throughput", "subscriber"]), ("bus", ["profile-throughput", "bus"]),
+        for (name, mode) in [("codec", ["profile-bus"]), ("direct", ["profile-direct"]), ("subscriber", ["profile-throughput", "subscriber"]),
+                             ("subscriber loop", ["profile-throughput", "subscriber-loop"]), ("bus", ["profile-throughput", "bus"]),
                              ("sockets", ["profile-throughput", "sockets"]), ("raw", ["profile-throughput", "raw"])] {
             do {
                 counts[name] = try await Callgrind.perMessage(mode, small: small, large: large)
@@ -248,8 +269,8 @@ if only.contains("bus") {
             }
         }
         func count(_ name: String) -> String { counts[name].map { fmt($0) } ?? "-" }
-        rows.append(Row(benchmark: "1d. instructions per message (callgrind, all threads): Subscriber / codec-only Bus / Bus sockets / raw",
-                        tickwire: ["subscriber", "bus", "sockets", "raw"].map(count).joined(separator: " / "), peer: "-",
+        rows.append(Row(benchmark: "1d. instructions per message (callgrind, all threads): Subscriber / Subscriber on a ServiceLoop / codec-only Bus / Bus sockets / raw",
+                        tickwire: ["subscriber", "subscriber loop", "bus", "sockets", "raw"].map(count).joined(separator: " / "), peer: "-",
                         ratio: counts["subscriber"].flatMap { s in counts["raw"].map { "\(fmt(s / $0, 1))x raw" } } ?? "-", target: "-", met: "-"))
         rows.append(Row(benchmark: "1d. codec alone: encode + decode of one quote envelope (callgrind, `profile-bus`), instructions",
                         tickwire: count("codec"), peer: "-", ratio: "-", target: "<= 4000", met: counts["codec"].map { $0 <= 4_000 ? "yes" : "NO" } ?? "?"))
@@ -279,57 +300,71 @@ if only.contains("latency") {
     }
 }
 if only.contains("rpc") {
-    say("== 2b. RPC round trip: \(rpcCalls) sequential `convert` calls, RPCClient -> RPCServer, tcp loopback, against pyzmq and the raw "
-        + "libzmq REQ <-> REP floor, \(pairedRoundCount) paired rounds")
+    say("== 2b. RPC round trip: \(rpcCalls) sequential `convert` calls, RPCClient -> RPCServer, tcp loopback, each side on a ServiceLoop and "
+        + "in today's layout (no loops), against pyzmq and the raw libzmq REQ <-> REP floor, \(pairedRoundCount) paired rounds")
     var rounds = PairedRounds()
     let labels: [(String, String, KeyPath<LatencyBench.Percentiles, Double>)] = [("p50", "p50", \.p50), ("p99", "p99", \.p99), ("p99.9", "p999", \.p999), ("max", "max", \.max)]
+    // Each round: both layouts of Tickwire, the peer and the floor back to back.
+    let layouts: [LatencyBench.RPCLayout] = [.loops, .threads]
     for round in 1...pairedRoundCount {
-        let (rpc, last, stalls) = try await LatencyBench.rpcRoundTrip(calls: rpcCalls)
-        if stalls > 0 {
-            notes.append("RPC: in round \(round) \(stalls) of \(rpcCalls) `convert` calls took over 1 s (max \(fmt(rpc.max / 1000, 0)) ms): a reply lost by RPCClient and recovered by its Lazy Pirate retry after the 2 s timeout.")
+        var measured: [(LatencyBench.RPCLayout, LatencyBench.Percentiles, String, Int)] = []
+        for layout in layouts {
+            let (rpc, last, stalls) = try await LatencyBench.rpcRoundTrip(calls: rpcCalls, layout: layout)
+            measured.append((layout, rpc, last, stalls))
+            if stalls > 0 {
+                notes.append("RPC: in round \(round) (\(layout.rawValue)) \(stalls) of \(rpcCalls) `convert` calls took over 1 s (max \(fmt(rpc.max / 1000, 0)) ms): a reply lost by RPCClient and recovered by its Lazy Pirate retry after the 2 s timeout.")
+            }
         }
         var py: [String: Any]?
         if runPeers { py = await peers.run("rpc_latency.py", ["--calls", "\(rpcCalls)"]) }
         let floor = try await LatencyBench.rpcFloor(calls: rpcCalls)
         for (label, key, path) in labels {
-            let mine = rpc[keyPath: path], base = floor[keyPath: path]
-            rounds.record("tickwire \(label)", mine)
+            let base = floor[keyPath: path]
+            for (layout, rpc, _, _) in measured {
+                let mine = rpc[keyPath: path]
+                rounds.record("\(layout.rawValue) \(label)", mine)
+                rounds.recordRatio("\(layout.rawValue) / python \(label)", mine, py?.number(key))
+                rounds.recordRatio("\(layout.rawValue) / floor \(label)", mine, base)
+            }
             rounds.record("python \(label)", py?.number(key))
             rounds.record("floor \(label)", base)
-            rounds.recordRatio("tickwire / python \(label)", mine, py?.number(key))
-            rounds.recordRatio("tickwire / floor \(label)", mine, base)
             rounds.recordRatio("floor / python \(label)", base, py?.number(key))
         }
-        say("round \(round): tickwire p50 \(fmt(rpc.p50, 1)) us, p99 \(fmt(rpc.p99, 1)) us (last answer \(last), \(stalls) calls > 1 s); "
+        say("round \(round): "
+            + measured.map { layout, rpc, last, stalls in
+                "tickwire (\(layout.rawValue)) p50 \(fmt(rpc.p50, 1)) us, p99 \(fmt(rpc.p99, 1)) us (last answer \(last), \(stalls) calls > 1 s); " }.joined()
             + "pyzmq p50 \(py?.number("p50").map { fmt($0, 1) } ?? "n/a") us, p99 \(py?.number("p99").map { fmt($0, 1) } ?? "n/a") us; "
             + "raw REQ <-> REP floor p50 \(fmt(floor.p50, 1)) us, p99 \(fmt(floor.p99, 1)) us")
     }
-    for (label, _, _) in labels {
-        let judged = label == "p50" || label == "p99"
-        let toPython = rounds.median("tickwire / python \(label)"), toFloor = rounds.median("tickwire / floor \(label)")
-        let floorShare = rounds.median("floor / python \(label)")
-        // 0.5x pyzmq is impossible where the floor measured in the same rounds is itself above half of pyzmq's.
-        let halfPossible = floorShare.map { $0 <= 0.5 } ?? true
-        var target = "-", met = "-", verdict = ""
-        if judged {
-            if halfPossible {
-                target = "<= 0.5x pyzmq"
-                met = toPython.map { $0 <= 0.5 ? "yes" : "NO" } ?? "?"
-                verdict = "judged against 0.5x pyzmq (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq, so half is possible)"
-            } else {
-                target = "<= 1.3x the floor (0.5x pyzmq is below the floor)"
-                met = toFloor.map { $0 <= 1.3 ? "yes" : "NO" } ?? "?"
-                verdict = "judged against 1.3x the floor (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq: 0.5x pyzmq is impossible)"
+    for layout in layouts {
+        let name = layout.rawValue
+        for (label, _, _) in labels {
+            let judged = layout == .loops && (label == "p50" || label == "p99")
+            let toPython = rounds.median("\(name) / python \(label)"), toFloor = rounds.median("\(name) / floor \(label)")
+            let floorShare = rounds.median("floor / python \(label)")
+            // 0.5x pyzmq is impossible where the floor measured in the same rounds is itself above half of pyzmq's.
+            let halfPossible = floorShare.map { $0 <= 0.5 } ?? true
+            var target = "-", met = "-", verdict = ""
+            if judged {
+                if halfPossible {
+                    target = "<= 0.5x pyzmq"
+                    met = toPython.map { $0 <= 0.5 ? "yes" : "NO" } ?? "?"
+                    verdict = "judged against 0.5x pyzmq (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq, so half is possible)"
+                } else {
+                    target = "<= 1.3x the floor (0.5x pyzmq is below the floor)"
+                    met = toFloor.map { $0 <= 1.3 ? "yes" : "NO" } ?? "?"
+                    verdict = "judged against 1.3x the floor (the floor is \(rounds.text("floor / python \(label)", 2, "x")) pyzmq: 0.5x pyzmq is impossible)"
+                }
             }
+            say("RPC \(label) (\(name)): tickwire \(rounds.text("\(name) \(label)", 1, " us")), pyzmq \(rounds.text("python \(label)", 1, " us")), "
+                + "floor \(rounds.text("floor \(label)", 1, " us")); tickwire / pyzmq \(rounds.text("\(name) / python \(label)", 2, "x")), "
+                + "tickwire / floor \(rounds.text("\(name) / floor \(label)", 2, "x"))\(judged ? "; \(verdict): \(met == "yes" ? "met" : "MISSED")" : "")")
+            rows.append(Row(benchmark: "2. RPC `convert` round trip \(label), \(layout.label) (ratio: Tickwire's time over the peer's and over the floor's)",
+                            tickwire: rounds.text("\(name) \(label)", 1, " us"),
+                            peer: "\(rounds.text("python \(label)", 1, " us")) (pyzmq REQ/ROUTER+orjson+decimal); floor \(rounds.text("floor \(label)", 1, " us")) (raw libzmq REQ <-> REP, Swift)",
+                            ratio: "\(rounds.text("\(name) / python \(label)", 2, "x")) pyzmq; \(rounds.text("\(name) / floor \(label)", 2, "x")) floor",
+                            target: target, met: met))
         }
-        say("RPC \(label): tickwire \(rounds.text("tickwire \(label)", 1, " us")), pyzmq \(rounds.text("python \(label)", 1, " us")), "
-            + "floor \(rounds.text("floor \(label)", 1, " us")); tickwire / pyzmq \(rounds.text("tickwire / python \(label)", 2, "x")), "
-            + "tickwire / floor \(rounds.text("tickwire / floor \(label)", 2, "x"))\(judged ? "; \(verdict): \(met == "yes" ? "met" : "MISSED")" : "")")
-        rows.append(Row(benchmark: "2. RPC `convert` round trip \(label) (ratio: Tickwire's time over the peer's and over the floor's)",
-                        tickwire: rounds.text("tickwire \(label)", 1, " us"),
-                        peer: "\(rounds.text("python \(label)", 1, " us")) (pyzmq REQ/ROUTER+orjson+decimal); floor \(rounds.text("floor \(label)", 1, " us")) (raw libzmq REQ <-> REP, Swift)",
-                        ratio: "\(rounds.text("tickwire / python \(label)", 2, "x")) pyzmq; \(rounds.text("tickwire / floor \(label)", 2, "x")) floor",
-                        target: target, met: met))
     }
     if !runCallgrind {
         notes.append("RPC instructions per call (2b): not counted, the run had `--no-callgrind`.")
@@ -338,13 +373,20 @@ if only.contains("rpc") {
     } else {
         // Stage 3's evidence (issue 31): the CPU of the RPC path itself, which the round trip's wake-ups hide.
         let (small, large) = quick ? (1_000, 2_000) : (2_000, 4_000)
-        do {
-            let perCall = try await Callgrind.perMessage(["profile-rpc"], small: small, large: large)
-            say("callgrind profile-rpc: \(fmt(perCall)) instructions per call (margin between \(small) and \(large) calls)")
-            rows.append(Row(benchmark: "2b. RPC `convert` in process, instructions per call (callgrind, `profile-rpc`: request encode, `RPCMethods.handle`, reply decode; no socket)",
-                            tickwire: fmt(perCall), peer: "-", ratio: "-", target: "-", met: "-"))
-        } catch {
-            say("callgrind profile-rpc: \(error)")
+        let modes = [
+            ("profile-rpc", "in process (`profile-rpc`: request encode, `RPCMethods.handle`, reply decode; no socket)"),
+            ("profile-rpc-loop", "over tcp on service loops (`profile-rpc-loop`: both sides, every thread, libzmq's I/O threads included)"),
+            ("profile-rpc-threads", "over tcp in today's layout (`profile-rpc-threads`: no loops, every thread)"),
+        ]
+        for (mode, description) in modes {
+            do {
+                let perCall = try await Callgrind.perMessage([mode], small: small, large: large)
+                say("callgrind \(mode): \(fmt(perCall)) instructions per call (margin between \(small) and \(large) calls)")
+                rows.append(Row(benchmark: "2b. RPC `convert` \(description), instructions per call (callgrind)",
+                                tickwire: fmt(perCall), peer: "-", ratio: "-", target: "-", met: "-"))
+            } catch {
+                say("callgrind \(mode): \(error)")
+            }
         }
     }
 }
@@ -1050,13 +1092,14 @@ let markdown = """
 
     1. Throughput: \(busCount) messages, one publisher, one subscriber, tcp loopback, HWM 0 (lossless);
        messages / (first publish ... last decode). Paired rounds (\(pairedRoundCount)): each round runs the Subscriber,
-       the codec-only Bus, the Bus's sockets, raw libzmq and both Python peers back to back; a figure is the median of
+       the Subscriber on a ServiceLoop, the codec-only Bus, the Bus's sockets, raw libzmq and both Python peers back to back; a figure is the median of
        the rounds with the lowest and highest in brackets, a ratio the median of the rounds' own ratios. Tickwire
        through the real `Subscriber` (the judged row): `Publisher.publish` (Wire.encode, seq, retain, send on the
        caller's thread through a PUB `LockedSocket`) -> the `Subscriber`'s SUB `OwnedSocket`, its sequence tracking and
        event queue -> a consumer task that decodes each `.message` (`decode(Quote.self)`), after it synchronised from
        the publisher's snapshot; receive buffer and backlog above the run's messages, so it holds rather than
-       conflates. Codec only: the same publisher -> a bare SUB `OwnedSocket` -> `BusMessage(frames:)` +
+       conflates. On a ServiceLoop (informative; issue 31 stage 2): the same, the `Subscriber` made with `loop:` (the
+       loop's thread reads its socket and runs its tasks) and the consumer task preferring that loop. Codec only: the same publisher -> a bare SUB `OwnedSocket` -> `BusMessage(frames:)` +
        `decode(Quote.self)`. Publisher and subscriber in one process on their own threads. Python: publisher and
        subscriber processes, orjson + Decimal + datetime (typed dataclasses). Raw: the same bytes prebuilt, no
        encoding; the limit is the fastest run without JSON in the same round (Swift Socket, the Bus's sockets or
@@ -1069,16 +1112,25 @@ let markdown = """
        tape). The codec target is judged on `profile-bus`, the product's path.
     2. Latency: 10,000 msg/s paced by absolute-deadline sleeps (timer slack 1 us) on one topic, first second
        dropped; time taken just before publish, read just after the typed decode. RPC: sequential `convert`
-       calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER), handler `RateGraph.convert`; 500 warm-up calls. Its peer
+       calls through `RPCClient` (REQ) -> `RPCServer` (ROUTER) of the contract's `ConverterAPI.convert` (`ConvertRequest` and
+       `ConvertResult`, coded directly, as a service calls the converter), the rate derived per call along the shortest
+       path as the peer does (its reply also carries the rate, path and source); 500 warm-up calls; in two
+       layouts. On service loops (the judged rows, issue 31 stage 2): the server made with `loop:` (a `ServiceLoop`
+       standing for the converter's) and the client with a second `ServiceLoop` (the calling service's), the calls made
+       from a task preferring the client's loop (`withTaskExecutorPreference`). Today's layout (informative): no loops,
+       each socket read by a thread of its own, the requests and the caller on the global pool. Its peer
        (`bench/rpc_latency.py`): a pyzmq REQ client and a ROUTER server process, orjson + decimal. Its floor: raw libzmq
        REQ <-> REP in Swift laid out as the peer (`tickwire-bench rpc-floor-server`, a process of its own, answers the
        prebuilt reply bytes; the client's blocking calls on a thread), no JSON. Paired rounds (\(pairedRoundCount)): each round
-       runs Tickwire, the peer and the floor back to back; a figure is the median of the rounds with the lowest and
+       runs Tickwire in both layouts, the peer and the floor back to back; a figure is the median of the rounds with the lowest and
        highest in brackets, a ratio the median of the rounds' Tickwire time over the peer's (or the floor's). The target
        (p50 and p99): at most 0.5x pyzmq's, or, where the floor of the same rounds is above half of pyzmq's, at most
        1.3x the floor; the row says which. Instructions per call (2b, where valgrind is installed): `profile-rpc N`,
        N `convert` round trips in process through `LocalRPC` (the request encoded as `RPCClient` encodes it,
-       `RPCMethods.handle`, the reply decoded as `RPCClient` decodes it; no socket), the margin between two N.
+       `RPCMethods.handle`, the reply decoded as `RPCClient` decodes it; no socket), and `profile-rpc-loop N` /
+       `profile-rpc-threads N`, the timed rows' round trips over tcp in one process (every thread, libzmq's I/O threads
+       included; user space only, so the kernel's share of a thread wake-up or a system call is not in it), the margin
+       between two N.
     3. Conversion: splitmix64-seeded transactions (the same in both languages), rate per currency derived once,
        then per transaction convert with half-even to 2 places and sum; best of 3, generation not timed.
     4. Formatting: `MoneyFormatter.currency` (ICU) vs babel `format_currency` (CLDR), 100,000 amounts.
