@@ -88,8 +88,10 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
         if !append(.job(job)) { globalConcurrentExecutor.enqueue(job) }
     }
 
+    /// The loop as an actor's executor: `nonisolated var unownedExecutor` of an actor pinned to it.
     public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
 
+    /// The loop as a task's preferred executor.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
 
     /// Whether the caller runs on the loop's thread: everything there is serialized, so it is isolated to the loop.
@@ -102,7 +104,7 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
 
     /// Whether the caller runs on the loop's thread.
     public var isCurrent: Bool {
-        let thread = thread.load(ordering: .relaxed)
+        let thread = thread.load(ordering: .acquiring)
         return thread != 0 && pthread_equal(pthread_self(), pthread_t(thread)) != 0
     }
 
@@ -158,7 +160,10 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
 
     // MARK: The loop's thread
 
-    /// A socket attached to the loop, as the thread keeps it.
+    /// A socket attached to the loop, as the thread keeps it. Its wake-ups (a reader's room or deadline, a close, a call
+    /// that may have taken the `ZMQ_FD` signal) still write its own pipe, which the loop polls beside the socket's
+    /// descriptor rather than routing them to the eventfd: the loop then steps only the sockets that need it, and the
+    /// socket's code is the same with a loop or a thread of its own.
     private struct Attached {
         let receiver: Receiver
         var sizes = ReceivedBatch.Sizes()

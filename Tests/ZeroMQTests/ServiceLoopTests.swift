@@ -107,6 +107,14 @@ struct ServiceLoopTests {
         await loop.shutdown()
     }
 
+    /// Off the loop's thread, an actor pinned to the loop is not isolated: `preconditionIsolated` stops the process.
+    @Test func pinnedActorIsNotIsolatedOffTheLoop() async {
+        await #expect(processExitsWith: .signal(SIGILL)) {
+            let loop = try ServiceLoop(name: "off")
+            Pinned(loop: loop).preconditionIsolated()
+        }
+    }
+
     /// An idle loop sleeps: its thread uses at most 2 clock ticks of CPU in a second. A closure handed to it while it
     /// sleeps still runs, well within a second (the bound proves the wake, not its speed, on 2 shared cores).
     @Test func idleLoopSleepsAndWakes() async throws {
