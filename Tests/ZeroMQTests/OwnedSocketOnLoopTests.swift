@@ -100,6 +100,43 @@ struct OwnedSocketOnLoopTests {
         await loop.shutdown()
     }
 
+    /// Sends from other threads may take an attached socket's `ZMQ_FD` signal; none may leave a message unnoticed by
+    /// the loop. Eight DEALERs on one loop, each sending from its own task on the global pool, ping a ROUTER on the same
+    /// loop whose reader (preferring the loop) answers: a lost wake-up would stall a DEALER.
+    @Test func sendsFromManyTasksLoseNoWakeUpOnALoop() async throws {
+        let loop = try ServiceLoop(name: "many")
+        let router = try OwnedSocket(context: context, type: .router, name: "router", loop: loop) { try $0.bind("tcp://127.0.0.1:*") }
+        let address = try router.perform { try $0.lastEndpoint() }
+        let echo = Task(executorPreference: loop) {
+            for await frames in router.incoming { router.post(frames) }
+        }
+        let dealers = 8, rounds = 500
+        let completed = try await withThrowingTaskGroup(of: Int.self) { group in
+            for dealer in 0..<dealers {
+                group.addTask {
+                    let socket = try OwnedSocket(context: self.context, type: .dealer, name: "dealer-\(dealer)", loop: loop) {
+                        try $0.connect(address)
+                    }
+                    var done = 0
+                    for round in 0..<rounds {
+                        #expect(try socket.send(frames("\(dealer)", "\(round)")))
+                        guard let reply = await next(socket) else { break }
+                        #expect(text(reply) == ["\(dealer)", "\(round)"])
+                        done += 1
+                    }
+                    await socket.close()
+                    return done
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(completed == [Int](repeating: rounds, count: dealers))
+        #expect(router.droppedSends == 0)
+        await router.close()
+        await echo.value
+        await loop.shutdown()
+    }
+
     /// 5,000 messages to a SUB on a loop that holds 100 and whose reader (preferring the loop) is slow: every one
     /// arrives, in order, none dropped.
     @Test func holdWhenFullOnALoopLosesNothing() async throws {

@@ -132,6 +132,27 @@ struct ServiceLoopTests {
         await loop.shutdown()
     }
 
+    /// Every hand-over from another thread to a loop that may be asleep wakes it: 4 threads hand it 20,000 closures in
+    /// bursts with pauses, and a task makes 2,000 round trips to it (one lost wake-up would stall the test).
+    @Test func handOversLoseNoWakeUp() async throws {
+        let loop = try ServiceLoop(name: "wake-ups")
+        let ran = Atomic<Int>(0)
+        let senders = (0..<4).map { _ in
+            Thread {
+                for index in 0..<5_000 {
+                    loop.execute { ran.add(1, ordering: .relaxed) }
+                    if index % 100 == 0 { usleep(200) }
+                }
+            }
+        }
+        for sender in senders { sender.start() }
+        for _ in 0..<2_000 { #expect(await onLoop(loop) { loop.isCurrent }) }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while ran.load(ordering: .relaxed) < 20_000, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(ran.load(ordering: .relaxed) == 20_000)
+        await loop.shutdown()
+    }
+
     /// Shutdown runs what was queued, then ends and joins the thread; later closures run on the caller's thread, and a
     /// second shutdown returns at once.
     @Test func shutdownJoins() async throws {
