@@ -48,6 +48,7 @@ struct ConverterOnLoopTests {
 
         // A name of its own, so that its threads are told apart from those of other tests' converters.
         let runtime = try Runtime(service: "cvloop", logger: Self.logger)
+        #expect(!threadNames().contains("loop-cvloop"), "a runtime starts its loop only when asked for it")
         let fetcher = try RatesFetcherClient.live(runtime.connection(onLoop: true), rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub"))
         let services = try [fetcherPublisher, fetcherServer] + Converter.services(
             ConverterConfiguration(rep: ipc("converter-rep"), pub: ipc("converter-pub"), displayCurrencies: ["USD", "SEK"]),
@@ -74,7 +75,8 @@ struct ConverterOnLoopTests {
         following.cancel()
 
         let names = threadNames()
-        #expect(names.contains("loop-cvloop"), "threads: \(names)")
+        #expect(names.filter { $0 == "loop-cvloop" }.count == 1, "one loop per runtime: \(names)")
+        #expect(try runtime.loop === runtime.loop)
         // Without the loop, its RPC server's socket would have a thread of its own.
         #expect(!names.contains("zmq-cvloop-rpc"), "threads: \(names)")
 
