@@ -19,6 +19,9 @@ import Glibc
 /// thread is only appended. Each round runs at most ``jobsPerRound`` jobs and reads at most one batch per socket, so
 /// neither starves the other.
 ///
+/// Everything on the loop shares its one thread: a job or a socket's handler that blocks (a lock held long, a sleep, a
+/// large synchronous computation) delays every other task, actor and socket of the service.
+///
 /// A loop lives until ``shutdown()``. Jobs that arrive after it ended run on the global concurrent executor (a task
 /// that preferred the loop goes on there); an actor pinned to the loop must not be used after its shutdown.
 public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
