@@ -55,12 +55,12 @@ struct SubscriberOnLoopTests {
         let replica = Replica()
         let offLoop = OffLoop()
         let tasks = follow(subscriber, into: replica, on: loop, offLoop: offLoop)
-        #expect(await replica.wait { $0.count == 3 && $0.values.allSatisfy { $0 == "20" } })
+        #expect(await replica.wait(for: .seconds(20)) { $0.count == 3 && $0.values.allSatisfy { $0 == "20" } })
         for round in 21...30 {
             for topic in topics { try publisher.publish(Price(symbol: topic.rawValue, price: "\(round)"), on: topic) }
             try await Task.sleep(for: .milliseconds(5))
         }
-        #expect(await replica.wait { $0 == Dictionary(uniqueKeysWithValues: topics.map { ($0.rawValue, "30") }) })
+        #expect(await replica.wait(for: .seconds(20)) { $0 == Dictionary(uniqueKeysWithValues: topics.map { ($0.rawValue, "30") }) })
         #expect(await replica.snapshots >= 1)
         #expect(fetched.load(ordering: .relaxed) == (await replica.snapshots))
         #expect(fetchedOffLoop.count == 0, "the snapshot was fetched off the loop thread")
