@@ -225,6 +225,29 @@ struct OwnedSocketOnLoopTests {
         await loop.shutdown()
     }
 
+    /// A REQ on a loop reset after a request that is never answered (Lazy Pirate) asks again on its fresh socket, which
+    /// the loop reads from then on.
+    @Test func resetOnALoop() async throws {
+        let loop = try ServiceLoop(name: "reset")
+        let address = endpoint("inproc")
+        let rep = try OwnedSocket(context: context, type: .rep, name: "rep", loop: loop) { try $0.bind(address) }
+        let req = try OwnedSocket(context: context, type: .req, name: "req", loop: loop) { try $0.connect(address) }
+        #expect(try req.send(frames("lost")))
+        #expect(text(await next(rep)) == ["lost"])
+        try req.reset()
+        // The REP owes the lost request its answer: it goes to the closed socket's peer, which is gone.
+        try rep.send(frames("to the old socket"))
+        for round in 0..<3 {
+            #expect(try req.send(frames("ask \(round)")))
+            #expect(text(await next(rep)) == ["ask \(round)"])
+            try rep.send(frames("answer \(round)"))
+            #expect(text(await next(req)) == ["answer \(round)"])
+        }
+        await req.close()
+        await rep.close()
+        await loop.shutdown()
+    }
+
     /// A reader's deadline (`wake(at:)`) ends its wait on time when a loop keeps it; an earlier deadline set while the
     /// loop sleeps towards a later one still comes on time.
     @Test func readerDeadlineFiresOnALoop() async throws {
