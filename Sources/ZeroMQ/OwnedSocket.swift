@@ -631,8 +631,10 @@ extension OwnedSocket {
                     try? await Task.sleep(for: timeout)
                     return nil
                 }
-                let first = await group.next() ?? nil
+                var first = await group.next() ?? nil
                 group.cancelAll()
+                // The reader may have taken a message as the time ran out: it is returned, not dropped with the group.
+                while first == nil, let other = await group.next() { first = other }
                 return first
             }
         }
