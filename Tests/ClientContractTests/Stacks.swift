@@ -58,6 +58,8 @@ final class LiveStack: Sendable {
     /// The methods each service's server answers, by service.
     let registered: [String: [String]]
     private let tasks: [Task<Void, Never>]
+    /// The converter's runtime, whose loop (`loop-converter`) ``stop()`` shuts down: no `Runtime.run` does here.
+    private let converterRuntime: Runtime
 
     init() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-contract-\(UUID().uuidString.prefix(8))")
@@ -75,7 +77,7 @@ final class LiveStack: Sendable {
         var services = try RatesFetcher.services(
             configuration, environment: configuration.selection.environment(http: nil, logger: logger), runtime: fetcherRuntime)
 
-        let converterRuntime = try runtime("converter")
+        converterRuntime = try runtime("converter")
         let fetcherForConverter = try RatesFetcherClient.live(converterRuntime.connection(), rep: ipc("fetcher-rep"), pub: ipc("fetcher-pub"))
         services += try Converter.services(
             ConverterConfiguration(rep: ipc("converter-rep"), pub: ipc("converter-pub")), fetcher: fetcherForConverter, runtime: converterRuntime)
@@ -107,10 +109,12 @@ final class LiveStack: Sendable {
             presenter: try .live(connection, rep: ipc("presenter-rep")))
     }
 
-    /// Stops every service.
+    /// Stops every service, then the converter's loop.
     func stop() async {
         for task in tasks { task.cancel() }
         for task in tasks { await task.value }
+        // Converter.services made the loop: this only fetches it.
+        await (try? converterRuntime.loop)?.shutdown()
     }
 }
 
