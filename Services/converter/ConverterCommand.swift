@@ -50,7 +50,7 @@ struct ConverterCommand: AsyncParsableCommand {
         }
         let runtime = try Runtime.bootstrap(service: "converter", options: common)
         arenas.report(to: runtime.logger)
-        // rates-fetcher's stream, its snapshots and its calls on the converter's loop, with its server and re-pricing.
+        // Calls to rates-fetcher on the converter's loop, with its RPC server (its stream reads on a thread of its own).
         var connection = try runtime.connection(onLoop: true)
         connection.conflatesStreams = !(noConflation || Setting.resolve(nil, environmentVariable: "TICKWIRE_CONVERTER_NO_CONFLATION") == "1")
         let fetcherClient = try RatesFetcherClient.live(connection, rep: fetcher.repEndpoint, pub: fetcher.pubEndpoint)

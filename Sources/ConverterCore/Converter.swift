@@ -38,10 +38,12 @@ public struct ConverterConfiguration: Sendable {
 public enum Converter {
     /// The services of one converter process, in start order, following rates-fetcher through `fetcher`.
     ///
-    /// They run on the runtime's loop thread (``Runtime/loop``): its RPC server, and the task that applies rates-fetcher's
-    /// updates and publishes the prices, which `state` (a default actor) then runs on too. With `fetcher` made from
-    /// `runtime.connection(onLoop: true)`, its stream's subscriber and snapshot client are on it as well, and a quote
-    /// is read, taken in, re-priced and published on that one thread.
+    /// Its RPC server runs on the runtime's loop thread (``Runtime/loop``): a request is read, answered from `state` (a
+    /// default actor, which runs there for it) and the reply sent on that one thread. With `fetcher` made from
+    /// `runtime.connection(onLoop: true)`, its calls to rates-fetcher are on the loop too. Rates-fetcher's stream is not:
+    /// its subscriber reads on a thread of its own and the re-pricing runs on Swift's pool, so reading and re-pricing
+    /// overlap on two cores. On the loop, a quote reached its price through two threads fewer, but the converter
+    /// re-priced 40 % fewer quotes a second flat out (bench/PROFILE.md, "Issue 31, stage 2").
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
         let state = ConverterState(currencies: currencies, ranking: configuration.ranking, logger: runtime.logger)
@@ -49,7 +51,6 @@ public enum Converter {
         let methods = methods(state, standard: runtime.standardMethods(publisher: publisher) {
             Health(service: runtime.service, started: runtime.started, upstreams: ["rates-fetcher": await state.upstream])
         }, dailyRates: fetcher.ratesHistory)
-        let loop = try runtime.loop
         let server = try runtime.rpcServer(binding: [configuration.rep], methods: methods, onLoop: true)
         // Feed statuses say which feeds are live: a market falls back from a stale or gone feed to the next.
         let rates = fetcher.updates([.rate, .quote, .status])
@@ -60,20 +61,18 @@ public enum Converter {
         return [
             publisher, server,
             LoopService {
-                await withTaskExecutorPreference(loop) {
-                    await state.follow(rates) { price in
-                        let topic = try Topics.price(asset: price.asset, currency: price.currency)
-                        guard let seq = try publisher.publish(price, on: topic, source: "converter", onlyIfChanged: true) else { return }
-                        logger.debug("price published", metadata: ["topic": "\(topic.topic)", "seq": "\(seq)", "price": "\(price.price)"])
-                        if let made = price.quoteTime {
-                            quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
-                        }
-                    } retract: { price in
-                        try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
-                    } within: { trace, reprice in
-                        // A quote that came in a trace is re-priced in a span of it: its prices carry the quote's trace id.
-                        TraceContext.withSpan("reprice", continuing: trace, reprice)
+                await state.follow(rates) { price in
+                    let topic = try Topics.price(asset: price.asset, currency: price.currency)
+                    guard let seq = try publisher.publish(price, on: topic, source: "converter", onlyIfChanged: true) else { return }
+                    logger.debug("price published", metadata: ["topic": "\(topic.topic)", "seq": "\(seq)", "price": "\(price.price)"])
+                    if let made = price.quoteTime {
+                        quoteToPrice.recordNanoseconds(Int64(max(Date().timeIntervalSince(made), 0) * 1e9))
                     }
+                } retract: { price in
+                    try publisher.retract(Topics.price(asset: price.asset, currency: price.currency).topic, source: "converter")
+                } within: { trace, reprice in
+                    // A quote that came in a trace is re-priced in a span of it: its prices carry the quote's trace id.
+                    TraceContext.withSpan("reprice", continuing: trace, reprice)
                 }
             },
         ]

@@ -167,8 +167,8 @@ public struct Runtime: Sendable {
 
     /// How this process's live clients reach other services: its context and logger, the stack's
     /// default timeout (2 s) and one retry; with keys, CURVE with the service's own certificate (and the proxies'
-    /// keys `--stream-key` names for the streams that come through one). With `onLoop`, the clients' sockets and
-    /// streams are on the service's ``loop`` (``LiveConnection/loop``).
+    /// keys `--stream-key` names for the streams that come through one). With `onLoop`, the RPC clients' sockets are
+    /// on the service's ``loop`` (``LiveConnection/loop``); streams read on threads of their own.
     public func connection(timeout: Duration = .seconds(2), retries: Int = 1, onLoop: Bool = false) throws -> LiveConnection {
         var connection = try LiveConnection(
             context: context, timeout: timeout, retries: retries, logger: logger,

@@ -59,11 +59,10 @@ extension StreamEvents {
     /// The live stream of a publisher: a Clone-pattern ``Subscriber`` of `prefixes` at `pub`, with snapshots
     /// from `snapshot`, whose messages `decode` turns into values. A message that does not decode is logged,
     /// counted (`tickwire_client_undecodable_total`) and skipped; so is one of a topic `decode` does not know (nil).
-    /// `backlog`, `receiveBuffer` and `loop` are the ``Subscriber``'s: with a loop, a reader whose task prefers it takes
-    /// each event with no thread wake-up.
+    /// `backlog` and `receiveBuffer` are the ``Subscriber``'s.
     static func live(
         context: ZMQContext, name: String, pub: String, prefixes: [String], security: SocketSecurity = SocketSecurity(),
-        backlog: Int = 64, receiveBuffer: Int = 20_000, logger: Logger, loop: ServiceLoop? = nil,
+        backlog: Int = 64, receiveBuffer: Int = 20_000, logger: Logger,
         snapshot: @escaping @Sendable (String) async throws -> Snapshot,
         decode: @escaping @Sendable (BusMessage) throws -> Value?
     ) -> Self {
@@ -72,7 +71,7 @@ extension StreamEvents {
             do {
                 subscriber = try Subscriber(
                     context: context, name: name, endpoint: pub, prefixes: prefixes, receiveBuffer: receiveBuffer, backlog: backlog,
-                    security: security, snapshot: snapshot, logger: logger, loop: loop)
+                    security: security, snapshot: snapshot, logger: logger)
             } catch {
                 return failing("cannot subscribe to \(pub): \(error)").open()
             }

@@ -22,9 +22,9 @@ public struct LiveConnection: Sendable {
     /// false: every message in order, as long as its socket's queue (1,000,000 messages) holds them, so what a
     /// consumer makes of a stream depends on the stream alone, not on how fast it read it (a replay's determinism).
     public var conflatesStreams = true
-    /// The service's loop (`ServiceLoop`), if its clients are to use it: their sockets are read by its thread and their
-    /// streams' subscribers run on it, so a caller or consumer on the loop is handed replies and events with no thread
-    /// wake-up. Nil (the default): each socket has a thread of its own.
+    /// The service's loop (`ServiceLoop`), if its RPC clients are to use it: their sockets are read by its thread, so a
+    /// caller on the loop (a handler of the service's own server on it) is handed its reply with no thread wake-up. Nil
+    /// (the default): each socket has a thread of its own. Streams always read on a thread of their own.
     public var loop: ServiceLoop?
 
     /// A connection in `context` (a new one by default), with CURVE when `keys` are given.

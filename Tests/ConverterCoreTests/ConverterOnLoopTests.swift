@@ -11,8 +11,8 @@ import TickwireContract
 import TickwireStack
 import BusContract
 
-/// The converter's services in this process, as its executable runs them: its RPC server, its subscriber to
-/// rates-fetcher (with the snapshot client) and its re-pricing on the runtime's loop, against a rates-fetcher stand-in.
+/// The converter's services in this process, as its executable runs them: its RPC server and its clients of
+/// rates-fetcher on the runtime's loop, its stream and re-pricing off it, against a rates-fetcher stand-in.
 @Suite("Converter on its service loop")
 struct ConverterOnLoopTests {
     private static let logger = Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() })
@@ -26,8 +26,8 @@ struct ConverterOnLoopTests {
     }
 
     /// Rates and a quote published by the stand-in reach the converter through its snapshot and its stream: `convert`
-    /// answers from them, a new quote is re-priced and published at once; the converter's sockets are read by its
-    /// loop's thread, with no thread of their own.
+    /// answers from them, a new quote is re-priced and published at once; the converter's RPC socket is read by its
+    /// loop's thread, with no thread of its own.
     @Test func convertsAndRepricesOnTheLoop() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-converter-loop-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
