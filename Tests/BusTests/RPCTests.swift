@@ -34,6 +34,17 @@ func response(_ methods: RPCMethods, _ request: String) async throws -> [String:
 func errorCode(_ object: [String: Any]) -> Int? { (object["error"] as? [String: Any])?["code"] as? Int }
 func errorMessage(_ object: [String: Any]) -> String { (object["error"] as? [String: Any])?["message"] as? String ?? "" }
 
+/// Concurrent calls on one client are answered one by one, each with its own result.
+func expectConcurrentCallsAnswered(_ client: RPCClient) async throws {
+    let results = try await withThrowingTaskGroup(of: String.self) { group in
+        for index in 0..<20 {
+            group.addTask { try await client.call(SampleAPI.echo, ConvertParams(amount: "\(index)", currency: "EUR")).amount }
+        }
+        return try await group.reduce(into: Set<String>()) { $0.insert($1) }
+    }
+    #expect(results == Set((0..<20).map(String.init)))
+}
+
 @Suite("JSON-RPC 2.0")
 struct RPCTests {
     /// Success carries the id and the typed result.
@@ -104,14 +115,7 @@ struct RPCTests {
         let echoed = try await client.call(SampleAPI.echo, ConvertParams(amount: "2.345", currency: "SEK"))
         #expect(echoed == ConvertParams(amount: "2.345", currency: "SEK"))
         await #expect(throws: RPCError.notFound("no such thing")) { try await client.call(SampleAPI.fail) }
-        // Concurrent calls on one client are answered one by one, each with its own result.
-        let results = try await withThrowingTaskGroup(of: String.self) { group in
-            for index in 0..<20 {
-                group.addTask { try await client.call(SampleAPI.echo, ConvertParams(amount: "\(index)", currency: "EUR")).amount }
-            }
-            return try await group.reduce(into: Set<String>()) { $0.insert($1) }
-        }
-        #expect(results == Set((0..<20).map(String.init)))
+        try await expectConcurrentCallsAnswered(client)
         serving.cancel()
         await serving.value
         await client.close()
