@@ -169,6 +169,8 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
     /// socket's code is the same with a loop or a thread of its own.
     private struct Attached {
         let receiver: Receiver
+        /// The receiver's wake-up pipe, kept here so building the poll set touches no reference.
+        let wakeDescriptor: Int32
         var sizes = ReceivedBatch.Sizes()
         /// Step it in the next round (attached now, its descriptors were readable, or it has more).
         var ready = true
@@ -176,6 +178,11 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
         var socketDescriptor: Int32?
         /// When its last round asked to be stepped again at the latest.
         var due: ContinuousClock.Instant?
+
+        init(receiver: Receiver) {
+            self.receiver = receiver
+            wakeDescriptor = receiver.wakeDescriptor
+        }
     }
 
     private func run() {
@@ -209,9 +216,10 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
             if stopping, !pending { break }
             var ready = false
             var due: ContinuousClock.Instant?
-            for socket in sockets {
-                ready = ready || socket.ready
-                if let socketDue = socket.due, due.map({ socketDue < $0 }) ?? true { due = socketDue }
+            // By index, not `for socket in sockets`: a copy of a record retains its receiver's references each round.
+            for index in sockets.indices {
+                ready = ready || sockets[index].ready
+                if let socketDue = sockets[index].due, due.map({ socketDue < $0 }) ?? true { due = socketDue }
             }
             var timeout: Int32 = -1
             if pending || ready {
@@ -228,9 +236,9 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
             // Sleep (or only look) until the eventfd, a socket's descriptor or the earliest deadline.
             descriptors.removeAll(keepingCapacity: true)
             descriptors.append(pollfd(fd: wakeDescriptor, events: Int16(POLLIN), revents: 0))
-            for socket in sockets {
-                descriptors.append(pollfd(fd: socket.receiver.wakeDescriptor, events: Int16(POLLIN), revents: 0))
-                descriptors.append(pollfd(fd: socket.socketDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
+            for index in sockets.indices {
+                descriptors.append(pollfd(fd: sockets[index].wakeDescriptor, events: Int16(POLLIN), revents: 0))
+                descriptors.append(pollfd(fd: sockets[index].socketDescriptor ?? -1, events: Int16(POLLIN), revents: 0))
             }
             if timeout != 0 {
                 sleeping.store(true, ordering: .sequentiallyConsistent)
