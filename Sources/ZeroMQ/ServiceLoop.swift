@@ -265,8 +265,12 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
     private func step(_ sockets: inout [Attached], now: ContinuousClock.Instant) {
         var index = 0
         while index < sockets.count {
-            if sockets[index].ready || sockets[index].due.map({ $0 <= now }) == true {
-                switch sockets[index].receiver.round(sizes: &sockets[index].sizes) {
+            // Field by field: reading the record whole copies it (and retains its receiver's references).
+            let ready = sockets[index].ready
+            let due = sockets[index].due
+            if ready || due.map({ $0 <= now }) == true {
+                let receiver = sockets[index].receiver
+                switch receiver.round(sizes: &sockets[index].sizes) {
                 case .ended:
                     sockets.remove(at: index)
                     continue
