@@ -110,27 +110,7 @@ struct OwnedSocketOnLoopTests {
         let echo = Task(executorPreference: loop) {
             for await frames in router.incoming { router.post(frames) }
         }
-        let dealers = 8, rounds = 500
-        let completed = try await withThrowingTaskGroup(of: Int.self) { group in
-            for dealer in 0..<dealers {
-                group.addTask {
-                    let socket = try OwnedSocket(context: self.context, type: .dealer, name: "dealer-\(dealer)", loop: loop) {
-                        try $0.connect(address)
-                    }
-                    var done = 0
-                    for round in 0..<rounds {
-                        #expect(try socket.send(frames("\(dealer)", "\(round)")))
-                        guard let reply = await next(socket) else { break }
-                        #expect(text(reply) == ["\(dealer)", "\(round)"])
-                        done += 1
-                    }
-                    await socket.close()
-                    return done
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(completed == [Int](repeating: rounds, count: dealers))
+        #expect(try await pingFromEightDealers(context: context, address: address, loop: loop) == [Int](repeating: 500, count: 8))
         #expect(router.droppedSends == 0)
         await router.close()
         await echo.value
