@@ -13,9 +13,10 @@ import TickwireContract
 /// Deadlines shrink along a chain of calls, so the service nearest a dead peer answers first, with what it has.
 @Suite("Deadlines along the chain")
 struct DeadlineTests {
-    /// The presenter asks the portfolio (2 s an attempt) whose converter is dead (its calls would wait
-    /// 2 s × 2 attempts): the portfolio gives up on the converter within the presenter's deadline and
-    /// answers its offline valuation, which the presenter shows instead of an error.
+    /// The presenter asks the portfolio (5 s an attempt) whose converter is dead (its calls would wait
+    /// 10 s × 2 attempts): the portfolio gives up on the converter within the presenter's deadline and
+    /// answers its offline valuation, which the presenter shows instead of an error. (The services' 2 s would do;
+    /// these leave a loaded machine room, and keep the converter's wait longer than the presenter's.)
     @Test func presenterShowsTheOfflineValuationWhileTheConverterIsDown() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -25,7 +26,7 @@ struct DeadlineTests {
 
         let fetcher = RatesFetcherClient.mock(seed: 9, interval: .seconds(60))
         let portfolioRuntime = try Runtime(service: "portfolio", logger: logger)
-        let deadConverter = try ConverterClient.live(portfolioRuntime.connection(), rep: ipc("converter-rep"), pub: ipc("converter-pub"))
+        let deadConverter = try ConverterClient.live(portfolioRuntime.connection(timeout: .seconds(10)), rep: ipc("converter-rep"), pub: ipc("converter-pub"))
         let services = try await Portfolio.services(
             PortfolioConfiguration(rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub")), store: .memory(),
             converter: deadConverter, fetcher: fetcher, runtime: portfolioRuntime)
@@ -33,7 +34,7 @@ struct DeadlineTests {
         defer { for task in running { task.cancel() } }
 
         let presenterRuntime = try Runtime(service: "presenter", logger: logger)
-        let portfolio = try PortfolioClient.live(presenterRuntime.connection(), rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub"))
+        let portfolio = try PortfolioClient.live(presenterRuntime.connection(timeout: .seconds(5)), rep: ipc("portfolio-rep"), pub: ipc("portfolio-pub"))
         // The mock rates-fetcher's masterdata reaches the portfolio within seconds; more on a 2-core machine under load.
         #expect(await eventually(within: .seconds(30)) { try await !portfolio.assets().assets.isEmpty })
         _ = try await portfolio.addTrade(AddTradeRequest(
@@ -41,7 +42,7 @@ struct DeadlineTests {
 
         let core = Presenter.Core(
             upstreams: PresenterUpstreams(portfolio: portfolio, converter: .failing, fetcher: fetcher), runtime: presenterRuntime)
-        // Without deadlines the portfolio waits 4 s on the converter, the presenter gives up first (after 2 × 2 s)
+        // Without deadlines the portfolio waits 20 s on the converter, the presenter gives up first (after 2 × 5 s)
         // and `view` throws; with them the portfolio answers within the presenter's deadline with its offline
         // valuation and the notice below. No wall-clock bound here: a loaded CI machine stretches every call.
         let view = try await core.builder.view(ViewRequest(screen: "portfolio", currency: "USD"))
