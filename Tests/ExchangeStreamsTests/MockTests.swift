@@ -18,12 +18,21 @@ import Testing
         var output = engine.load(try exchange.orderBook("btc_mxn"), of: market, at: Date())
         #expect(output.events.isEmpty)
         var trades = 0
-        for step in 0..<300 {
+        func advance(_ step: Int) {
             for text in exchange.step(Date(timeIntervalSinceNow: Double(step) / 10)) {
                 output = engine.receive(text, at: Date())
                 #expect(output.events.isEmpty, "\(output.events)")
                 trades += output.publications.filter { $0.topic.rawValue == "trade.bitso-ws.BTC-MXN" }.count
             }
+        }
+        for step in 0..<300 { advance(step) }
+        // The reference price follows the wall clock: a fast move (or a slow, loaded run, whose steps span more of it)
+        // sweeps the orders it crosses off one side, which the mock refills a level a step. So the last steps may
+        // leave a side short; a few more steps must bring it back to ten levels.
+        var refill = 300
+        while refill < 340, let levels = engine.books[market]?.book, levels.count(.bid) < 10 || levels.count(.ask) < 10 {
+            advance(refill)
+            refill += 1
         }
         let book = try #require(engine.books[market])
         #expect(book.phase == .live)
