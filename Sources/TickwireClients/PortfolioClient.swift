@@ -96,15 +96,27 @@ public struct PortfolioClient: Sendable {
 extension PortfolioClient {
     /// The portfolio at `rep` (JSON-RPC) and `pub` (changes), by default where the stack puts it
     /// (`TICKWIRE_PORTFOLIO_REP`, `TICKWIRE_PORTFOLIO_PUB`).
+    ///
+    /// `performance` reads a price history per held asset from rates-fetcher, in another currency through the
+    /// converter's `convert.series` as well, so it has `performanceTimeout` (one attempt, like rates-fetcher's history
+    /// calls), not the connection's timeout: on a loaded machine 2 s ran out before the last asset's history came
+    /// (its return showed as unknown). It goes on a socket of its own, so the other calls never queue behind it.
     public static func live(
         _ connection: LiveConnection,
-        rep: String = DefaultEndpoint.portfolioRep.resolve(nil), pub: String = DefaultEndpoint.portfolioPub.resolve(nil)
+        rep: String = DefaultEndpoint.portfolioRep.resolve(nil), pub: String = DefaultEndpoint.portfolioPub.resolve(nil),
+        performanceTimeout: Duration = .seconds(5)
     ) throws -> Self {
         let rpc = try connection.rpc(rep, service: "portfolio")
+        let performanceTimeout = max(connection.timeout, performanceTimeout)
+        let performanceRPC = try connection.rpc(rep, service: "portfolio", timeout: performanceTimeout)
         let changes = try connection.stream("portfolio", pub: pub, rep: rep, prefixes: [PortfolioAPI.changes.prefix]) {
             try $0.decode(PortfolioAPI.changes)?.data
         }
-        return .live(rpc, changes: changes)
+        var client = Self.live(rpc, changes: changes)
+        client.performance = { request in
+            try await performanceRPC.call(PortfolioAPI.performance, request, deadline: .now + performanceTimeout)
+        }
+        return client
     }
 
     /// The portfolio's methods through `rpc`, and `changes` for its stream.

@@ -1,3 +1,4 @@
+import Bus
 import Foundation
 import Logging
 import PortfolioCore
@@ -53,5 +54,39 @@ struct DeadlineTests {
         #expect(shown.offline)
         #expect(shown.notices.contains { $0.contains("before the deadline") }, "\(shown.notices)")
         #expect(shown.holdings.map(\.asset) == ["ETH"])
+    }
+
+    /// `performance` reads a history per asset through rates-fetcher and the converter, so the live client gives it 5 s
+    /// on a socket of its own: over a connection of 2 s an attempt, a performance that takes 2.5 s and ends only once
+    /// `portfolios.list` (asked while it runs, on the other socket) has been answered still comes back.
+    @Test func performanceHasItsOwnTimeoutAndSocket() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var logger = Logger(label: "deadline")
+        logger.logLevel = .critical
+        let (listed, lists) = AsyncStream<Void>.makeStream()
+        var methods = RPCMethods()
+        methods.register(PortfolioAPI.portfolios) {
+            lists.yield()
+            return PortfolioList(portfolios: [PortfolioSummary(name: "main", activities: 0)])
+        }
+        methods.register(PortfolioAPI.performance) { request in
+            try await Task.sleep(for: .milliseconds(2_500))
+            for await _ in listed { break }
+            return PortfolioPerformance(currency: request.currency ?? "USD", range: request.range ?? .max, series: [], returns: [],
+                                        asOf: Date(), warnings: [])
+        }
+        let rep = "ipc://\(folder.path)/portfolio-rep"
+        let server = try Runtime(service: "portfolio", logger: logger).rpcServer(binding: [rep], methods: methods)
+        let serving = Task { await server.run() }
+        defer { serving.cancel() }
+
+        let connection = try Runtime(service: "presenter", logger: logger).connection(timeout: .seconds(2))
+        let portfolio = try PortfolioClient.live(connection, rep: rep, pub: "ipc://\(folder.path)/portfolio-pub")
+        async let performance = portfolio.performance(PerformanceRequest(currency: "SEK", range: .thirtyDays))
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(try await portfolio.portfolios().portfolios.map(\.name) == ["main"])
+        let answered = try await performance
+        #expect(answered.currency == "SEK" && answered.range == .thirtyDays)
     }
 }

@@ -80,7 +80,9 @@ struct FetcherEndToEndTests {
         let python = try await ChildProcess.start(
             "python3", [script.path, stack.endpoints.fetcherPub, "quote.bitso.", "3"], output: outputURL, error: errorURL)
         try await stack.startPlaying(speed: "10")
-        let status = await python.waitForExit(within: .seconds(20))
+        // The subscriber waits up to 30 s for each quote: under make test's load, the replay's first quotes came after
+        // its 10 s once (tickwire-replay had logged nothing yet).
+        let status = await python.waitForExit(within: .seconds(45))
         if status == nil { await python.stop() }
         #expect(status == 0, "python3 with pyzmq is needed (make test installs it): \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
         let lines = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).split(separator: "\n")

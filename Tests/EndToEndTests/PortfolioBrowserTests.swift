@@ -58,7 +58,13 @@ struct PortfolioBrowserTests {
             try FileManager.default.createDirectory(at: screenshots, withIntermediateDirectories: true)
             for (currency, locale, sign) in [("USD", "en_US", "$"), ("SEK", "sv_SE", "kr")] {
                 let url = URL(string: "/portfolio?currency=\(currency)&locale=\(locale)&range=30D", relativeTo: stack.baseURL)!.absoluteString
-                let (dom, log) = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory)
+                var (dom, log) = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory)
+                if let missed = Self.text(of: "twr-30D", in: dom), !missed.contains("%") {
+                    // Under make test's load the first answer can come at the deadline with what it had (its notes say
+                    // which history was late); a reload must have it.
+                    print("\(currency): the first load's 30D return is \(missed), again; the notes: \(Self.performanceNotes(in: dom))")
+                    (dom, log) = try await Chromium.run(browser, ["--dump-dom", url], in: stack.endpoints.directory)
+                }
                 for id in ["realized-total", "unrealized-total", "gain-total", "fees-total"] {
                     let figure = try #require(Self.text(of: id, in: dom), "\(currency): #\(id)")
                     #expect(figure.contains(sign), "\(currency): #\(id) is \(figure)")
@@ -68,7 +74,7 @@ struct PortfolioBrowserTests {
                 #expect(dom.contains(#"<svg id="price-chart" class="chart""#), "\(currency): the value chart")
                 #expect(dom.contains("Portfolio value over 30D in \(currency)"))
                 let twr = try #require(Self.text(of: "twr-30D", in: dom), "\(currency): the 30D return")
-                #expect(twr.contains("%"), "\(currency): the 30D return is \(twr)")
+                #expect(twr.contains("%"), "\(currency): the 30D return is \(twr); the notes: \(Self.performanceNotes(in: dom))")
                 #expect(dom.contains(#"<td class="kind" data-kind="sell">Sell</td>"#))
                 let console = log.split(separator: "\n").filter { $0.contains(":CONSOLE(") || $0.contains("Failed to load resource") }
                 #expect(console.isEmpty, "\(currency): \(console.joined(separator: "\n"))")
@@ -214,6 +220,14 @@ struct PortfolioBrowserTests {
     }
 
     /// The text of the element with `id` in `html` (its first text, tags left out).
+    /// The performance section's notes (why a return or the chart is missing), as the page lists them.
+    static func performanceNotes(in html: String) -> String {
+        guard let start = html.range(of: "<ul id=\"performance-notes\""), let end = html[start.upperBound...].range(of: "</ul>") else {
+            return "none"
+        }
+        return String(html[start.lowerBound..<end.upperBound])
+    }
+
     static func text(of id: String, in html: String) -> String? {
         guard let start = html.range(of: "id=\"\(id)\"") else { return nil }
         guard let open = html[start.upperBound...].firstIndex(of: ">") else { return nil }

@@ -12,7 +12,7 @@ endpoint, prefix, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 socket = zmq.Context().socket(zmq.SUB)
 socket.connect(endpoint)
 socket.setsockopt_string(zmq.SUBSCRIBE, prefix)
-socket.setsockopt(zmq.RCVTIMEO, 10000)
+socket.setsockopt(zmq.RCVTIMEO, 30000)
 for _ in range(count):
     topic, body = socket.recv_multipart()
     envelope = json.loads(body)
