@@ -133,7 +133,7 @@ struct PortfolioBrowserTests {
                 func js(_ expression: String) async throws -> String { try await browser.string(page, expression) }
                 // Asked while a submit navigates, an expression can throw (no page yet to read): that is "not yet".
                 func until(_ expression: String, is expected: String, within seconds: Int = 20) async throws -> Bool {
-                    try await eventually(within: .seconds(seconds)) { (try? await js(expression)) == expected }
+                    await eventually(within: .seconds(seconds)) { (try? await js(expression)) == expected }
                 }
                 let switchText = "[...document.querySelectorAll('#portfolio-switch a')].map(a => a.dataset.portfolio + ':' + a.querySelector('.count').textContent).join(',')"
                 let complete = "!!document.getElementById('portfolio-switch') && !document.getElementById('waiting') && !document.getElementById('error')"
