@@ -219,7 +219,6 @@ struct PortfolioBrowserTests {
         }
     }
 
-    /// The text of the element with `id` in `html` (its first text, tags left out).
     /// The performance section's notes (why a return or the chart is missing), as the page lists them.
     static func performanceNotes(in html: String) -> String {
         guard let start = html.range(of: "<ul id=\"performance-notes\""), let end = html[start.upperBound...].range(of: "</ul>") else {
@@ -228,6 +227,7 @@ struct PortfolioBrowserTests {
         return String(html[start.lowerBound..<end.upperBound])
     }
 
+    /// The text of the element with `id` in `html` (its first text, tags left out).
     static func text(of id: String, in html: String) -> String? {
         guard let start = html.range(of: "id=\"\(id)\"") else { return nil }
         guard let open = html[start.upperBound...].firstIndex(of: ">") else { return nil }
