@@ -19,11 +19,8 @@ struct DeadlineTests {
     /// answers its offline valuation, which the presenter shows instead of an error. (The services' 2 s would do;
     /// these leave a loaded machine room, and keep the converter's wait longer than the presenter's.)
     @Test func presenterShowsTheOfflineValuationWhileTheConverterIsDown() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let (folder, logger) = try Self.setUp()
         func ipc(_ name: String) -> String { "ipc://\(folder.path)/\(name)" }
-        var logger = Logger(label: "deadline")
-        logger.logLevel = .critical
 
         let fetcher = RatesFetcherClient.mock(seed: 9, interval: .seconds(60))
         let portfolioRuntime = try Runtime(service: "portfolio", logger: logger)
@@ -60,10 +57,7 @@ struct DeadlineTests {
     /// on a socket of its own: over a connection of 2 s an attempt, a performance that takes 2.5 s and ends only once
     /// `portfolios.list` (asked while it runs, on the other socket) has been answered still comes back.
     @Test func performanceHasItsOwnTimeoutAndSocket() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        var logger = Logger(label: "deadline")
-        logger.logLevel = .critical
+        let (folder, logger) = try Self.setUp()
         let (listed, lists) = AsyncStream<Void>.makeStream()
         var methods = RPCMethods()
         methods.register(PortfolioAPI.portfolios) {
@@ -88,5 +82,14 @@ struct DeadlineTests {
         #expect(try await portfolio.portfolios().portfolios.map(\.name) == ["main"])
         let answered = try await performance
         #expect(answered.currency == "SEK" && answered.range == .thirtyDays)
+    }
+
+    /// A fresh folder for the test's ipc endpoints, and a logger that keeps quiet.
+    private static func setUp() throws -> (folder: URL, logger: Logger) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-deadline-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var logger = Logger(label: "deadline")
+        logger.logLevel = .critical
+        return (folder, logger)
     }
 }
