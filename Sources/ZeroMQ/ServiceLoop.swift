@@ -9,9 +9,12 @@ import Glibc
 /// One thread of a service: runs the jobs of tasks that prefer it (and of actors pinned to it) and reads the
 /// sockets attached to it, sleeping in poll(2) when there is nothing to do.
 ///
-/// It is a `SerialExecutor` (an actor whose `unownedExecutor` is ``asUnownedSerialExecutor()`` runs here) and a
-/// `TaskExecutor` (`withTaskExecutorPreference(loop)`, `Task(executorPreference: loop)`; a default actor reached from
-/// such a task runs here too, SE-0417). An ``OwnedSocket`` made with `loop:` is read by this thread instead of a
+/// It is a `TaskExecutor` (`withTaskExecutorPreference(loop)`, `Task(executorPreference: loop)`; a default actor
+/// reached from such a task runs here too, SE-0417), and ``asUnownedSerialExecutor()`` is the serial executor of
+/// actors pinned to it (their `unownedExecutor`). The two are distinct executors on one thread: a task that prefers the
+/// loop runs its jobs as the runtime's generic executor does, so each call into a nonisolated async function continues
+/// inline. Were the loop its tasks' serial executor too, the runtime would treat every such call as a switch of
+/// executor and queue the task again (about 30 trips through the queue per RPC round trip, bench/PROFILE.md). An ``OwnedSocket`` made with `loop:` is read by this thread instead of a
 /// thread of its own, so a reader task that prefers the loop is resumed here with no thread wake-up.
 ///
 /// It sleeps in poll(2) on an eventfd and its sockets' descriptors and never busy-polls. A job enqueued from another
@@ -24,7 +27,7 @@ import Glibc
 ///
 /// A loop lives until ``shutdown()``. Jobs that arrive after it ended run on the global concurrent executor (a task
 /// that preferred the loop goes on there); an actor pinned to the loop must not be used after its shutdown.
-public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
+public final class ServiceLoop: TaskExecutor, Sendable {
     /// The name given at start; the thread is "loop-<name>".
     public let name: String
     /// The most queued jobs run in one round before the sockets are looked at.
@@ -41,10 +44,15 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
     private let thread = Atomic<UInt>(0)
     /// The `pthread_t` to join, taken by the first ``shutdown()``.
     private let joinable = Atomic<UInt>(0)
+    /// The serial executor of actors pinned to the loop.
+    private let pinned = PinnedActors()
 
     /// What the loop runs, in order.
     enum Item: Sendable {
+        /// A job of a task that prefers the loop.
         case job(UnownedJob)
+        /// A job of an actor pinned to the loop.
+        case pinnedJob(UnownedJob)
         case closure(@Sendable () -> Void)
         case attach(Receiver)
     }
@@ -66,6 +74,7 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
             throw ZMQError(operation: "eventfd", code: errno, message: String(cString: strerror(errno)))
         }
         wakeDescriptor = descriptor
+        pinned.loop = self
         var created = pthread_t()
         let box = Unmanaged.passRetained(ThreadStart(loop: self))
         let status = pthread_create(&created, nil, { argument in
@@ -85,25 +94,18 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
 
     // MARK: Executor
 
-    /// Queues `job` to run on the loop's thread, isolated to this executor.
+    /// Queues `job`, of a task that prefers the loop, to run on the loop's thread.
     public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         if !append(.job(job)) { globalConcurrentExecutor.enqueue(job) }
     }
 
-    /// The loop as an actor's executor: `nonisolated var unownedExecutor` of an actor pinned to it.
-    public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+    /// The serial executor of actors pinned to the loop: `nonisolated var unownedExecutor` of such an actor. It runs on
+    /// the loop's thread and is isolated there (`assumeIsolated` works on it).
+    public func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: pinned) }
 
     /// The loop as a task's preferred executor.
     public func asUnownedTaskExecutor() -> UnownedTaskExecutor { UnownedTaskExecutor(ordinary: self) }
-
-    /// Whether the caller runs on the loop's thread: everything there is serialized, so it is isolated to the loop.
-    public func isIsolatingCurrentContext() -> Bool? { isCurrent }
-
-    /// Stops the process unless the caller runs on the loop's thread.
-    public func checkIsolated() {
-        precondition(isCurrent, "not on the thread of the loop \(name)")
-    }
 
     /// Whether the caller runs on the loop's thread.
     public var isCurrent: Bool {
@@ -132,6 +134,11 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
         let created = joinable.exchange(0, ordering: .sequentiallyConsistent)
         // The thread has resumed every waiter as its last act: the join waits for its exit only.
         if created != 0 { pthread_join(pthread_t(created), nil) }
+    }
+
+    /// Queues `job` of an actor pinned to the loop; false once the loop ended.
+    fileprivate func enqueuePinned(_ job: UnownedJob) -> Bool {
+        append(.pinnedJob(job))
     }
 
     /// Hands `receiver` to the loop, which reads its socket from then on; false once the loop ended.
@@ -206,7 +213,8 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
             }
             while let item = items.popFirst() {
                 switch item {
-                case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+                case .job(let job): job.runSynchronously(on: task)
+                case .pinnedJob(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
                 case .closure(let body): body()
                 case .attach(let receiver): sockets.append(Attached(receiver: receiver))
                 }
@@ -311,12 +319,36 @@ public final class ServiceLoop: SerialExecutor, TaskExecutor, Sendable {
             }
             for item in items {
                 switch item {
-                case .job(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
+                case .job(let job): job.runSynchronously(on: task)
+                case .pinnedJob(let job): job.runSynchronously(isolatedTo: serial, taskExecutor: task)
                 case .closure(let body): body()
                 case .attach(let receiver): receiver.end()
                 }
             }
         }
+    }
+}
+
+/// The serial executor of the actors pinned to a loop: their jobs go on the loop's queue, and they are isolated on the
+/// loop's thread.
+private final class PinnedActors: SerialExecutor, @unchecked Sendable {
+    // @unchecked: `loop` is set once, in the loop's init before the loop is shared, and never changes; the loop owns
+    // this executor, so it outlives every use through the loop.
+    unowned(unsafe) var loop: ServiceLoop?
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        if loop?.enqueuePinned(job) != true { globalConcurrentExecutor.enqueue(job) }
+    }
+
+    func asUnownedSerialExecutor() -> UnownedSerialExecutor { UnownedSerialExecutor(ordinary: self) }
+
+    /// Whether the caller runs on the loop's thread: everything there is serialized, so it is isolated to the loop.
+    func isIsolatingCurrentContext() -> Bool? { loop?.isCurrent ?? false }
+
+    /// Stops the process unless the caller runs on the loop's thread.
+    func checkIsolated() {
+        precondition(loop?.isCurrent == true, "not on the thread of the loop \(loop?.name ?? "?")")
     }
 }
 

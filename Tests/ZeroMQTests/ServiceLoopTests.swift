@@ -19,6 +19,10 @@ func onLoop<T: Sendable>(_ loop: ServiceLoop, _ body: @escaping @Sendable () -> 
     await withCheckedContinuation { continuation in loop.execute { continuation.resume(returning: body()) } }
 }
 
+/// A nonisolated async function that runs on the generic executor (whatever the caller's isolation): whether it ran on
+/// `loop`'s thread.
+@concurrent func nonisolatedStep(_ loop: ServiceLoop) async -> Bool { loop.isCurrent }
+
 /// A default actor: runs where its caller's task prefers, one job at a time.
 actor Counter {
     private(set) var value = 0
@@ -74,6 +78,23 @@ struct ServiceLoopTests {
         #expect(after)
         let task = Task(executorPreference: loop) { loop.isCurrent && currentThreadName() == "loop-prefer" }
         #expect(await task.value)
+        await loop.shutdown()
+    }
+
+    /// A call into a nonisolated async function from a task that prefers the loop continues inline: a closure queued on
+    /// the loop just before the calls has not run when they return. (Were the loop the task's serial executor too, each
+    /// call would switch executors and queue the task again behind that closure.)
+    @Test func nonisolatedCallsContinueInline() async throws {
+        let loop = try ServiceLoop(name: "inline")
+        let queued = Atomic<Bool>(false)
+        let (ranBetween, stayedOnLoop) = await withTaskExecutorPreference(loop) {
+            loop.execute { queued.store(true, ordering: .relaxed) }
+            var onLoop = true
+            for _ in 0..<3 { onLoop = await nonisolatedStep(loop) && onLoop }
+            return (queued.load(ordering: .relaxed), onLoop)
+        }
+        #expect(!ranBetween, "the task went through the loop's queue for a nonisolated call")
+        #expect(stayedOnLoop)
         await loop.shutdown()
     }
 
