@@ -438,8 +438,9 @@ private final class Shared: Sendable {
         }
     }
 
-    /// Receives up to `limit` messages into `batch` without blocking, then (when none is left) asks the socket
-    /// whether one came meanwhile, which also clears its `ZMQ_FD` signal.
+    /// Receives up to `limit` messages into `batch` without blocking. A receive that finds none has processed
+    /// libzmq's pending commands, as `ZMQ_EVENTS` would, and so left the `ZMQ_FD` signal armed for the next one; only a
+    /// REQ refused with `EFSM` asks the socket whether input waits.
     func receive(into batch: inout ReceivedBatch, upTo limit: Int) -> Received {
         guard receives else { return .drained }
         return state.withLock { state -> Received in
@@ -448,7 +449,11 @@ private final class Shared: Sendable {
             defer { state.changed() }
             do throws(ZMQError) {
                 for _ in 0..<limit {
-                    if try !Self.receiveOne(into: &batch, from: socket, property: peerProperty) { return try socket.hasInput() ? .more : .drained }
+                    switch try Self.receiveOne(into: &batch, from: socket, property: peerProperty) {
+                    case .received: continue
+                    case .none: return .drained
+                    case .refused: return try socket.hasInput() ? .more : .drained
+                    }
                 }
                 return .more
             } catch where error.code == EINTR {
@@ -461,14 +466,23 @@ private final class Shared: Sendable {
         }
     }
 
-    /// Receives one message into `batch`; false when none waits. A REQ that is not waiting for a reply has
-    /// none: libzmq refuses its receive with `EFSM`, without looking at the socket's commands, so the
-    /// `hasInput()` that follows is what notices a terminated context.
-    private static func receiveOne(into batch: inout ReceivedBatch, from socket: Socket, property: String?) throws(ZMQError) -> Bool {
+    /// What one receive found.
+    private enum Receipt {
+        /// A message, added to the batch.
+        case received
+        /// None waits (`EAGAIN`), its commands processed.
+        case none
+        /// A REQ that is not waiting for a reply: libzmq refuses its receive with `EFSM` without looking at the
+        /// socket's commands, so a `hasInput()` must follow (it is what notices a terminated context).
+        case refused
+    }
+
+    /// Receives one message into `batch`.
+    private static func receiveOne(into batch: inout ReceivedBatch, from socket: Socket, property: String?) throws(ZMQError) -> Receipt {
         do {
-            return try batch.receive(from: socket, property: property)
+            return try batch.receive(from: socket, property: property) ? .received : .none
         } catch where error.code == ZMQError.stateMachine {
-            return false
+            return .refused
         }
     }
 
