@@ -236,7 +236,10 @@ chaos: release
 # Leak detection is off (ASAN_OPTIONS=detect_leaks=0): LeakSanitizer does not see the pointers Swift stores with tag
 # bits in their spare bits (Data's storage in an enum payload, side tables), so it reports reachable
 # objects as leaked (swiftlang/swift-corelibs-xctest#342, llvm/llvm-project#56751); AddressSanitizer's
-# memory errors are all still caught.
+# memory errors are all still caught. No allocation stacks are recorded (malloc_context_size=0): their capture took
+# about a quarter of each input's time (2,142 -> 2,855 inputs/s for WireJSONFuzzer); a use-after-free or overflow still
+# stops the run and saves its input, and replaying that input without the option prints where the memory came from.
+# Never pause a run (SIGSTOP): libFuzzer counts the pause against -timeout and reports a false hang.
 FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= WireJSONFuzzer RPCMethodsFuzzer SubscriberFuzzer
 # lld: gold fails with an internal error on the instrumented link.
@@ -249,6 +252,6 @@ fuzz: deps
 	@bin="$$($(FUZZ_BUILD) --show-bin-path)"; for target in $(FUZZ_TARGETS); do \
 	    mkdir -p .build-fuzz/corpus/$$target; \
 	    echo "== $$target for $(FUZZ_SECONDS) s"; \
-	    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0 "$$bin/$$target" .build-fuzz/corpus/$$target Fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) \
+	    SWIFT_BACKTRACE=enable=no ASAN_OPTIONS=detect_leaks=0:malloc_context_size=0 "$$bin/$$target" .build-fuzz/corpus/$$target Fuzz/corpus/$$target -max_total_time=$(FUZZ_SECONDS) \
 	        -timeout=20 -print_final_stats=1 -artifact_prefix=.build-fuzz/findings/$$target- $(FUZZ_ARGS) || exit 1; \
 	done

@@ -43,7 +43,8 @@ public enum Converter {
     /// `runtime.connection(onLoop: true)`, its calls to rates-fetcher are on the loop too. Rates-fetcher's stream is not:
     /// its subscriber reads on a thread of its own and the re-pricing runs on Swift's pool, so reading and re-pricing
     /// overlap on two cores. On the loop, a quote reached its price through two threads fewer, but the converter
-    /// re-priced 40 % fewer quotes a second flat out (bench/PROFILE.md, "Issue 31, stage 2").
+    /// re-priced 40 % fewer quotes a second flat out (bench/PROFILE.md, "Issue 31, stage 2"), and still a third fewer
+    /// once tasks on the loop stopped going through its queue at each call (stage 5).
     public static func services(_ configuration: ConverterConfiguration, fetcher: RatesFetcherClient, runtime: Runtime) throws -> [any Service] {
         let currencies = try configuration.displayCurrencies.map { try Currency(code: $0).code }
         let state = ConverterState(currencies: currencies, ranking: configuration.ranking, logger: runtime.logger)
