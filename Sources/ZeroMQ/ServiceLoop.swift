@@ -14,8 +14,10 @@ import Glibc
 /// actors pinned to it (their `unownedExecutor`). The two are distinct executors on one thread: a task that prefers the
 /// loop runs its jobs as the runtime's generic executor does, so each call into a nonisolated async function continues
 /// inline. Were the loop its tasks' serial executor too, the runtime would treat every such call as a switch of
-/// executor and queue the task again (about 30 trips through the queue per RPC round trip, bench/PROFILE.md). An ``OwnedSocket`` made with `loop:` is read by this thread instead of a
-/// thread of its own, so a reader task that prefers the loop is resumed here with no thread wake-up.
+/// executor and queue the task again (about 30 trips through the queue per RPC round trip, bench/PROFILE.md).
+///
+/// An ``OwnedSocket`` made with `loop:` is read by this thread instead of a thread of its own, so a reader task that
+/// prefers the loop is resumed here with no thread wake-up.
 ///
 /// It sleeps in poll(2) on an eventfd and its sockets' descriptors and never busy-polls. A job enqueued from another
 /// thread writes the eventfd only when the loop sleeps (once per sleep, not per job); one enqueued from the loop's own
