@@ -411,16 +411,22 @@ public actor PortfolioState {
     public func assets() -> Masterdata { masterdata }
 
     public func products() throws -> [ProductSummary] {
-        guard !transactions.isEmpty else { throw RPCError.unavailable("no transactions yet: rates-fetcher's GNB feed has not arrived (\(fetcher))") }
-        return Valuations.products(transactions)
+        Valuations.products(try arrivedTransactions())
     }
 
     public func product(_ request: ProductRequest) async throws -> ProductDetail {
         let currency = try Currency(code: request.currency ?? "EUR").code
-        let items = transactions.filter { $0.sku == request.sku }.map { CurrencyAmount(amount: $0.amount, currency: $0.currency) }
+        let items = try arrivedTransactions().filter { $0.sku == request.sku }.map { CurrencyAmount(amount: $0.amount, currency: $0.currency) }
         guard !items.isEmpty else { throw RPCError.notFound("no transactions for product \(request.sku)") }
         let total = try await total(TotalRequest(items: items, to: currency, source: "gnb"))
         return ProductDetail(sku: request.sku, currency: total.currency, total: total.total, transactions: total.items)
+    }
+
+    /// GNB's transactions; `unavailable` until rates-fetcher's GNB feed has brought them, so that a product asked for
+    /// too early is not answered "not found".
+    private func arrivedTransactions() throws -> [GNBTransaction] {
+        guard !transactions.isEmpty else { throw RPCError.unavailable("no transactions yet: rates-fetcher's GNB feed has not arrived (\(fetcher))") }
+        return transactions
     }
 
     /// The activities of portfolio `name` (`main` when nil), oldest first; an invalid name is invalid params.

@@ -100,4 +100,25 @@ struct InProcessTests {
         await #expect(throws: RPCError.notFound("no trade with id nope")) { try await portfolio.client.removeTrade(RemoveTradeRequest(id: "nope")) }
         await #expect(throws: RPCError.self) { try await portfolio.client.holdings(HoldingsRequest(currency: "not a code")) }
     }
+
+    /// Until rates-fetcher's GNB feed has brought transactions, products and any product are unavailable (try again),
+    /// not "not found"; once they are there, an unknown product is not found.
+    @Test func productsBeforeAndAfterTheirTransactions() async throws {
+        let nothingYet = PortfolioState(store: .memory(), total: ConverterClient.failing.total, publish: { _ in },
+                                        logger: Logger(label: "portfolio-test"), now: { Date() })
+        let waiting = PortfolioClient.live(LocalRPC(Portfolio.methods(nothingYet)))
+        for call in [{ _ = try await waiting.products() }, { _ = try await waiting.product(ProductRequest(sku: "T2006")) }] {
+            let error = await #expect(throws: RPCError.self) { try await call() }
+            #expect(error?.code == RPCError.Code.unavailable)
+            #expect(error?.message.contains("no transactions yet") == true, "\(String(describing: error))")
+        }
+
+        let fetcher = RatesFetcherClient.mock(seed: 5, interval: .seconds(60))
+        let portfolio = try await InProcessPortfolio(converter: .mock(fetcher: fetcher), fetcher: fetcher)
+        defer { portfolio.stop() }
+        #expect(await poll { (try? await portfolio.client.products())?.isEmpty == false })
+        await #expect(throws: RPCError.notFound("no transactions for product NOPE")) {
+            try await portfolio.client.product(ProductRequest(sku: "NOPE"))
+        }
+    }
 }
