@@ -123,18 +123,6 @@ final class ReplayStack: @unchecked Sendable {
             in: endpoints.directory)
     }
 
-    /// Plays the capture at full speed and waits for tickwire-replay to end (2 s after the last message); its exit status.
-    func playToTheEnd() async throws -> Int32 {
-        let replay = try await ServiceProcess(
-            "tickwire-replay", [capture.url.path, "--speed", "max", "--ingest", "ipc://\(endpoints.directory.path)/fetcher-ingest"],
-            in: endpoints.directory)
-        self.replay = replay
-        _ = await eventually(within: .seconds(60)) { !replay.isRunning }
-        let status = await replay.stop()
-        if status != 0 { Issue.record("tickwire-replay exited \(status); its log:\n\(replay.log.suffix(3000))") }
-        return status
-    }
-
     /// Plays the capture at full speed, its feeds kept live until ``stop()``, and returns once rates-fetcher has
     /// republished every record of it (each topic's `seq` is the number of its records in the capture): from then on
     /// the hub holds the capture's last value of every topic.
