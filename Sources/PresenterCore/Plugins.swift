@@ -97,9 +97,9 @@ public struct PluginUpstream: Sendable {
 
 /// The plugins the presenter shows, and which of them answer now: it asks each for its ``Panel`` every
 /// ``pollInterval`` (giving up after ``panelDeadline``); while one answers the navigation links its page, titled as
-/// its panel, and while it does not its page says it is not running. It follows each plugin's stream at its panel's
-/// topics and tells the plugin's open page (a `changed` event of kind ``kind(of:)``) when a message comes, and when
-/// the plugin comes or goes.
+/// its panel, and while it does not there is no link (its page asks it anew when loaded). It follows each plugin's
+/// stream at its panel's topics and tells the plugin's open page (a `changed` event of kind ``kind(of:)``) when a
+/// message comes, and when the plugin comes or goes.
 final class Plugins: Sendable {
     /// How often each plugin is asked for its panel.
     static let pollInterval = Duration.seconds(2)
@@ -140,9 +140,6 @@ final class Plugins: Sendable {
 
     /// The plugin `name`, if the presenter shows one so named.
     func upstream(_ name: String) -> PluginUpstream? { upstreams.first { $0.name == name } }
-
-    /// Whether plugin `name` answered its last ask.
-    func isLive(_ name: String) -> Bool { state.withLock { $0.live[name] != nil } }
 
     /// `health` with each plugin among its upstreams, for information only (`plugin:<name>`: `ok` while it answers, else
     /// that it is not running): the status stays what the services make it, as a plugin that is away degrades nothing.

@@ -77,6 +77,20 @@ struct PluginPanelTests {
         }
     }
 
+    /// A plugin that missed the dashboard's last poll but answers now shows its page: the page asks it, rather than
+    /// saying it is not running until the next poll.
+    @Test func aPageAsksAPluginThatMissedTheLastPoll() async throws {
+        let plugin = MockPlugin(panel: Self.panel)
+        try await Self.presenter(plugin).test { client in
+            #expect(await poll { (try? await client.execute(uri: "/coins", method: .get).text.contains(Self.link)) ?? false })
+            plugin.panel = nil
+            #expect(await poll { (try? await client.execute(uri: "/coins", method: .get).text.contains("/plugins/notes")) == false })
+            plugin.panel = Self.panel
+            let page = try await client.execute(uri: "/plugins/notes", method: .get)
+            #expect(page.status == .ok && page.text.contains("<h1>Notes &lt;b&gt;&amp;</h1>"), "\(page.text.prefix(2000))")
+        }
+    }
+
     /// Of two plugins, the one that answers is linked (in the order given) and the failing one is not; its page says why.
     @Test func onlyAnsweringPluginsAreLinked() async throws {
         let fetcher = RatesFetcherClient.mock(seed: 3, interval: .milliseconds(200))
