@@ -461,7 +461,7 @@ let package = Package(
         // The same assertions against every client's live value (the real service in process) and its mock.
         .testTarget(name: "ClientContractTests", dependencies: [
             "BusContract", "PortfolioEngine", "TickwireStack", "TickwireClients", "TickwireContract", "PresenterViews", "ConverterCore", "PortfolioCore", "PresenterCore",
-            "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market", "TickwireMocks",
+            "RatesFetcherCore", "ServiceSupport", "Feeds", "Bus", "Money", "Market", "TickwireMocks", "ChildProcesses",
             .product(name: "Logging", package: "swift-log"),
             .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         ]),

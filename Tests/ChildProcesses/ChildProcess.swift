@@ -100,8 +100,13 @@ public final class ChildProcess: Sendable {
         _ configuration: Configuration, _ output: FileDescriptorOutput, _ error: Error,
         _ identified: AsyncStream<pid_t>.Continuation, _ exited: ExitFlag
     ) async throws -> Int32 {
-        defer { identified.finish() }
+        let child = LeftRunning.Child()
+        defer {
+            child.exited()
+            identified.finish()
+        }
         let result = try await Subprocess.run(configuration, input: .none, output: output, error: error) { execution in
+            child.started(execution.processIdentifier.value)
             identified.yield(execution.processIdentifier.value)
         }
         exited.set()
@@ -132,6 +137,37 @@ public final class ChildProcess: Sendable {
         case .exited(let code): Int32(code)
         case .signaled(let signal): Int32(signal)
         }
+    }
+}
+
+/// The children started and not yet exited, killed when this process exits: a test that throws before it stops its
+/// services, or whose stack fails halfway through starting, leaves nothing running after the test run.
+private enum LeftRunning {
+    private static let children = Mutex<Set<pid_t>>([])
+    /// The `atexit` handler, installed with the first child.
+    private static let installed: Void = { atexit { LeftRunning.kill() } }()
+
+    /// One child's entry, from its start to its exit.
+    final class Child: Sendable {
+        private let identifier = Atomic<pid_t>(0)
+
+        func started(_ processIdentifier: pid_t) {
+            LeftRunning.installed
+            identifier.store(processIdentifier, ordering: .relaxed)
+            _ = children.withLock { $0.insert(processIdentifier) }
+        }
+
+        func exited() {
+            let processIdentifier = identifier.load(ordering: .relaxed)
+            if processIdentifier != 0 { _ = children.withLock { $0.remove(processIdentifier) } }
+        }
+    }
+
+    private static func kill() {
+        let left = children.withLock { $0 }
+        guard !left.isEmpty else { return }
+        FileHandle.standardError.write(Data("ChildProcesses: killing \(left.count) child process(es) left running: \(left.sorted())\n".utf8))
+        for processIdentifier in left { Foundation.kill(processIdentifier, SIGKILL) }
     }
 }
 

@@ -1,3 +1,4 @@
+import ChildProcesses
 import Foundation
 import PresenterViews
 import Testing
@@ -78,11 +79,11 @@ struct DocsTests {
 
     /// The running services register exactly the methods their contract declares.
     @Test func servicesRegisterTheirContract() async throws {
-        let stack = try await LiveStack()
-        for (name, methods, _, _) in Self.services where stack.registered[name] != nil {
-            #expect(Set(stack.registered[name] ?? []) == Set(methods.map(\.name)), "\(name) registers its contract")
+        try await LiveStack().use { stack in
+            for (name, methods, _, _) in Self.services where stack.registered[name] != nil {
+                #expect(Set(stack.registered[name] ?? []) == Set(methods.map(\.name)), "\(name) registers its contract")
+            }
+            #expect(Set(stack.registered.keys) == ["rates-fetcher", "converter", "portfolio", "presenter"])
         }
-        #expect(Set(stack.registered.keys) == ["rates-fetcher", "converter", "portfolio", "presenter"])
-        await stack.stop()
     }
 }

@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import ConverterCore
 import Foundation
 import Logging
@@ -39,21 +40,14 @@ enum Stack: String, CaseIterable, Sendable, CustomTestStringConvertible {
                 fetcher: fetcher, converter: converter, portfolio: portfolio,
                 presenter: .mock(fetcher: fetcher, converter: converter, portfolio: portfolio)))
         case .live:
-            let stack = try await LiveStack()
-            do {
-                try await body(stack.clients)
-            } catch {
-                await stack.stop()
-                throw error
-            }
-            await stack.stop()
+            try await LiveStack().use { try await body($0.clients) }
         }
     }
 }
 
 /// The four real services in this process, on ipc endpoints of a fresh folder, rates-fetcher with its
 /// recorded feeds (`--feeds test`), each reached only through its live client.
-final class LiveStack: Sendable {
+final class LiveStack: Stoppable {
     let clients: Clients
     /// The methods each service's server answers, by service.
     let registered: [String: [String]]

@@ -30,7 +30,7 @@ struct ContractDocumentsEndToEndTests {
     /// the committed JSON Schema, AsyncAPI and OpenRPC documents with Python's jsonschema, no member left undescribed.
     @Test(.enabled(if: pythonHasJSONSchema, "python3 lacks jsonschema or pyzmq: scripts/install-deps.sh installs them into the project's venv"))
     func everyMessageAndReplyValidates() async throws {
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let endpoints = stack.endpoints
             let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
             let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/validate_contract.py")

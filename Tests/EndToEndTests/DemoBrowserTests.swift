@@ -39,7 +39,7 @@ struct DemoBrowserTests {
     /// With mock feeds and no network, every coin in USD and SEK has a 24 h change, and its detail a chart of at least
     /// 20 points in that currency, market data and no notices; every image is a path on the presenter that answers one.
     @Test func demoViewsAreComplete() async throws {
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let coins = try await waitForCoins(stack)
             for currency in ["USD", "SEK"] {
                 let list = try JSONDecoder().decode(CoinsJSON.self, from: Data(try await stack.get("/api/views/coins?currency=\(currency)").body.utf8))
@@ -63,7 +63,7 @@ struct DemoBrowserTests {
     /// every image on the presenter and answering an image. Screenshots go to .build/screenshots/demo.
     @Test func everyScreenInTheBrowser() async throws {
         let browser = try chromiumExecutable()
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let coins = try await waitForCoins(stack)
             // A holding, so the portfolio has something to show rather than its "no trades yet" guidance.
             _ = try await stack.portfolioRPC.call("trades.add", params: [

@@ -73,34 +73,34 @@ struct FetcherEndToEndTests {
     /// joins while Bitso's quotes still come), it prints three of them, each exactly a quote of the capture, and in
     /// capture order.
     @Test func pythonSubscriberReadsTheStream() async throws {
-        let stack = try await ReplayStack(capture: try CaptureFile(), converter: false)
-        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/subscribe.py")
-        let outputURL = stack.endpoints.directory.appendingPathComponent("python.out")
-        let errorURL = stack.endpoints.directory.appendingPathComponent("python.err")
-        let python = try await ChildProcess.start(
-            "python3", [script.path, stack.endpoints.fetcherPub, "quote.bitso.", "3"], output: outputURL, error: errorURL)
-        try await stack.startPlaying(speed: "10")
-        // The subscriber waits up to 30 s for each quote: under make test's load, the replay's first quotes came after
-        // its 10 s once (tickwire-replay had logged nothing yet).
-        let status = await python.waitForExit(within: .seconds(45))
-        if status == nil { await python.stop() }
-        #expect(status == 0, "python3 with pyzmq is needed (make test installs it): \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
-        let lines = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).split(separator: "\n")
-        #expect(lines.count == 3)
-        var read: [(topic: String, data: Quote)] = []
-        for line in lines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-            #expect(object["type"] as? String == "quote")
-            let data = try #require(object["data"] as? [String: Any])
-            #expect((data["last"] as? String).flatMap { try? ExactDecimal($0) } != nil, "money is a decimal string on the wire")
-            read.append((try #require(object["topic"] as? String), try Wire.decode(Quote.self, from: try JSONSerialization.data(withJSONObject: data))))
+        try await ReplayStack(capture: try CaptureFile(), converter: false).use { stack in
+            let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("python/subscribe.py")
+            let outputURL = stack.endpoints.directory.appendingPathComponent("python.out")
+            let errorURL = stack.endpoints.directory.appendingPathComponent("python.err")
+            let python = try await ChildProcess.start(
+                "python3", [script.path, stack.endpoints.fetcherPub, "quote.bitso.", "3"], output: outputURL, error: errorURL)
+            try await stack.startPlaying(speed: "10")
+            // The subscriber waits up to 30 s for each quote: under make test's load, the replay's first quotes came after
+            // its 10 s once (tickwire-replay had logged nothing yet).
+            let status = await python.waitForExit(within: .seconds(45))
+            if status == nil { await python.stop() }
+            #expect(status == 0, "python3 with pyzmq is needed (make test installs it): \((try? String(contentsOf: errorURL, encoding: .utf8)) ?? "")")
+            let lines = String(decoding: try Data(contentsOf: outputURL), as: UTF8.self).split(separator: "\n")
+            #expect(lines.count == 3)
+            var read: [(topic: String, data: Quote)] = []
+            for line in lines {
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(object["type"] as? String == "quote")
+                let data = try #require(object["data"] as? [String: Any])
+                #expect((data["last"] as? String).flatMap { try? ExactDecimal($0) } != nil, "money is a decimal string on the wire")
+                read.append((try #require(object["topic"] as? String), try Wire.decode(Quote.self, from: try JSONSerialization.data(withJSONObject: data))))
+            }
+            let captured = try stack.capture.data(under: "quote.bitso.", as: Quote.self)
+            let start = captured.indices.first { captured[$0].topic == read.first?.topic && captured[$0].data == read.first?.data }
+            let matched = start.map { Array(captured[$0...].prefix(read.count)) }
+            #expect(matched?.map(\.topic) == read.map(\.topic) && matched?.map(\.data) == read.map(\.data),
+                    "the subscriber's quotes are consecutive quotes of the capture: \(read.map(\.topic))")
         }
-        let captured = try stack.capture.data(under: "quote.bitso.", as: Quote.self)
-        let start = captured.indices.first { captured[$0].topic == read.first?.topic && captured[$0].data == read.first?.data }
-        let matched = start.map { Array(captured[$0...].prefix(read.count)) }
-        #expect(matched?.map(\.topic) == read.map(\.topic) && matched?.map(\.data) == read.map(\.data),
-                "the subscriber's quotes are consecutive quotes of the capture: \(read.map(\.topic))")
-        await stack.stop()
     }
 
     /// The Python client (the tickwire package in clients/python/src) against rates-fetcher and the converter: its

@@ -47,7 +47,7 @@ struct HostileMasterdataBrowserTests {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tickwire-hostile-\(UUID().uuidString.prefix(8))")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let masterdata = try Self.hostileMasterdata(in: directory)
-        try await FullStack.with(feeds: "mock", fetcherArguments: ["--masterdata", masterdata.path]) { stack in
+        try await FullStack(feeds: "mock", fetcherArguments: ["--masterdata", masterdata.path]).use { stack in
             let loaded = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/assets?filter=all").body.contains("pwned")
             }

@@ -9,7 +9,7 @@ struct ImportBrowserTests {
     /// of the preview (light and dark) go to .build/screenshots/import.
     @Test func pasteAPreviewConfirmAndSeeTheActivities() async throws {
         let executable = try chromiumExecutable()
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")
             }

@@ -33,7 +33,7 @@ struct PortfolioBrowserTests {
     /// go to .build/screenshots/portfolio, with reduced motion so the chart's line is drawn whole.
     @Test func gainsAndChartInUSDAndSEK() async throws {
         let browser = try chromiumExecutable()
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")
             }
@@ -101,7 +101,7 @@ struct PortfolioBrowserTests {
     /// Second, the trade form adding to Second) in SEK, dark.
     @Test func switchPortfoliosAndImportIntoASecond() async throws {
         let executable = try chromiumExecutable()
-        try await FullStack.with(feeds: "mock") { stack in
+        try await FullStack(feeds: "mock").use { stack in
             let priced = try await eventually(within: .seconds(30)) {
                 try await stack.get("/api/views/coins?currency=USD").body.contains("\"symbol\":\"ETH\"")
             }

@@ -66,7 +66,7 @@ struct TestDatabaseError: Error, CustomStringConvertible {
 }
 
 /// rates-fetcher (test feeds), the converter, and two portfolio processes on one PostgreSQL database.
-final class TwoReplicas: @unchecked Sendable {
+final class TwoReplicas: Stoppable, @unchecked Sendable {
     // @unchecked: every property is set once in init and only read after.
     let endpoints: Endpoints
     let database: TestDatabase
@@ -115,15 +115,10 @@ struct PortfolioReplicasEndToEndTests {
     /// Concurrent `trades.add` calls, each retried with its `requestId` on both replicas at once: each is recorded
     /// once, every answer for one `requestId` is the same trade, and both replicas list the same activities.
     @Test func retriedWritesOnBothReplicasAddEachOnce() async throws {
-        let stack = try await TwoReplicas()
-        do {
+        try await TwoReplicas().use { stack in
             try await Self.retriedWrites(stack)
             try await Self.concurrentSellsAreCheckedTogether(stack)
-        } catch {
-            await stack.stop()
-            throw error
         }
-        await stack.stop()
     }
 
     /// 24 requests, each sent twice to each replica at the same time over 8 clients (4 a replica).

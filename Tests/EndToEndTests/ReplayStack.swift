@@ -1,4 +1,5 @@
 import Bus
+import ChildProcesses
 import BusContract
 import Foundation
 import Money
@@ -80,7 +81,7 @@ struct CaptureFile: Sendable {
 /// a test still needs, on their `test` clients), a converter ranking the capture's feeds with `--no-conflation` (so it
 /// prices every message, in order), and `tickwire-replay` playing the capture into the hub's ingest at full speed. What
 /// the stack then holds is what the capture determines, not what a paced mock had sent by some time.
-final class ReplayStack: @unchecked Sendable {
+final class ReplayStack: Stoppable, @unchecked Sendable {
     // @unchecked: `replay` is only touched by the test that owns this value.
     let capture: CaptureFile
     let endpoints: Endpoints

@@ -9,7 +9,7 @@ import FoundationNetworking
 #endif
 
 /// The four services as real processes on mock feeds, each logging JSON lines at debug level (span lines included).
-private final class TracedStack: @unchecked Sendable {
+private final class TracedStack: Stoppable, @unchecked Sendable {
     let endpoints: Endpoints
     let fetcher, converter, portfolio, presenter: ServiceProcess
     let context: ZMQContext
@@ -53,19 +53,6 @@ private final class TracedStack: @unchecked Sendable {
         }
         guard let url else { throw StackError.notReady("presenter's dashboard", presenter.log) }
         baseURL = url
-    }
-
-    /// Runs `body` with a ready stack, then stops it, also when `body` throws.
-    static func with(_ body: (TracedStack) async throws -> Void) async throws {
-        let stack = try await TracedStack()
-        do {
-            try await stack.ready()
-            try await body(stack)
-        } catch {
-            await stack.stop()
-            throw error
-        }
-        await stack.stop()
     }
 
     func stop() async {
@@ -152,7 +139,8 @@ struct TraceEndToEndTests {
     /// header is continued; and one quote's trace id from rates-fetcher's poll reaches the converter's re-pricing,
     /// the portfolio and the presenter's Server-Sent Event: one trace id in four processes' logs.
     @Test func oneTraceIDAcrossFourProcesses() async throws {
-        try await TracedStack.with { stack in
+        try await TracedStack().use { stack in
+            try await stack.ready()
             // The trade, as the coin page's form posts it: the CSRF token of the page's cookie, a cost in EUR while
             // the pages show USD. URLSession follows the redirect to the coin page, which values the holdings.
             let session = URLSession(configuration: .ephemeral)
