@@ -90,8 +90,10 @@ final class DevToolsBrowser: @unchecked Sendable {
         return ((result["result"] as? [String: Any])?["value"] as? String) ?? ""
     }
 
-    /// A PNG of what `page` shows.
+    /// A PNG of what `page` shows, brought to the front first: a tab in the background commits no new frame, and its
+    /// `Page.captureScreenshot` can wait for one until the call's 20 s run out (it did once in a clean-clone run).
     func screenshot(_ page: Page) async throws -> Data {
+        _ = try await call("Page.bringToFront", [:], session: page.session)
         let result = try await call("Page.captureScreenshot", ["format": "png"], session: page.session)
         guard let base64 = result["data"] as? String, let data = Data(base64Encoded: base64) else { throw Failure(description: "no screenshot") }
         return data
